@@ -1,0 +1,32 @@
+#pragma once
+// `minicluster up | down | status | shell | gui`: starting and stopping one cluster's daemons,
+// and entering its login node.
+
+#include "mc/emu/cluster_layout.h"
+
+#include <optional>
+#include <string>
+
+namespace mc::launch {
+
+struct ClusterOptions {
+    emu::ClusterLayout layout;
+    std::string binDir;
+    std::string preset = "default";
+    std::string sandbox = "auto"; // auto | bubblewrap | plain
+    std::string user; // emulated user; empty: the first of etc/minicluster.conf
+};
+
+// True when a controller answers on the cluster's socket.
+bool isUp(const ClusterOptions &options);
+
+// Each returns the process exit status and prints what a user needs to know.
+int up(const ClusterOptions &options, bool quiet);
+int down(const ClusterOptions &options);
+int status(const ClusterOptions &options);
+// Replaces this process with a login shell on login1 (interactive, or `bash -c command`).
+int shell(const ClusterOptions &options, const std::optional<std::string> &command);
+// Replaces this process with the app.
+int gui(const ClusterOptions &options);
+
+} // namespace mc::launch

@@ -1,0 +1,316 @@
+#include "mc/launch/cluster_control.h"
+
+#include "mc/emu/process.h"
+#include "mc/emu/sandbox.h"
+#include "mc/launch/cluster_setup.h"
+#include "mc/proto/client.h"
+#include "mc/sched/site_conf.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace mc::launch {
+
+using proto::Json;
+
+namespace {
+
+std::optional<Json> call(const ClusterOptions &o, const Json &request)
+{
+    proto::Client client;
+    std::string error;
+    if (!client.connect(o.layout.socket(), error)) {
+        return std::nullopt;
+    }
+    return client.call(request, error);
+}
+
+Json op(std::string_view name)
+{
+    Json j = Json::object();
+    j.set("op", name);
+    return j;
+}
+
+std::string readFirstLine(const std::string &path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+emu::SandboxMode recordedMode(const ClusterOptions &o)
+{
+    return readFirstLine(o.layout.run() + "/sandbox") == "bubblewrap" ? emu::SandboxMode::Bubblewrap
+                                                                      : emu::SandboxMode::Plain;
+}
+
+pid_t startDaemon(const std::vector<std::string> &argv, const std::string &logPath)
+{
+    emu::SpawnSpec spec;
+    spec.argv = argv;
+    for (char **e = environ; *e; ++e) {
+        spec.env.emplace_back(*e);
+    }
+    spec.stdoutPath = logPath;
+    spec.append = true;
+    std::string error;
+    pid_t pid = emu::spawnProcess(spec, error);
+    if (pid < 0) {
+        std::fprintf(stderr, "minicluster: cannot start %s: %s\n", argv[0].c_str(), error.c_str());
+    }
+    return pid;
+}
+
+template <typename Pred> bool waitFor(Pred pred, std::chrono::milliseconds timeout)
+{
+    auto end = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < end) {
+        if (pred()) {
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return pred();
+}
+
+bool allNodesUp(const ClusterOptions &o)
+{
+    auto reply = call(o, op("cluster"));
+    if (!reply) {
+        return false;
+    }
+    for (const auto &n : (*reply)["nodes"].items()) {
+        if (n["state"].toString() == "down") {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string defaultUser(const ClusterOptions &o)
+{
+    if (!o.user.empty()) {
+        return o.user;
+    }
+    std::ifstream in(o.layout.etc() + "/minicluster.conf");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    auto users = sched::parseSiteUsers(ss.str());
+    return users.users.empty() ? std::string("alice") : users.users.front().name;
+}
+
+} // namespace
+
+bool isUp(const ClusterOptions &options)
+{
+    auto reply = call(options, op("ping"));
+    return reply && (*reply)["ok"].toBool();
+}
+
+int up(const ClusterOptions &o, bool quiet)
+{
+    if (isUp(o)) {
+        if (!quiet) {
+            std::printf("minicluster: the cluster in %s is already up\n", o.layout.dir.c_str());
+        }
+        return 0;
+    }
+    emu::SandboxProbe probe;
+    if (o.sandbox == "plain") {
+        probe.detail = "chosen with --sandbox plain";
+    } else {
+        probe = emu::probeSandbox();
+        if (o.sandbox == "bubblewrap" && probe.mode != emu::SandboxMode::Bubblewrap) {
+            std::fprintf(stderr, "minicluster: --sandbox bubblewrap: %s\n", probe.detail.c_str());
+            return 1;
+        }
+    }
+    SetupResult setup = prepareCluster(o.layout, o.preset, o.binDir, probe.mode);
+    if (!setup.ok) {
+        std::fprintf(stderr, "minicluster: %s\n", setup.error.c_str());
+        return 1;
+    }
+    for (const auto &w : setup.warnings) {
+        std::fprintf(stderr, "minicluster: warning: %s\n", w.c_str());
+    }
+    {
+        std::ofstream mode(o.layout.run() + "/sandbox");
+        mode << emu::modeName(probe.mode) << '\n' << probe.detail << '\n';
+    }
+    pid_t ctld = startDaemon(
+        {o.binDir + "/minicluster-ctld", "--dir", o.layout.dir}, o.layout.log() + "/ctld.log");
+    if (ctld < 0 || !waitFor([&] { return isUp(o); }, std::chrono::seconds(10))) {
+        std::fprintf(stderr, "minicluster: the controller did not start; see %s/ctld.log\n",
+            o.layout.log().c_str());
+        return 1;
+    }
+    for (const auto &node : setup.nodes) {
+        pid_t pid = startDaemon({o.binDir + "/minicluster-noded", "--dir", o.layout.dir, "--node",
+                                    node, "--sandbox", std::string(emu::modeName(probe.mode)),
+                                    "--kill-wait", std::to_string(setup.killWait)},
+            o.layout.log() + "/noded-" + node + ".log");
+        std::ofstream(o.layout.run() + "/noded-" + node + ".pid") << pid << '\n';
+    }
+    if (!waitFor([&] { return allNodesUp(o); }, std::chrono::seconds(10))) {
+        std::fprintf(stderr, "minicluster: some nodes did not register; see %s/noded-*.log\n",
+            o.layout.log().c_str());
+        return 1;
+    }
+    if (!quiet) {
+        std::printf("minicluster: cluster up in %s (%zu compute nodes, sandbox: %s)\n",
+            o.layout.dir.c_str(), setup.nodes.size(),
+            std::string(emu::modeName(probe.mode)).c_str());
+    }
+    return 0;
+}
+
+int down(const ClusterOptions &o)
+{
+    std::string pidText = readFirstLine(o.layout.run() + "/ctld.pid");
+    pid_t pid = pidText.empty() ? 0 : static_cast<pid_t>(std::atoi(pidText.c_str()));
+    if (!call(o, op("shutdown"))) {
+        std::printf("minicluster: the cluster in %s is not running\n", o.layout.dir.c_str());
+        return 0;
+    }
+    if (pid > 0 && !waitFor([pid] { return ::kill(pid, 0) != 0; }, std::chrono::seconds(5))) {
+        ::kill(pid, SIGKILL);
+    }
+    std::printf("minicluster: cluster in %s stopped\n", o.layout.dir.c_str());
+    return 0;
+}
+
+int status(const ClusterOptions &o)
+{
+    auto reply = call(o, op("cluster"));
+    if (!reply) {
+        std::printf("cluster directory: %s\ncontroller: not running (start it with "
+                    "`minicluster up`)\n",
+            o.layout.dir.c_str());
+        return 3;
+    }
+    std::ifstream modeFile(o.layout.run() + "/sandbox");
+    std::string mode;
+    std::string detail;
+    std::getline(modeFile, mode);
+    std::getline(modeFile, detail);
+    std::printf("cluster: %s\ncluster directory: %s\ncontroller: running (pid %s)\n"
+                "sandbox: %s (%s)\nnodes:\n",
+        (*reply)["cluster_name"].toString().c_str(), o.layout.dir.c_str(),
+        readFirstLine(o.layout.run() + "/ctld.pid").c_str(), mode.c_str(), detail.c_str());
+    for (const auto &n : (*reply)["nodes"].items()) {
+        std::printf("  %-8s %-10s %d/%d CPUs allocated\n", n["name"].toString().c_str(),
+            n["state"].toString().c_str(), static_cast<int>(n["alloc_cpus"].toInt()),
+            static_cast<int>(n["cpus"].toInt()));
+    }
+    return 0;
+}
+
+int shell(const ClusterOptions &o, const std::optional<std::string> &command)
+{
+    if (!isUp(o)) {
+        int rc = up(o, true);
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    emu::SandboxMode mode = recordedMode(o);
+    std::string user = defaultUser(o);
+    std::ifstream conf(o.layout.etc() + "/minicluster.conf");
+    std::ostringstream ss;
+    ss << conf.rdbuf();
+    auto users = sched::parseSiteUsers(ss.str());
+    const sched::SiteUser *u = users.find(user);
+    if (!u) {
+        std::fprintf(stderr, "minicluster: no user '%s' in %s/minicluster.conf\n", user.c_str(),
+            o.layout.etc().c_str());
+        return 1;
+    }
+    emu::SandboxView view = emu::sandboxView(mode, o.layout, user, o.binDir);
+    std::vector<std::string> env = {
+        "HOME=" + view.home,
+        "USER=" + user,
+        "LOGNAME=" + user,
+        "SHELL=/bin/bash",
+        "PATH=" + view.binDir + ":/usr/local/bin:/usr/bin:/bin",
+        "MINICLUSTER_SOCKET=" + view.runDir + "/ctld.sock",
+        "SLURM_CONF=" + view.etcDir + "/slurm.conf",
+    };
+    for (const char *keep : {"TERM", "LANG", "LC_ALL", "COLORTERM", "DISPLAY", "ASAN_OPTIONS",
+             "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
+        if (const char *v = std::getenv(keep)) {
+            env.push_back(std::string(keep) + "=" + v);
+        }
+    }
+    std::vector<std::string> bash;
+    if (mode == emu::SandboxMode::Bubblewrap) {
+        bash = {"/bin/bash", "--login"};
+        if (command) {
+            bash.insert(bash.end(), {"-c", *command});
+        }
+    } else {
+        env.push_back("MINICLUSTER_HOSTNAME=login1");
+        env.push_back("MINICLUSTER_USER=" + user);
+        env[4]
+            = "PATH=" + o.layout.run() + "/shim:" + view.binDir + ":/usr/local/bin:/usr/bin:/bin";
+        if (command) {
+            env.push_back("BASH_ENV=" + o.layout.etc() + "/profile");
+            bash = {"/bin/bash", "-c", *command};
+        } else {
+            bash = {"/bin/bash", "--noprofile", "--rcfile", o.layout.etc() + "/profile", "-i"};
+        }
+    }
+    emu::SandboxSpec spec;
+    spec.mode = mode;
+    spec.hostname = "login1";
+    spec.uid = u->uid;
+    spec.gid = u->gid;
+    spec.mounts = emu::nodeMounts(o.layout, "login1", o.binDir);
+    spec.mounts.push_back({"/etc/profile", o.layout.etc() + "/profile", false});
+    spec.passwdFile = o.layout.etc() + "/passwd";
+    spec.groupFile = o.layout.etc() + "/group";
+    spec.workDir = view.home;
+    spec.dieWithParent = true;
+    auto argv = emu::sandboxArgv(spec, bash);
+    if (mode == emu::SandboxMode::Plain && ::chdir(view.home.c_str()) != 0) {
+        std::perror(view.home.c_str());
+    }
+    std::vector<char *> cargv;
+    for (auto &a : argv) {
+        cargv.push_back(a.data());
+    }
+    cargv.push_back(nullptr);
+    std::vector<char *> cenv;
+    for (auto &e : env) {
+        cenv.push_back(e.data());
+    }
+    cenv.push_back(nullptr);
+    ::execvpe(cargv[0], cargv.data(), cenv.data());
+    std::fprintf(stderr, "minicluster: cannot run %s: %s\n", cargv[0], std::strerror(errno));
+    return 127;
+}
+
+int gui(const ClusterOptions &o)
+{
+    if (!isUp(o)) {
+        int rc = up(o, false);
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    std::string exe = o.binDir + "/minicluster-gui";
+    std::string dir = o.layout.dir;
+    ::execl(exe.c_str(), exe.c_str(), "--dir", dir.c_str(), static_cast<char *>(nullptr));
+    std::fprintf(stderr, "minicluster: cannot run %s: %s\n", exe.c_str(), std::strerror(errno));
+    return 127;
+}
+
+} // namespace mc::launch

@@ -1,0 +1,181 @@
+#include "mc/launch/cluster_setup.h"
+
+#include "mc/sched/site_conf.h"
+#include "mc/sched/slurm_conf.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace mc::launch {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool readFile(const std::string &path, std::string &out)
+{
+    std::ifstream in(path);
+    if (!in) {
+        return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+bool writeFile(const std::string &path, const std::string &text)
+{
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    return static_cast<bool>(out);
+}
+
+void writeIfMissing(const std::string &path, const std::string &text)
+{
+    if (!fs::exists(path)) {
+        writeFile(path, text);
+    }
+}
+
+std::string profileText(
+    const emu::SandboxView &view, emu::SandboxMode mode, const emu::ClusterLayout &layout)
+{
+    std::string shim = mode == emu::SandboxMode::Plain ? layout.run() + "/shim:" : "";
+    return "# /etc/profile of the minicluster login node, written by `minicluster up`.\n"
+           "# The cluster's commands (sbatch, squeue, ...) come first on PATH.\n"
+           "PATH=\""
+        + shim + view.binDir
+        + ":/usr/local/bin:/usr/bin:/bin\"\n"
+          "export PATH\n"
+          "export SLURM_CONF=\""
+        + view.etcDir
+        + "/slurm.conf\"\n"
+          "export MINICLUSTER_SOCKET=\""
+        + view.runDir
+        + "/ctld.sock\"\n"
+          "if [ -d /etc/profile.d ]; then\n"
+          "  for i in /etc/profile.d/*.sh; do [ -r \"$i\" ] && . \"$i\"; done\n"
+          "  unset i\n"
+          "fi\n"
+          "if [ -n \"${PS1-}\" ]; then\n"
+          "  PS1='[${USER}@${MINICLUSTER_HOSTNAME:-\\h} \\W]\\$ '\n"
+          "fi\n";
+}
+
+} // namespace
+
+std::string presetsDir(const std::string &binDir)
+{
+    return binDir + "/../share/minicluster/presets";
+}
+
+SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &preset,
+    const std::string &binDir, emu::SandboxMode mode)
+{
+    SetupResult result;
+    std::error_code ec;
+    fs::create_directories(layout.etc(), ec);
+    if (ec) {
+        result.error = layout.etc() + ": " + ec.message();
+        return result;
+    }
+    std::string source = presetsDir(binDir) + "/" + preset;
+    for (const char *file : {"slurm.conf", "minicluster.conf"}) {
+        std::string target = layout.etc() + "/" + file;
+        if (!fs::exists(target)) {
+            if (!fs::exists(source + "/" + file)) {
+                result.error = "no preset named '" + preset + "' (looked in " + source + ")";
+                return result;
+            }
+            fs::copy_file(source + "/" + file, target, ec);
+        }
+    }
+    std::string slurmConf;
+    std::string siteConf;
+    readFile(layout.etc() + "/slurm.conf", slurmConf);
+    readFile(layout.etc() + "/minicluster.conf", siteConf);
+    auto parsed = sched::parseSlurmConf(slurmConf);
+    for (const auto &p : parsed.problems) {
+        result.warnings.push_back(
+            "etc/slurm.conf line " + std::to_string(p.line) + ": " + p.message);
+    }
+    auto users = sched::parseSiteUsers(siteConf);
+    for (const auto &p : users.problems) {
+        result.warnings.push_back("etc/minicluster.conf " + p);
+    }
+    result.killWait = static_cast<int>(parsed.config.killWait);
+
+    for (const auto &dir : {layout.run(), layout.state(), layout.log(), layout.home(),
+             layout.project(), layout.scratch(), layout.datasets(), layout.run() + "/shim"}) {
+        fs::create_directories(dir, ec);
+    }
+    std::string passwd = "root:x:0:0:root:/root:/bin/bash\n";
+    std::string group = "root:x:0:\n";
+    for (const auto &u : users.users) {
+        result.users.push_back(u.name);
+        passwd += u.name + ":x:" + std::to_string(u.uid) + ":" + std::to_string(u.gid) + ":"
+            + u.fullName + ":/home/" + u.name + ":/bin/bash\n";
+        group += u.name + ":x:" + std::to_string(u.gid) + ":\n";
+        std::string home = layout.home() + "/" + u.name;
+        fs::create_directories(home, ec);
+        fs::create_directories(layout.scratch() + "/" + u.name, ec);
+        for (const auto &account : u.accounts) {
+            fs::create_directories(layout.project() + "/" + account + "/" + u.name, ec);
+        }
+        writeIfMissing(home + "/.bash_profile",
+            "# ~/.bash_profile: read by login shells.\n"
+            "[ -f ~/.bashrc ] && . ~/.bashrc\n");
+        writeIfMissing(home + "/.bashrc",
+            "# ~/.bashrc: your own settings for interactive shells.\n"
+            "alias ls='ls --color=auto'\n");
+    }
+    // One group per account (the Alliance's def-<pi> groups), gids from 6000 up.
+    std::vector<std::string> accounts;
+    for (const auto &u : users.users) {
+        for (const auto &a : u.accounts) {
+            if (std::find(accounts.begin(), accounts.end(), a) == accounts.end()) {
+                accounts.push_back(a);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < accounts.size(); ++i) {
+        std::string members;
+        for (const auto &u : users.users) {
+            if (std::find(u.accounts.begin(), u.accounts.end(), accounts[i]) != u.accounts.end()) {
+                members += (members.empty() ? "" : ",") + u.name;
+            }
+        }
+        group += accounts[i] + ":x:" + std::to_string(6000 + i) + ":" + members + "\n";
+    }
+    writeFile(layout.etc() + "/passwd", passwd);
+    writeFile(layout.etc() + "/group", group);
+    emu::SandboxView view = emu::sandboxView(mode, layout, "", binDir);
+    writeFile(layout.etc() + "/profile", profileText(view, mode, layout));
+    std::string shim = layout.run() + "/shim/hostname";
+    writeFile(shim,
+        "#!/bin/sh\n# minicluster's plain mode: the emulated node's name.\n"
+        "echo \"${MINICLUSTER_HOSTNAME:-login1}\"\n");
+    fs::permissions(shim,
+        fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
+            | fs::perms::others_read | fs::perms::others_exec,
+        ec);
+
+    std::vector<std::string> nodes = {"login1"};
+    for (const auto &n : parsed.config.nodes) {
+        nodes.push_back(n.name);
+        result.nodes.push_back(n.name);
+    }
+    for (const auto &n : nodes) {
+        for (const auto &dir : {layout.spool(n), layout.localScratch(n), layout.tmp(n)}) {
+            fs::create_directories(dir, ec);
+        }
+        fs::permissions(layout.tmp(n), fs::perms::all | fs::perms::sticky_bit, ec);
+    }
+    result.ok = true;
+    return result;
+}
+
+} // namespace mc::launch

@@ -1,0 +1,106 @@
+// minicluster: start, stop and enter a teaching cluster. See `minicluster --help`.
+#include "mc/emu/process.h"
+#include "mc/launch/cluster_control.h"
+#include "mc/proto/client.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char *kUsage = R"(Usage: minicluster [--dir DIR] [--user NAME] [COMMAND]
+
+A small HPC cluster on this computer, driven by Slurm's own commands.
+
+Commands:
+  (none)          open the app (starting the cluster if needed); without a display,
+                  open a shell on the login node instead
+  up              start the cluster's controller and node daemons
+  down            stop them
+  status          say whether the cluster runs, in which sandbox mode, and its nodes
+  shell [-c CMD]  a login shell on login1 (or run CMD there and return its exit status)
+  gui             open the app
+
+Options:
+  --dir DIR       the cluster directory (default $MINICLUSTER_DIR, else
+                  $XDG_DATA_HOME/minicluster/default)
+  --user NAME     the emulated user (default: the first user of etc/minicluster.conf)
+  --preset NAME   with `up` on a new directory: the site preset (default: default)
+  --sandbox MODE  auto (default), bubblewrap or plain
+  --no-gui        with no command: open the login shell even when a display exists
+  -h, --help      this text
+)";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    mc::launch::ClusterOptions options;
+    options.binDir = mc::emu::executableDir();
+    std::string dir = mc::proto::defaultClusterDir();
+    std::string command;
+    std::optional<std::string> shellCommand;
+    bool noGui = false;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        auto value = [&](const char *name) -> std::string {
+            if (i + 1 >= args.size()) {
+                std::fprintf(stderr, "minicluster: %s needs a value\n", name);
+                std::exit(2);
+            }
+            return args[++i];
+        };
+        if (a == "-h" || a == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else if (a == "--dir") {
+            dir = value("--dir");
+        } else if (a == "--user") {
+            options.user = value("--user");
+        } else if (a == "--preset") {
+            options.preset = value("--preset");
+        } else if (a == "--sandbox") {
+            options.sandbox = value("--sandbox");
+        } else if (a == "--no-gui") {
+            noGui = true;
+        } else if (a == "-c" && command == "shell") {
+            shellCommand = value("-c");
+        } else if (command.empty() && a[0] != '-') {
+            command = a;
+        } else {
+            std::fprintf(stderr, "minicluster: unknown argument '%s'\n%s", a.c_str(), kUsage);
+            return 2;
+        }
+    }
+    options.layout.dir = std::filesystem::absolute(dir).lexically_normal().string();
+    while (options.layout.dir.size() > 1 && options.layout.dir.back() == '/') {
+        options.layout.dir.pop_back();
+    }
+
+    if (command.empty()) {
+        bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
+        command = display && !noGui ? "gui" : "shell";
+    }
+    if (command == "up") {
+        return mc::launch::up(options, false);
+    }
+    if (command == "down") {
+        return mc::launch::down(options);
+    }
+    if (command == "status") {
+        return mc::launch::status(options);
+    }
+    if (command == "shell") {
+        return mc::launch::shell(options, shellCommand);
+    }
+    if (command == "gui") {
+        return mc::launch::gui(options);
+    }
+    std::fprintf(stderr, "minicluster: unknown command '%s'\n%s", command.c_str(), kUsage);
+    return 2;
+}

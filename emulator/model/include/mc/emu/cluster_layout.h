@@ -1,0 +1,54 @@
+#pragma once
+// Where everything of one cluster lives on the host (DESIGN.md "The cluster directory"), and
+// what a node's processes see inside their sandbox.
+
+#include <string>
+#include <vector>
+
+namespace mc::emu {
+
+struct ClusterLayout {
+    std::string dir; // absolute
+
+    std::string etc() const { return dir + "/etc"; }
+    std::string run() const { return dir + "/run"; }
+    std::string state() const { return dir + "/state"; }
+    std::string log() const { return dir + "/log"; }
+    std::string socket() const { return run() + "/ctld.sock"; }
+    std::string home() const { return dir + "/home"; }
+    std::string project() const { return dir + "/project"; }
+    std::string scratch() const { return dir + "/scratch"; }
+    std::string datasets() const { return dir + "/datasets"; }
+    std::string nodeDir(const std::string &node) const { return dir + "/nodes/" + node; }
+    std::string spool(const std::string &node) const { return nodeDir(node) + "/spool"; }
+    std::string localScratch(const std::string &node) const
+    {
+        return nodeDir(node) + "/localscratch";
+    }
+    std::string tmp(const std::string &node) const { return nodeDir(node) + "/tmp"; }
+};
+
+// One bind of the node sandbox: `sandboxPath` inside shows `hostPath`.
+struct Mount {
+    std::string sandboxPath;
+    std::string hostPath;
+    bool writable = true;
+};
+
+// Where minicluster's own files appear inside a node sandbox: its commands first on PATH, the
+// cluster's etc/ (SLURM_CONF) and run/ (the controller's socket).
+inline constexpr const char *kSandboxBin = "/opt/minicluster/bin";
+inline constexpr const char *kSandboxEtc = "/opt/minicluster/etc";
+inline constexpr const char *kSandboxRun = "/opt/minicluster/run";
+
+// The cluster's mounts for `node`: /home /project /scratch /datasets shared by all nodes,
+// /localscratch, /tmp and /var/spool/slurmd from the node's own folder, and minicluster's
+// bin/, etc/ and run/ under /opt/minicluster. `binDir` holds the sbatch, squeue, ... binaries.
+std::vector<Mount> nodeMounts(
+    const ClusterLayout &layout, const std::string &node, const std::string &binDir);
+
+// The host path behind a path as seen in the sandbox: the longest mount prefix wins; a path
+// under no mount is the same on the host.
+std::string hostPathFor(const std::vector<Mount> &mounts, const std::string &sandboxPath);
+
+} // namespace mc::emu

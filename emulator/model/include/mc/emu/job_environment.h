@@ -1,0 +1,43 @@
+#pragma once
+// The environment of a batch job as slurmd gives it (reference/15_job_environment.txt): the
+// submitter's exported variables, then Slurm's SLURM_* variables and the few others it sets.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mc::emu {
+
+struct BatchJobFacts {
+    std::uint32_t jobId = 0;
+    std::string jobName;
+    std::string user;
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
+    std::string account;
+    std::string partition;
+    std::string qos = "normal";
+    std::string clusterName;
+    std::string node; // this node (SLURMD_NODENAME)
+    std::string nodeList; // compressed (SLURM_JOB_NODELIST)
+    int numNodes = 1;
+    int ntasks = 1;
+    bool ntasksGiven = false; // SLURM_NTASKS/NPROCS only when -n was given
+    int cpusPerTask = 1;
+    bool cpusPerTaskGiven = false;
+    int cpusOnNode = 1;
+    long long memPerNode = 0; // MiB; SLURM_MEM_PER_NODE when given per node
+    long long memPerCpu = 0; // MiB; SLURM_MEM_PER_CPU otherwise
+    std::string submitDir;
+    std::string submitHost;
+    std::string confPath; // SLURM_CONF
+    std::string home;
+    std::string tmpDir; // $SLURM_TMPDIR (Alliance convention), empty: unset
+    int taskPid = 0;
+};
+
+// `exported` is the submitter's environment (NAME=value); Slurm's variables override it.
+std::vector<std::string> batchJobEnvironment(
+    const BatchJobFacts &facts, const std::vector<std::string> &exported);
+
+} // namespace mc::emu

@@ -1,0 +1,102 @@
+#include "mc/emu/process.h"
+
+#include "mc/proto/event_loop.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace mc::emu {
+
+namespace {
+
+int openOutput(const std::string &path, bool append, std::string &error)
+{
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+    int fd = ::open(path.c_str(), flags, 0644);
+    if (fd < 0) {
+        error = path + ": " + std::strerror(errno);
+    }
+    return fd;
+}
+
+std::vector<char *> cArray(std::vector<std::string> &strings)
+{
+    std::vector<char *> out;
+    out.reserve(strings.size() + 1);
+    for (auto &s : strings) {
+        out.push_back(s.data());
+    }
+    out.push_back(nullptr);
+    return out;
+}
+
+} // namespace
+
+pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
+{
+    int in = ::open(spec.stdinPath.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        error = spec.stdinPath + ": " + std::strerror(errno);
+        return -1;
+    }
+    int out = openOutput(spec.stdoutPath, spec.append, error);
+    if (out < 0) {
+        ::close(in);
+        return -1;
+    }
+    int err = out;
+    if (!spec.stderrPath.empty() && spec.stderrPath != spec.stdoutPath) {
+        err = openOutput(spec.stderrPath, spec.append, error);
+        if (err < 0) {
+            ::close(in);
+            ::close(out);
+            return -1;
+        }
+    }
+    std::vector<std::string> argv = spec.argv;
+    std::vector<std::string> env = spec.env;
+    auto cargv = cArray(argv);
+    auto cenv = cArray(env);
+
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        proto::resetSignalsForChild();
+        ::setsid();
+        ::dup2(in, 0);
+        ::dup2(out, 1);
+        ::dup2(err, 2);
+        if (!spec.chdir.empty() && ::chdir(spec.chdir.c_str()) != 0) {
+            ::_exit(1);
+        }
+        ::execvpe(cargv[0], cargv.data(), cenv.data());
+        std::fprintf(stderr, "minicluster: cannot run %s: %s\n", cargv[0], std::strerror(errno));
+        ::_exit(127);
+    }
+    int saved = errno;
+    ::close(in);
+    ::close(out);
+    if (err != out) {
+        ::close(err);
+    }
+    if (pid < 0) {
+        error = std::string("fork: ") + std::strerror(saved);
+    }
+    return pid;
+}
+
+std::string executableDir()
+{
+    char buf[PATH_MAX];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) {
+        return ".";
+    }
+    std::string path(buf, static_cast<std::size_t>(n));
+    return path.substr(0, path.rfind('/'));
+}
+
+} // namespace mc::emu

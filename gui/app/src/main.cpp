@@ -1,0 +1,16 @@
+// minicluster-gui: the app's window on one cluster. Everything lives in mc_gui_app.
+
+#include "mc/gui/app_options.h"
+#include "mc/gui/main_window.h"
+
+#include <QApplication>
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    mc::gui::setApplicationIdentity();
+    const mc::gui::AppOptions options = mc::gui::parseAppOptions(QApplication::arguments());
+    mc::gui::MainWindow window(options.socketPath);
+    window.show();
+    return QApplication::exec();
+}

@@ -1,0 +1,113 @@
+#pragma once
+// The queue as `squeue` shows it by default: one row per job, columns JOBID PARTITION NAME USER
+// ST TIME NODES NODELIST(REASON), with Slurm's words and formats (titles are not translated).
+//
+// Rows are keyed by job id and kept in arrival order (sort with a proxy on SortRole). They change
+// incrementally: a new job inserts one row, a changed job emits dataChanged for its row only, an
+// identical update emits nothing. Finished jobs stay listed with their state while the
+// controller still reports them: until a snapshot no longer contains them, or until kMinJobAge
+// seconds after their end on the cluster clock (Slurm's MinJobAge, as the `jobs` request uses).
+//
+// Time: TIME is computed against the cluster clock now(), which follows the controller's `now`
+// (from snapshots and job objects) and, between messages, advances with the steady clock; once a
+// second the TIME cells of live rows are refreshed (dataChanged on that column only). Tests set
+// the clock with setNow() and never wait for the refresh.
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+
+#include <chrono>
+#include <vector>
+
+class QTimer;
+
+namespace mc::proto {
+class Json;
+}
+
+namespace mc::gui {
+
+struct JobRow;
+
+class JobTableModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum class Column { JobId, Partition, Name, User, State, Time, Nodes, NodeList };
+    static constexpr int kColumnCount = 8;
+    static constexpr int columnIndex(Column column) { return static_cast<int>(column); }
+
+    // Plain enum on purpose: roles are ints in Qt's API.
+    enum Role : int {
+        JobIdRole = Qt::UserRole + 1, // qint64 job id
+        StateRole, // QString, long state name: "PENDING", "RUNNING", ...
+        SortRole, // numbers for JOBID, TIME and NODES, the text elsewhere
+    };
+
+    // Seconds a finished job stays listed after its end (Slurm's default MinJobAge).
+    static constexpr qint64 kMinJobAge = 300;
+    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
+
+    explicit JobTableModel(QObject *parent = nullptr);
+    ~JobTableModel() override;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Makes the table exactly `jobs` (a subscription snapshot): rows of jobs absent from it are
+    // removed, the others updated or inserted. `now`: the controller's clock, 0 if unknown.
+    void resetJobs(const QList<mc::proto::Json> &jobs, qint64 now);
+    // Inserts or updates one job from a job object; objects without job_id are ignored.
+    void updateJob(const mc::proto::Json &job);
+    // Removes every row (the queue is unknown, e.g. while disconnected).
+    void clear();
+
+    // Sets the cluster clock (epoch seconds): refreshes TIME of live rows and removes finished
+    // jobs older than kMinJobAge.
+    void setNow(qint64 now);
+    qint64 now() const { return m_now; }
+
+    // Row of a job, -1 if it is not listed.
+    int rowOfJob(qint64 jobId) const;
+    // Job id and long state name ("PENDING", ...) of a row; precondition: 0 <= row < rowCount().
+    qint64 jobIdAt(int row) const;
+    QString stateAt(int row) const;
+
+    int pendingCount() const { return m_pending; }
+    int runningCount() const { return m_running; }
+
+Q_SIGNALS:
+    // The number of PENDING or RUNNING jobs changed.
+    void countsChanged(int pending, int running);
+
+private:
+    void noteControllerNow(qint64 now);
+    void refreshFromSteadyClock();
+    // Inserts or replaces one row; the caller emits the counts.
+    void upsert(JobRow row);
+    // Removes one row and keeps the job -> row index exact.
+    void eraseRow(int row);
+    void removeAgedJobs();
+    void countRow(const JobRow &row, int sign);
+    void emitCountsIfChanged();
+    QVariant displayText(const JobRow &row, Column column) const;
+    QVariant sortValue(const JobRow &row, Column column) const;
+
+    std::vector<JobRow> m_rows;
+    QHash<qint64, int> m_rowOfJob;
+    qint64 m_now = 0;
+    // The controller's last `now` and when it arrived, to advance the clock between messages.
+    qint64 m_controllerNow = 0;
+    std::chrono::steady_clock::time_point m_controllerNowAt;
+    QTimer *m_refreshTimer = nullptr;
+    int m_pending = 0;
+    int m_running = 0;
+    int m_reportedPending = 0;
+    int m_reportedRunning = 0;
+};
+
+} // namespace mc::gui

@@ -1,0 +1,232 @@
+#include "mc/gui/controller_link.h"
+
+#include "mc/proto/socket.h"
+
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <cerrno>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <utility>
+
+namespace mc::gui {
+
+namespace {
+
+// At most this much is read per notification, so a flood of events cannot starve the GUI; the
+// notifier fires again for the rest.
+constexpr std::size_t kMaxReadPerWakeup = 1 << 20;
+
+QList<mc::proto::Json> toList(const mc::proto::Json &array)
+{
+    const auto &items = array.items();
+    return QList<mc::proto::Json>(items.begin(), items.end());
+}
+
+// Sends one message without blocking and without SIGPIPE when the peer has gone.
+bool sendLine(int fd, const mc::proto::Json &message)
+{
+    std::string line = message.dump();
+    line += '\n';
+    std::size_t done = 0;
+    while (done < line.size()) {
+        const ssize_t n
+            = ::send(fd, line.data() + done, line.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+} // namespace
+
+ControllerLink::ControllerLink(QString socketPath, QObject *parent)
+    : QObject(parent)
+    , m_socketPath(std::move(socketPath))
+    , m_retryTimer(new QTimer(this))
+    , m_status(tr("Not connected to the cluster"))
+{
+    m_retryTimer->setSingleShot(true);
+    m_retryTimer->setInterval(kDefaultRetryInterval);
+    connect(m_retryTimer, &QTimer::timeout, this, &ControllerLink::tryConnect);
+}
+
+ControllerLink::~ControllerLink()
+{
+    closeSocket();
+}
+
+std::chrono::milliseconds ControllerLink::retryInterval() const
+{
+    return m_retryTimer->intervalAsDuration();
+}
+
+void ControllerLink::setRetryInterval(std::chrono::milliseconds interval)
+{
+    m_retryTimer->setInterval(interval);
+}
+
+void ControllerLink::start()
+{
+    if (m_started) {
+        return;
+    }
+    m_started = true;
+    tryConnect();
+}
+
+void ControllerLink::stop()
+{
+    m_started = false;
+    dropConnection(tr("Not connected to the cluster"), false);
+}
+
+void ControllerLink::tryConnect()
+{
+    if (!m_started || m_client.isConnected()) {
+        return;
+    }
+    std::string error;
+    if (!m_client.connect(m_socketPath.toStdString(), error)) {
+        dropConnection(tr("Not connected: no cluster controller at %1 (%2); retrying…")
+                           .arg(m_socketPath, QString::fromStdString(error)),
+            true);
+        return;
+    }
+    const int fd = m_client.fd();
+    mc::proto::makeNonBlocking(fd);
+    if (!sendLine(fd, mc::proto::Json::object().set("op", "subscribe"))) {
+        dropConnection(tr("Not connected: the cluster controller at %1 closed the connection; "
+                          "retrying…")
+                           .arg(m_socketPath),
+            true);
+        return;
+    }
+    m_awaitingReply = true;
+    m_notifier = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &ControllerLink::onReadable);
+    setStatus(tr("Connecting to the cluster…"));
+}
+
+void ControllerLink::onReadable()
+{
+    const quint64 session = m_session;
+    const int fd = m_client.fd();
+    bool ended = false;
+    std::size_t total = 0;
+    char chunk[65536];
+    while (total < kMaxReadPerWakeup) {
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n > 0) {
+            m_lines.append(std::string_view(chunk, static_cast<std::size_t>(n)));
+            total += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        // EAGAIN: all read for now; 0: end of stream; anything else: the connection broke.
+        ended = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+        break;
+    }
+
+    while (auto line = m_lines.nextLine()) {
+        if (line->empty()) {
+            continue;
+        }
+        const auto message = mc::proto::Json::parse(*line);
+        if (!message || !message->isObject()) {
+            dropConnection(
+                tr("The cluster controller sent a malformed message; reconnecting…"), true);
+            return;
+        }
+        if (!handleMessage(*message) || session != m_session) {
+            return;
+        }
+    }
+
+    if (ended) {
+        dropConnection(tr("Lost the connection to the cluster controller; reconnecting…"), true);
+    }
+}
+
+bool ControllerLink::handleMessage(const mc::proto::Json &message)
+{
+    const quint64 session = m_session;
+    if (m_awaitingReply) {
+        // The first message after `subscribe` is its reply; events only follow a success.
+        if (!message["ok"].toBool()) {
+            dropConnection(tr("The cluster controller refused the subscription: %1")
+                               .arg(QString::fromStdString(message["error"].toString())),
+                true);
+            return false;
+        }
+        m_awaitingReply = false;
+        setStatus(tr("Connected to the cluster"));
+        setConnected(true);
+        if (session != m_session) {
+            return false;
+        }
+        Q_EMIT snapshotReceived(
+            toList(message["jobs"]), toList(message["nodes"]), message["now"].toInt());
+        return session == m_session;
+    }
+
+    const std::string event = message["event"].toString();
+    if (event == "job") {
+        Q_EMIT jobChanged(message["job"]);
+    } else if (event == "node") {
+        Q_EMIT nodeChanged(message["node"]);
+    }
+    // Other events and replies to requests are not used yet; they are skipped.
+    return session == m_session;
+}
+
+void ControllerLink::dropConnection(const QString &status, bool retry)
+{
+    closeSocket();
+    setStatus(status);
+    setConnected(false);
+    if (retry && m_started) {
+        m_retryTimer->start();
+    } else {
+        m_retryTimer->stop();
+    }
+}
+
+void ControllerLink::closeSocket()
+{
+    ++m_session;
+    // The notifier must go before its fd is closed.
+    delete m_notifier;
+    m_notifier = nullptr;
+    m_client.close();
+    m_lines = mc::proto::LineBuffer();
+    m_awaitingReply = false;
+}
+
+void ControllerLink::setConnected(bool connected)
+{
+    if (m_connected == connected) {
+        return;
+    }
+    m_connected = connected;
+    Q_EMIT connectedChanged(connected);
+}
+
+void ControllerLink::setStatus(const QString &status)
+{
+    if (m_status == status) {
+        return;
+    }
+    m_status = status;
+    Q_EMIT statusChanged(status);
+}
+
+} // namespace mc::gui

@@ -1,0 +1,92 @@
+#include "job_row.h"
+
+#include "mc/proto/json.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace mc::gui {
+
+namespace {
+
+using mc::sched::JobState;
+
+QString toQString(const mc::proto::Json &value)
+{
+    return QString::fromStdString(value.toString());
+}
+
+QString toQString(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+// squeue prints the reason instead of the nodes for these (Slurm's print.c: pending, timeout,
+// out of memory, deadline, failed).
+bool showsReasonIn(JobState state)
+{
+    switch (state) {
+    case JobState::Pending:
+    case JobState::Timeout:
+    case JobState::OutOfMemory:
+    case JobState::Deadline:
+    case JobState::Failed:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+JobRow jobRowFromJson(const mc::proto::Json &job)
+{
+    JobRow row;
+    row.jobId = job["job_id"].toInt(-1);
+    row.partition = toQString(job["partition"]);
+    row.name = toQString(job["name"]);
+    row.user = toQString(job["user"]);
+    row.state = toQString(job["state"]);
+    row.reason = toQString(job["reason"]);
+    row.nodeList = QString::fromStdString(mc::sched::compressHostlist(job["nodes"].toStringList()));
+    row.numNodes = job["num_nodes"].toInt();
+    row.startTime = job["start_time"].toInt();
+    row.endTime = job["end_time"].toInt();
+
+    const std::optional<JobState> state = mc::sched::parseJobState(job["state"].toString());
+    row.stateShort = toQString(job["state_short"]);
+    if (row.stateShort.isEmpty() && state) {
+        row.stateShort = toQString(mc::sched::shortName(*state));
+    }
+    if (state) {
+        row.isPending = *state == JobState::Pending;
+        row.isRunning = *state == JobState::Running;
+        row.isFinished = mc::sched::isFinished(*state);
+        row.showsReason = showsReasonIn(*state);
+        // A running job's end_time may be its expected end: only the clock counts for it.
+        row.isLive = row.isRunning || *state == JobState::Suspended
+            || (*state == JobState::Completing && row.endTime <= 0);
+    }
+    return row;
+}
+
+qint64 elapsedSeconds(const JobRow &row, qint64 now)
+{
+    if (row.startTime <= 0) {
+        return 0;
+    }
+    const qint64 end = row.isLive || row.endTime <= 0 ? now : row.endTime;
+    return std::max<qint64>(0, end - row.startTime);
+}
+
+QString nodeListOrReason(const JobRow &row)
+{
+    if (row.showsReason) {
+        return QLatin1Char('(') + row.reason + QLatin1Char(')');
+    }
+    return row.nodeList;
+}
+
+} // namespace mc::gui

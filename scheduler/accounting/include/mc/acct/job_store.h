@@ -1,0 +1,60 @@
+#pragma once
+// The controller's durable memory: every job record and every step record, in one SQLite file
+// (state/ctld.sqlite). A submission is committed here before the controller replies to it; a
+// restarted controller reloads its queue from here; sacct reads the same records.
+
+#include "mc/acct/database.h"
+#include "mc/proto/json.h"
+#include "mc/sched/job.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mc::acct {
+
+// One step of a job as sacct lists it ("batch", "extern", "0", "1", ...).
+struct StepRecord {
+    sched::JobId job;
+    std::string step;
+    sched::JobState state = sched::JobState::Running;
+    sched::ExitStatus exit;
+    sched::Seconds startTime = 0;
+    sched::Seconds endTime = 0;
+    std::vector<std::string> nodes;
+    int cpus = 0;
+};
+
+struct AcctQuery {
+    std::vector<std::string> users; // empty: every user
+    std::vector<std::uint32_t> jobIds; // empty: every job
+    sched::Seconds since = 0; // jobs that were eligible, running or ended at/after this
+};
+
+struct AcctRow {
+    sched::Job job;
+    std::vector<StepRecord> steps;
+};
+
+class JobStore {
+public:
+    // Opens or creates the database and brings its schema up to date.
+    bool open(const std::string &path, std::string &error);
+
+    // Inserts or replaces the job's record (one transaction; durable on return).
+    bool saveJob(const sched::Job &job, std::string &error);
+    bool saveStep(const StepRecord &step, std::string &error);
+
+    // Jobs that are neither finished nor gone: the queue to reload after a restart.
+    std::vector<sched::Job> loadUnfinished(std::string &error);
+    // Highest job id ever handed out (0 for a new cluster).
+    std::uint32_t lastJobId();
+    void setLastJobId(std::uint32_t id);
+
+    std::vector<AcctRow> query(const AcctQuery &query, std::string &error);
+
+private:
+    Database m_db;
+};
+
+} // namespace mc::acct

@@ -1,0 +1,54 @@
+#pragma once
+// Everything a Slurm command reads from or writes to the outside world, in one struct, so that
+// each command runs in process: the real mains fill it from the process (systemContext()), tests
+// fill it by hand with a fake controller. Commands touch nothing else except the files a user
+// names (sbatch's script).
+
+#include "mc/proto/json.h"
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mc::cmd {
+
+// Sends one request and returns the controller's reply; nullopt when the controller cannot be
+// reached (Slurm: "Unable to contact slurm controller (connect failure)").
+using ControllerCall = std::function<std::optional<proto::Json>(const proto::Json &request)>;
+
+struct UserInfo {
+    std::string name;
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
+};
+
+// Resolves a user name or a numeric uid as Slurm's uid_from_string() does; nullopt if unknown.
+using UserLookup = std::function<std::optional<UserInfo>(std::string_view nameOrUid)>;
+
+struct Context {
+    std::vector<std::string> args; // argv without the program name
+    std::vector<std::string> environment; // "NAME=value", as in environ
+    std::string cwd; // absolute
+    std::function<std::string()> readStdin; // called at most once, only when a command needs it
+    std::ostream *out = nullptr;
+    std::ostream *err = nullptr;
+    ControllerCall controller;
+    UserInfo user; // who runs the command (getpwuid(getuid()))
+    UserLookup lookupUser; // the user database (getpwnam/getpwuid)
+    std::string hostname; // short host name (sbatch's submit_host)
+    std::int64_t now = 0; // wall clock, seconds since the epoch
+
+    // Value of an environment variable; nullopt when unset (an empty value is set).
+    std::optional<std::string> getenv(std::string_view name) const;
+};
+
+// The context of the running process: its arguments, environ, cwd, stdin, std::cout/std::cerr,
+// the user database, and a controller reached through mc::proto::Client on
+// controllerSocketPath().
+Context systemContext(int argc, char **argv);
+
+} // namespace mc::cmd

@@ -1,0 +1,251 @@
+#include "mc/cmd/sacct.h"
+
+#include "help_texts.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
+#include "mc/sched/time_format.h"
+#include "sacct_fields.h"
+#include "sacct_options.h"
+#include "sacct_settings.h"
+#include "text.h"
+
+#include <algorithm>
+#include <ctime>
+#include <ostream>
+
+namespace mc::cmd {
+namespace {
+
+using namespace sacct;
+using proto::Json;
+using sched::JobState;
+
+constexpr std::string_view kProgram = "sacct";
+constexpr std::string_view kDefaultFields
+    = "jobid,jobname,partition,account,alloccpus,state,exitcode";
+constexpr std::string_view kBriefFields = "jobid,state,exitcode";
+
+std::int64_t midnight(std::int64_t now)
+{
+    const auto t = static_cast<std::time_t>(now);
+    std::tm local{};
+    localtime_r(&t, &local);
+    local.tm_hour = 0;
+    local.tm_min = 0;
+    local.tm_sec = 0;
+    local.tm_isdst = -1;
+    return static_cast<std::int64_t>(std::mktime(&local));
+}
+
+std::string ctimeText(std::int64_t epoch)
+{
+    const auto t = static_cast<std::time_t>(epoch);
+    std::tm local{};
+    localtime_r(&t, &local);
+    char buffer[64];
+    std::strftime(buffer, sizeof buffer, "%a %b %d %H:%M:%S %Y", &local);
+    return buffer;
+}
+
+// Slurm's job selection window: with states, the job was in one of them during [start, end];
+// without, it was eligible before `end` and had not ended before `start`.
+bool inWindow(const Settings &s, const Json &job, std::int64_t start, std::int64_t end)
+{
+    const std::int64_t eligible = job["eligible_time"].toInt(job["submit_time"].toInt());
+    const std::int64_t started = job["start_time"].toInt();
+    const std::int64_t ended = job["end_time"].toInt();
+    if (s.states.empty()) {
+        return eligible <= end && (ended == 0 || ended >= start);
+    }
+    auto state = sched::parseJobState(job["state"].toString());
+    if (!state || std::find(s.states.begin(), s.states.end(), *state) == s.states.end()) {
+        return false;
+    }
+    switch (*state) {
+    case JobState::Pending:
+        return eligible <= end && (started == 0 || started >= start);
+    case JobState::Running:
+    case JobState::Suspended:
+        return started > 0 && started <= end && (ended == 0 || ended >= start);
+    default:
+        return ended >= start && ended <= end;
+    }
+}
+
+bool selected(const Settings &s, const Json &job)
+{
+    auto has = [](const std::vector<std::string> &list, const std::string &value) {
+        return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+    };
+    if (!s.jobs.empty() && std::none_of(s.jobs.begin(), s.jobs.end(), [&](const JobSelector &j) {
+            return j.id == job["job_id"].toInt();
+        })) {
+        return false;
+    }
+    if (s.users && !has(*s.users, job["user"].toString())) {
+        return false;
+    }
+    if (!has(s.accounts, job["account"].toString()) || !has(s.names, job["name"].toString())
+        || !has(s.partitions, job["partition"].toString())) {
+        return false;
+    }
+    if (!s.nodes.empty()) {
+        const auto nodes = job["nodes"].toStringList();
+        return std::any_of(nodes.begin(), nodes.end(), [&](const std::string &n) {
+            return std::find(s.nodes.begin(), s.nodes.end(), n) != s.nodes.end();
+        });
+    }
+    return true;
+}
+
+} // namespace
+
+int Sacct::run()
+{
+    auto finish = [this](const Outcome &outcome) {
+        *m_ctx.out << outcome.out;
+        *m_ctx.err << outcome.err;
+        return outcome.exitCode;
+    };
+
+    Settings s;
+    const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
+    for (const auto &option : cli.options) {
+        if (auto end = apply(s, option, m_ctx)) {
+            return finish(*end);
+        }
+    }
+    if (!cli.ok()) {
+        return finish(Outcome{{}, cli.error, 1});
+    }
+
+    // Slurm's slurmdb_job_cond_def_start_end().
+    const bool byJob = !s.jobs.empty();
+    if (!s.states.empty()) {
+        if (!s.start && !byJob) {
+            s.start = m_ctx.now;
+        }
+        if (s.start && !s.end) {
+            s.end = s.start;
+        }
+    } else if (!byJob && !s.start) {
+        s.start = midnight(m_ctx.now);
+    }
+    const std::int64_t start = s.start.value_or(0);
+    const std::int64_t end = s.end.value_or(m_ctx.now);
+    if (s.end && start > end) {
+        return finish(Outcome{{},
+            errorLine(kProgram,
+                "Start time (" + sched::formatTimestamp(start) + ") requested is after end time ("
+                    + sched::formatTimestamp(end) + ")."),
+            1});
+    }
+    if ((!s.users || s.users->empty()) && byJob) {
+        s.allUsers = true;
+    }
+    if (!s.users && m_ctx.user.uid == 0) {
+        s.allUsers = true;
+    }
+    if (s.allUsers) {
+        s.users.reset();
+    } else if (!s.users) {
+        s.users = std::vector<std::string>{m_ctx.user.name};
+    }
+
+    std::string fields = s.fieldList;
+    if (s.brief) {
+        fields += std::string(kBriefFields) + ",";
+    }
+    if (fields.empty()) {
+        fields = m_ctx.getenv("SACCT_FORMAT").value_or(std::string(kDefaultFields));
+    }
+    const ColumnsOrError columns = parseFieldList(fields);
+    if (columns.unknown) {
+        return finish(Outcome{
+            {}, errorLine(kProgram, "Invalid field requested: \"" + *columns.unknown + "\""), 1});
+    }
+    if (!cli.operands.empty()) {
+        std::string err = errorLine(kProgram, "Unknown arguments:");
+        for (const auto &operand : cli.operands) {
+            err += errorLine(kProgram, " " + operand);
+        }
+        return finish(Outcome{{}, err, 1});
+    }
+    switch (s.help) {
+    case Settings::Help::Help:
+        return finish(Outcome{std::string(sacctHelp()), {}, 0});
+    case Settings::Help::Fields:
+        return finish(Outcome{helpFormat(), {}, 0});
+    case Settings::Help::Usage:
+        return finish(Outcome{std::string(sacctUsage()), {}, 0});
+    case Settings::Help::None:
+        break;
+    }
+
+    std::string err;
+    if (s.verbose > 0) {
+        std::string states = "Eligible";
+        if (!s.states.empty()) {
+            states.clear();
+            for (auto state : s.states) {
+                if (!states.empty()) {
+                    states += ',';
+                }
+                states += sched::longName(state);
+            }
+        }
+        const std::string from = start > 0 ? ctimeText(start) : std::string("Epoch 0");
+        err += from == ctimeText(end)
+            ? "sacct: Jobs " + states + " at the time instant " + from + "\n"
+            : "sacct: Jobs " + states + " in the time window from " + from + " to " + ctimeText(end)
+                + "\n";
+    }
+    std::string out = s.noHeader ? std::string() : renderHeader(columns.columns, s.layout);
+
+    Json request = Json::object();
+    request.set("op", "acct");
+    request.set("users", proto::stringList(s.users.value_or(std::vector<std::string>{})));
+    Json ids = Json::array();
+    for (const auto &job : s.jobs) {
+        ids.push(job.id);
+    }
+    request.set("job_ids", std::move(ids));
+    request.set("since", start);
+    auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
+    if (!reply || !(*reply)["ok"].toBool()) {
+        err += errorLine(kProgram,
+            "Problem talking to the database: "
+                + (reply ? (*reply)["error"].toString()
+                         : "Unable to contact slurm controller (connect failure)"));
+        return finish(Outcome{out, err, 1});
+    }
+    for (const auto &job : (*reply)["jobs"].items()) {
+        if (!selected(s, job) || !inWindow(s, job, start, end)) {
+            continue;
+        }
+        std::optional<std::string> onlyStep;
+        for (const auto &selector : s.jobs) {
+            if (selector.id == job["job_id"].toInt()) {
+                onlyStep = selector.step;
+            }
+        }
+        if (!onlyStep) {
+            out += renderRow(
+                columns.columns, s.layout, AcctRow{&job, nullptr, m_ctx.now, s.noConvert});
+        }
+        if (s.allocations) {
+            continue;
+        }
+        for (const auto &step : job["steps"].items()) {
+            const std::string id = step["step"].isInt() ? std::to_string(step["step"].toInt())
+                                                        : step["step"].toString();
+            if (!onlyStep || *onlyStep == id) {
+                out += renderRow(
+                    columns.columns, s.layout, AcctRow{&job, &step, m_ctx.now, s.noConvert});
+            }
+        }
+    }
+    return finish(Outcome{out, err, 0});
+}
+
+} // namespace mc::cmd

@@ -1,0 +1,166 @@
+#include "mc/cmd/sbatch.h"
+
+#include "mc/sched/batch_script.h"
+#include "sbatch_job_options.h"
+#include "sbatch_options.h"
+#include "sbatch_script.h"
+#include "text.h"
+
+#include <ostream>
+
+namespace mc::cmd {
+namespace {
+
+using namespace sbatch;
+using proto::Json;
+
+constexpr std::string_view kTryHelp = "Try \"sbatch --help\" for more information\n";
+
+} // namespace
+
+int Sbatch::run()
+{
+    auto finish = [this](const Outcome &outcome) {
+        *m_ctx.out << outcome.out;
+        *m_ctx.err << outcome.err;
+        return outcome.exitCode;
+    };
+
+    // First pass, as Slurm's process_options_first_pass(): the whole command line, in order.
+    const ParseResult cli
+        = parseOptions(optionTable(), m_ctx.args, kProgram, Ordering::StopAtOperand);
+    JobOptions early;
+    for (const auto &option : cli.options) {
+        if (auto end = apply(early, *option.def, option.value, Source::CommandLine, m_ctx)) {
+            return finish(*end);
+        }
+    }
+    if (!cli.ok()) {
+        return finish(Outcome{{}, cli.error + std::string(kTryHelp), kExitBadOption});
+    }
+    if (early.wrap && !cli.operands.empty()) {
+        return finish(failure("Script arguments not permitted with --wrap option", kExitError));
+    }
+
+    // The script.
+    std::string script;
+    std::string command = "(null)";
+    std::string defaultName = "sbatch";
+    if (early.wrap) {
+        script = wrapScript(*early.wrap);
+        defaultName = "wrap";
+    } else if (cli.operands.empty()) {
+        script = m_ctx.readStdin ? m_ctx.readStdin() : std::string();
+    } else {
+        const std::string &name = cli.operands.front();
+        auto path = resolveScript(name, early.chdir.value_or(m_ctx.cwd), m_ctx);
+        auto text = path ? readFile(*path) : std::nullopt;
+        if (!text) {
+            return finish(failure("Unable to open file " + path.value_or(name), kExitError));
+        }
+        script = std::move(*text);
+        command = *path;
+        defaultName = baseName(*path);
+    }
+    if (auto problems = scriptProblems(script); !problems.empty()) {
+        return finish(Outcome{{}, problems, kExitError});
+    }
+
+    // Second pass: #SBATCH lines, then SBATCH_* variables, then the command line again.
+    JobOptions opts;
+    const auto words = sched::parseDirectives(script);
+    const ParseResult directives
+        = parseOptions(optionTable(), words, kProgram, Ordering::StopAtOperand);
+    for (const auto &option : directives.options) {
+        if (isEarlyPassOption(option.def->id)) {
+            continue;
+        }
+        if (auto end = apply(opts, *option.def, option.value, Source::Directive, m_ctx)) {
+            return finish(*end);
+        }
+    }
+    if (!directives.ok()) {
+        return finish(Outcome{{}, directives.error + std::string(kTryHelp), kExitBadOption});
+    }
+    if (!directives.operands.empty()) {
+        return finish(
+            failure("Invalid directive found in batch script: " + directives.operands.front(),
+                kExitBadOption));
+    }
+    if (auto end = applyEnvironment(opts, m_ctx)) {
+        return finish(*end);
+    }
+    for (const auto &option : cli.options) {
+        if (!isEarlyPassOption(option.def->id)) {
+            apply(opts, *option.def, option.value, Source::CommandLine, m_ctx);
+        }
+    }
+    if (early.quiet && (early.verbose || opts.verbose)) {
+        return finish(failure("don't specify both --verbose (-v) and --quiet (-Q)", kExitError));
+    }
+    if (auto end = settleMemory(opts)) {
+        return finish(*end);
+    }
+
+    // The request.
+    const std::string workDir = opts.chdir.value_or(m_ctx.cwd);
+    auto fullPath = [&workDir](const std::optional<std::string> &path) {
+        return path ? absolutePath(*path, workDir) : std::string();
+    };
+    Json job = Json::object();
+    job.set("name", opts.jobName.value_or(defaultName));
+    job.set("user", m_ctx.user.name);
+    job.set("uid", static_cast<std::int64_t>(m_ctx.user.uid));
+    job.set("gid", static_cast<std::int64_t>(m_ctx.user.gid));
+    job.set("account", opts.account.value_or(""));
+    job.set("partition", opts.partition.value_or(""));
+    job.set("work_dir", workDir);
+    job.set("script", script);
+    job.set("command", command);
+    job.set("argv",
+        proto::stringList(cli.operands.empty()
+                ? std::vector<std::string>{}
+                : std::vector<std::string>(cli.operands.begin() + 1, cli.operands.end())));
+    job.set("env", proto::stringList(exportedEnvironment(opts.exportSpec, m_ctx)));
+    job.set("std_out", fullPath(opts.stdOut));
+    job.set("std_err", fullPath(opts.stdErr));
+    job.set("std_in", opts.stdIn ? fullPath(opts.stdIn) : std::string("/dev/null"));
+    if (opts.timeLimit) {
+        job.set("time_limit", *opts.timeLimit);
+    }
+    job.set("nodes", opts.nodes.value_or(1));
+    job.set("ntasks", opts.ntasks.value_or(1));
+    job.set("cpus_per_task", opts.cpusPerTask.value_or(1));
+    job.set("ntasks_given", opts.ntasks.has_value());
+    job.set("cpus_per_task_given", opts.cpusPerTask.has_value());
+    if (opts.mem) {
+        job.set("mem_per_node", *opts.mem);
+    }
+    if (opts.memPerCpu) {
+        job.set("mem_per_cpu", *opts.memPerCpu);
+    }
+    job.set("submit_host", m_ctx.hostname);
+    job.set("hold", opts.hold);
+    job.set("nice", opts.nice);
+    Json request = Json::object();
+    request.set("op", "submit");
+    request.set("job", std::move(job));
+
+    auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
+    if (!reply) {
+        return finish(failure("Batch job submission failed: Unable to contact slurm controller "
+                              "(connect failure)",
+            kExitError));
+    }
+    if (!(*reply)["ok"].toBool()) {
+        return finish(
+            failure("Batch job submission failed: " + (*reply)["error"].toString(), kExitError));
+    }
+    if (!early.quiet) {
+        const std::string id = std::to_string((*reply)["job_id"].toInt());
+        *m_ctx.out << (opts.parsable ? id : "Submitted batch job " + id) << '\n';
+    }
+    return 0;
+}
+
+} // namespace mc::cmd

@@ -1,0 +1,226 @@
+#include "sbatch_job_options.h"
+
+#include "help_texts.h"
+#include "sbatch_options.h"
+#include "text.h"
+
+#include <algorithm>
+
+namespace mc::cmd::sbatch {
+namespace {
+
+constexpr std::int64_t kMaxNice = 2147483645; // Slurm's NICE_OFFSET - 3
+
+// Slurm's parse_int(): a whole number above zero, else exit 1.
+std::optional<Outcome> parsePositive(
+    std::optional<int> &target, const std::string &value, std::string_view option)
+{
+    auto number = parseInteger(value);
+    if (!number || *number <= 0 || *number > 2147483647) {
+        return failure(
+            "Invalid numeric value \"" + value + "\" for " + std::string(option) + ".", kExitError);
+    }
+    target = static_cast<int>(*number);
+    return std::nullopt;
+}
+
+// Slurm's verify_node_count(): "N" or "min-max"; the minimum is what the job asks for.
+std::optional<Outcome> parseNodes(JobOptions &opts, const std::string &value)
+{
+    const std::size_t dash = value.find('-');
+    const std::string minText = value.substr(0, dash);
+    auto minimum = parseInteger(minText);
+    if (!minimum || *minimum < 0) {
+        return failure("\"" + minText + "\" is not a valid node count", kExitBadOption);
+    }
+    if (dash != std::string::npos) {
+        const std::string maxText = value.substr(dash + 1);
+        auto maximum = parseInteger(maxText);
+        if (!maximum) {
+            return failure("\"" + maxText + "\" is not a valid node count", kExitBadOption);
+        }
+        if (*maximum != 0 && *maximum < *minimum) {
+            return failure("Maximum node count " + std::to_string(*maximum)
+                    + " is less than minimum node count " + std::to_string(*minimum),
+                kExitBadOption);
+        }
+    }
+    opts.nodes = static_cast<int>(std::max<std::int64_t>(*minimum, 1));
+    return std::nullopt;
+}
+
+bool isMailType(const std::string &value)
+{
+    static constexpr std::string_view kTypes[]
+        = {"NONE", "ARRAY_TASKS", "BEGIN", "END", "FAIL", "INVALID_DEPEND", "REQUEUE", "ALL",
+            "STAGE_OUT", "TIME_LIMIT", "TIME_LIMIT_90", "TIME_LIMIT_80", "TIME_LIMIT_50"};
+    const auto words = splitList(value);
+    for (const auto &word : words) {
+        bool known = false;
+        for (auto type : kTypes) {
+            known = known || equalsIgnoreCase(word, type);
+        }
+        if (!known) {
+            return false;
+        }
+    }
+    return !words.empty();
+}
+
+} // namespace
+
+Outcome failure(std::string_view message, int exitCode)
+{
+    return Outcome{{}, errorLine(kProgram, message), exitCode};
+}
+
+std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
+    const std::optional<std::string> &arg, Source source, const Context &ctx)
+{
+    if (!def.supported) {
+        return failure(optionName(def) + " is not supported by minicluster", kExitError);
+    }
+    const std::string value = arg.value_or("");
+    switch (def.id) {
+    case kHelp:
+        return Outcome{std::string(sbatchHelp()), {}, 0};
+    case kUsage:
+        return Outcome{std::string(sbatchUsage()), {}, 0};
+    case kVersion:
+        return Outcome{std::string(kSlurmVersion), {}, 0};
+    case kAccount:
+        opts.account = value;
+        break;
+    case kChdir:
+        opts.chdir = absolutePath(value, ctx.cwd);
+        break;
+    case kCpusPerTask:
+        return parsePositive(opts.cpusPerTask, value, "--cpus-per-task");
+    case kNtasks:
+        return parsePositive(opts.ntasks, value, "--ntasks");
+    case kNodes:
+        return parseNodes(opts, value);
+    case kError:
+        opts.stdErr = value;
+        break;
+    case kInput:
+        opts.stdIn = value;
+        break;
+    case kOutput:
+        opts.stdOut = value;
+        break;
+    case kJobName:
+        opts.jobName = value;
+        break;
+    case kPartition:
+        opts.partition = value;
+        break;
+    case kExport:
+        opts.exportSpec = value;
+        break;
+    case kWrap:
+        opts.wrap = value;
+        break;
+    case kHold:
+        opts.hold = true;
+        break;
+    case kParsable:
+        opts.parsable = true;
+        break;
+    case kQuiet:
+        opts.quiet = true;
+        break;
+    case kVerbose:
+        opts.verbose = true;
+        break;
+    case kIgnorePbs:
+    case kMailUser:
+        break; // minicluster reads no #PBS lines and, like Slurm without a mailer, sends no mail
+    case kMailType:
+        if (!isMailType(value)) {
+            return failure("Invalid --mail-type specification", kExitBadOption);
+        }
+        break;
+    case kNice: {
+        const std::int64_t nice = arg ? parseLeadingInteger(value) : 100;
+        if (nice > kMaxNice || nice < -kMaxNice) {
+            return failure("Invalid --nice value, out of range (+/- 2147483645)", kExitBadOption);
+        }
+        opts.nice = nice;
+        break;
+    }
+    case kTime: {
+        auto limit = sched::parseTimeLimit(value);
+        if (!limit) {
+            return failure("Invalid --time specification", kExitBadOption);
+        }
+        opts.timeLimit = *limit == 0 ? sched::kInfinite : *limit;
+        break;
+    }
+    case kMem:
+    case kMemPerCpu: {
+        auto mib = sched::parseMemory(value);
+        if (!mib) {
+            return failure(def.id == kMem ? "Invalid --mem specification"
+                                          : "Invalid --mem-per-cpu specification",
+                kExitBadOption);
+        }
+        (def.id == kMem ? opts.mem : opts.memPerCpu) = *mib;
+        (def.id == kMem ? opts.memSource : opts.memPerCpuSource) = source;
+        break;
+    }
+    default:
+        break;
+    }
+    return std::nullopt;
+}
+
+std::optional<Outcome> applyEnvironment(JobOptions &opts, const Context &ctx)
+{
+    for (const auto &envOption : envTable()) {
+        auto value = ctx.getenv(envOption.variable);
+        if (!value) {
+            continue;
+        }
+        const OptionDef *def = findOption(envOption.id);
+        std::optional<std::string> arg = *value;
+        if (def->arg == ArgKind::None) {
+            auto number = parseInteger(*value);
+            if (!value->empty() && !equalsIgnoreCase(*value, "yes") && (!number || *number == 0)) {
+                continue; // Slurm resets the flag, which is already unset here
+            }
+            arg.reset();
+        } else if (def->arg == ArgKind::Optional && value->empty()) {
+            arg.reset();
+        }
+        if (auto end = apply(opts, *def, arg, Source::Environment, ctx)) {
+            return end;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Outcome> settleMemory(JobOptions &opts)
+{
+    const bool memCli = opts.mem && opts.memSource != Source::Environment;
+    const bool perCpuCli = opts.memPerCpu && opts.memPerCpuSource != Source::Environment;
+    if (memCli && perCpuCli) {
+        return Outcome{{},
+            "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually "
+            "exclusive.\n",
+            kExitError};
+    }
+    if (memCli) {
+        opts.memPerCpu.reset();
+    } else if (perCpuCli) {
+        opts.mem.reset();
+    } else if (opts.mem && opts.memPerCpu) {
+        return Outcome{{},
+            "sbatch: fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and "
+            "SLURM_MEM_PER_NODE are mutually exclusive.\n",
+            kExitError};
+    }
+    return std::nullopt;
+}
+
+} // namespace mc::cmd::sbatch

@@ -1,0 +1,372 @@
+#include "mc/cmd/scancel.h"
+
+#include "help_texts.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
+#include "scancel_options.h"
+#include "text.h"
+
+#include <algorithm>
+#include <csignal>
+#include <ostream>
+
+namespace mc::cmd {
+namespace {
+
+using namespace scancel;
+using proto::Json;
+using sched::JobState;
+
+constexpr std::string_view kProgram = "scancel";
+
+// Slurm's error numbers that scancel tells apart; the exit status is the number modulo 256.
+constexpr std::int64_t kConnectionError = 1001; // SLURM_COMMUNICATIONS_CONNECTION_ERROR
+constexpr std::int64_t kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
+constexpr std::int64_t kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
+constexpr std::int64_t kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
+
+struct Outcome {
+    std::string out;
+    std::string err;
+    int exitCode = 0;
+};
+
+struct Settings {
+    std::optional<std::string> account, name, partition, qos, userName, nodelist;
+    std::optional<JobState> state;
+    std::optional<int> signal;
+    int verbose = 0;
+    std::vector<std::int64_t> jobIds;
+
+    bool hasFilter() const
+    {
+        return account || name || partition || qos || userName || nodelist || state;
+    }
+};
+
+std::int64_t errnoOf(const Json &result)
+{
+    if (result["errno"].isInt()) {
+        return result["errno"].toInt();
+    }
+    const std::string message = result["error"].toString();
+    if (message == "Invalid job id specified") {
+        return kInvalidJobId;
+    }
+    if (message == "Access/permission denied") {
+        return kAccessDenied;
+    }
+    if (message == "Job/step already completing or completed") {
+        return kAlreadyDone;
+    }
+    return 1;
+}
+
+std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Context &ctx)
+{
+    const OptionDef &def = *option.def;
+    if (!def.supported) {
+        return Outcome{
+            {}, errorLine(kProgram, optionName(def) + " is not supported by minicluster"), 1};
+    }
+    const std::string value = option.value.value_or("");
+    switch (def.id) {
+    case kHelp:
+        return Outcome{std::string(scancelHelp()), {}, 0};
+    case kUsage:
+        return Outcome{std::string(scancelUsage()), {}, 0};
+    case kVersion:
+        return Outcome{std::string(kSlurmVersion), {}, 0};
+    case kAccount:
+        s.account = toLower(value);
+        break;
+    case kName:
+        s.name = value;
+        break;
+    case kMe:
+        s.userName = std::to_string(ctx.user.uid);
+        break;
+    case kNodelist:
+        s.nodelist = value;
+        break;
+    case kPartition:
+        s.partition = value;
+        break;
+    case kQos:
+        s.qos = toLower(value);
+        break;
+    case kQuiet:
+        s.verbose = -1;
+        break;
+    case kSignal:
+        s.signal = signalNumber(value);
+        if (!s.signal) {
+            return Outcome{{}, "Unknown job signal: " + value + "\n", 1};
+        }
+        break;
+    case kState:
+        s.state = sched::parseJobState(value);
+        if (!s.state) {
+            return Outcome{{},
+                "Invalid job state specified: " + value
+                    + "\nValid job states are PENDING, RUNNING, and SUSPENDED\n",
+                1};
+        }
+        break;
+    case kUser:
+        s.userName = value;
+        break;
+    case kVerbose:
+        ++s.verbose;
+        break;
+    default:
+        break; // --ctld, --hurry: nothing to do here
+    }
+    return std::nullopt;
+}
+
+// Job ids as scancel reads them: "36", "36,37"; array tasks and steps are not supported.
+std::optional<Outcome> readJobIds(Settings &s, const std::vector<std::string> &operands)
+{
+    for (const auto &operand : operands) {
+        std::string_view word = operand;
+        while (!word.empty()) {
+            std::string_view rest;
+            const std::int64_t id = parseLeadingInteger(word, &rest);
+            if (id <= 0) {
+                return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
+            }
+            if (!rest.empty() && (rest.front() == '_' || rest.front() == '.')) {
+                return Outcome{{},
+                    errorLine(kProgram,
+                        "job array tasks and job steps (" + operand
+                            + ") are not supported by minicluster"),
+                    1};
+            }
+            if (!rest.empty() && rest.front() != ',') {
+                return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
+            }
+            s.jobIds.push_back(id);
+            word = rest.empty() ? rest : rest.substr(1);
+        }
+    }
+    return std::nullopt;
+}
+
+bool isActive(JobState state)
+{
+    return state == JobState::Pending || state == JobState::Running || state == JobState::Suspended;
+}
+
+bool matches(const Settings &s, const Json &job, std::uint32_t uid)
+{
+    auto state = sched::parseJobState(job["state"].toString());
+    if (!state || !isActive(*state)) {
+        return false;
+    }
+    if ((s.account && job["account"].toString() != *s.account)
+        || (s.name && job["name"].toString() != *s.name)
+        || (s.partition && job["partition"].toString() != *s.partition)
+        || (s.qos && job["qos"].toString() != *s.qos) || (s.state && *state != *s.state)
+        || (s.userName && job["uid"].toInt(-1) != uid)) {
+        return false;
+    }
+    if (s.nodelist) {
+        const auto wanted = sched::expandHostlist(*s.nodelist).value_or(std::vector<std::string>{});
+        const auto nodes = job["nodes"].toStringList();
+        return std::any_of(nodes.begin(), nodes.end(), [&](const std::string &n) {
+            return std::find(wanted.begin(), wanted.end(), n) != wanted.end();
+        });
+    }
+    return true;
+}
+
+std::string filterSummary(const Settings &s)
+{
+    std::string summary;
+    auto add = [&summary](std::string_view key, const std::optional<std::string> &value) {
+        if (value) {
+            summary += std::string(key) + "=" + *value + " ";
+        }
+    };
+    add("account", s.account);
+    add("job_name", s.name);
+    add("nodelist", s.nodelist);
+    add("partition", s.partition);
+    add("qos", s.qos);
+    if (s.state) {
+        summary += "state=" + std::string(sched::longName(*s.state)) + " ";
+    }
+    add("user_name", s.userName);
+    return summary;
+}
+
+} // namespace
+
+int Scancel::run()
+{
+    auto finish = [this](const Outcome &outcome) {
+        *m_ctx.out << outcome.out;
+        *m_ctx.err << outcome.err;
+        return outcome.exitCode;
+    };
+
+    Settings s;
+    auto fromEnv = [this](std::string_view name) {
+        return m_ctx.getenv(name);
+    };
+    if (auto v = fromEnv("SCANCEL_ACCOUNT")) {
+        s.account = toLower(*v);
+    }
+    s.name = fromEnv("SCANCEL_NAME");
+    s.partition = fromEnv("SCANCEL_PARTITION");
+    if (auto v = fromEnv("SCANCEL_QOS")) {
+        s.qos = toLower(*v);
+    }
+    if (auto v = fromEnv("SCANCEL_STATE")) {
+        s.state = sched::parseJobState(*v);
+        if (!s.state) {
+            return finish(Outcome{{},
+                "Unrecognized SCANCEL_STATE value: " + *v
+                    + "\nValid job states are PENDING, RUNNING, and SUSPENDED\n",
+                1});
+        }
+    }
+    s.userName = fromEnv("SCANCEL_USER");
+    if (auto v = fromEnv("SCANCEL_VERBOSE")) {
+        s.verbose = (equalsIgnoreCase(*v, "true") || equalsIgnoreCase(*v, "T")) ? 1 : 0;
+    }
+
+    const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
+    for (const auto &option : cli.options) {
+        if (auto end = apply(s, option, m_ctx)) {
+            return finish(*end);
+        }
+    }
+    if (!cli.ok()) {
+        return finish(Outcome{{}, cli.error + "Try \"scancel --help\" for more information\n", 1});
+    }
+    if (auto end = readJobIds(s, cli.operands)) {
+        return finish(*end);
+    }
+    std::uint32_t uid = 0;
+    if (s.userName) {
+        auto user = m_ctx.lookupUser ? m_ctx.lookupUser(*s.userName) : std::nullopt;
+        if (!user) {
+            return finish(Outcome{{}, errorLine(kProgram, "Invalid user name: " + *s.userName), 1});
+        }
+        uid = user->uid;
+    }
+    if (!s.hasFilter() && s.jobIds.empty()) {
+        return finish(Outcome{{}, errorLine(kProgram, "No job identification provided"), 1});
+    }
+
+    std::string err;
+    std::int64_t rc = 0;
+    auto say = [&](std::string_view line) {
+        if (s.verbose >= 0) {
+            err += line;
+        }
+    };
+    std::vector<std::int64_t> targets = s.jobIds;
+    if (s.hasFilter() || s.signal) {
+        // Slurm loads the jobs first, drops ids it does not know, then filters.
+        Json query = Json::object();
+        query.set("op", "jobs");
+        auto jobs = m_ctx.controller ? m_ctx.controller(query) : std::nullopt;
+        if (!jobs || !(*jobs)["ok"].toBool()) {
+            return finish(Outcome{{},
+                "slurm_load_jobs error: "
+                    + (jobs ? (*jobs)["error"].toString()
+                            : "Unable to contact slurm controller (connect failure)")
+                    + "\n",
+                1});
+        }
+        std::vector<const Json *> pending, others;
+        std::vector<std::int64_t> known;
+        for (const auto &job : (*jobs)["jobs"].items()) {
+            const std::int64_t id = job["job_id"].toInt();
+            const bool wanted = s.jobIds.empty()
+                || std::find(s.jobIds.begin(), s.jobIds.end(), id) != s.jobIds.end();
+            auto state = sched::parseJobState(job["state"].toString());
+            if (!wanted || !state || sched::isFinished(*state)) {
+                continue;
+            }
+            known.push_back(id);
+            if (!s.hasFilter() || matches(s, job, uid)) {
+                (*state == JobState::Pending ? pending : others).push_back(&job);
+            }
+        }
+        for (auto id : s.jobIds) {
+            if (std::find(known.begin(), known.end(), id) == known.end()) {
+                say(errorLine(kProgram,
+                    "Kill job error on job id " + std::to_string(id)
+                        + ": Invalid job id specified"));
+                rc = std::max<std::int64_t>(rc, 1);
+            }
+        }
+        targets.clear();
+        for (const auto *list : {&pending, &others}) {
+            for (const Json *job : *list) {
+                targets.push_back((*job)["job_id"].toInt());
+            }
+        }
+        if (targets.empty() && s.hasFilter() && s.verbose > 0) {
+            err += errorLine(
+                kProgram, "No active jobs match ALL job filters, including: " + filterSummary(s));
+        }
+    }
+
+    std::optional<Json> reply;
+    if (!targets.empty()) {
+        Json request = Json::object();
+        request.set("op", "cancel");
+        Json ids = Json::array();
+        for (auto id : targets) {
+            ids.push(id);
+        }
+        request.set("job_ids", std::move(ids));
+        request.set("user", m_ctx.user.name);
+        if (s.signal) {
+            request.set("signal", *s.signal);
+        }
+        reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
+    }
+    const int signal = s.signal.value_or(SIGKILL);
+    for (auto id : targets) {
+        const std::string idText = std::to_string(id);
+        if (s.verbose > 0) {
+            err += "scancel: "
+                + (s.signal ? "Signal " + std::to_string(signal) + " to job " + idText
+                            : "Terminating job " + idText)
+                + "\n";
+        }
+        std::int64_t code = 0;
+        std::string message;
+        if (!reply) {
+            code = kConnectionError;
+            message = "Unable to contact slurm controller (connect failure)";
+        } else if (!(*reply)["ok"].toBool()) {
+            code = errnoOf(*reply);
+            message = (*reply)["error"].toString();
+        } else {
+            for (const auto &result : (*reply)["results"].items()) {
+                if (result["job_id"].toInt() == id) {
+                    code = errnoOf(result);
+                    message = result["error"].toString();
+                }
+            }
+        }
+        if (code == 0) {
+            continue;
+        }
+        const bool expected = code == kAlreadyDone || code == kInvalidJobId;
+        if (s.verbose > 0 || (!expected && s.verbose >= 0)) {
+            err += errorLine(kProgram, "Kill job error on job id " + idText + ": " + message);
+        }
+        rc = std::max(rc, (expected && signal == SIGKILL) ? 0 : code);
+    }
+    return finish(Outcome{{}, err, static_cast<int>(rc % 256)});
+}
+
+} // namespace mc::cmd

@@ -1,0 +1,342 @@
+#include "mc/cmd/squeue.h"
+
+#include "help_texts.h"
+#include "mc/sched/hostlist.h"
+#include "squeue_fields.h"
+#include "squeue_filter.h"
+#include "squeue_options.h"
+#include "text.h"
+
+#include <ctime>
+#include <ostream>
+
+namespace mc::cmd {
+namespace {
+
+using namespace squeue;
+using proto::Json;
+
+constexpr std::string_view kProgram = "squeue";
+constexpr std::string_view kDefaultFormat = "jobarrayid:.18 ,partition:.9 ,name:.8 ,username:.8 ,"
+                                            "statecompact:.2 ,timeused:.10 ,numnodes:.6 ,"
+                                            "reasonlist:0";
+constexpr std::string_view kLongListFormat = "jobarrayid:.18 ,partition:.9 ,name:.8 ,username:.8 ,"
+                                             "state:.8 ,timeused:.10 ,timelimit:.9 ,numnodes:.6 ,"
+                                             "reasonlist:0";
+constexpr std::string_view kStartFormat = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
+
+struct Outcome {
+    std::string out;
+    std::string err;
+    int exitCode = 0;
+};
+
+struct Settings {
+    std::optional<std::string> format, longFormat, sort;
+    bool longList = false, noHeader = false, start = false, noConvert = false, jobFlag = false;
+    std::string userErrors; // "Invalid user" lines; squeue carries on without those users
+    Filter filter;
+};
+
+std::string dateLine(std::int64_t now)
+{
+    const auto t = static_cast<std::time_t>(now);
+    std::tm local{};
+    localtime_r(&t, &local);
+    char buffer[64];
+    std::strftime(buffer, sizeof buffer, "%a %b %d %H:%M:%S %Y\n", &local);
+    return buffer;
+}
+
+std::optional<Outcome> setJobs(Settings &s, const std::string &text)
+{
+    s.filter.jobIds.clear();
+    for (const auto &word : splitList(text)) {
+        const std::int64_t id = parseLeadingInteger(word);
+        if (id <= 0) {
+            return Outcome{{}, errorLine(kProgram, "Invalid job id: " + word), 1};
+        }
+        s.filter.jobIds.push_back(id);
+    }
+    return std::nullopt;
+}
+
+std::optional<Outcome> setStates(Settings &s, const std::string &text)
+{
+    s.filter.states.clear();
+    s.filter.allStates = equalsIgnoreCase(text, "all");
+    if (s.filter.allStates) {
+        return std::nullopt;
+    }
+    for (const auto &word : splitList(text)) {
+        auto name = stateFilterName(word);
+        if (!name) {
+            return Outcome{{},
+                errorLine(kProgram, "Invalid job state specified: " + word)
+                    + errorLine(kProgram,
+                        "Valid job states include: " + std::string(validStatesList()) + "\n"),
+                1};
+        }
+        s.filter.states.push_back(*name);
+    }
+    return std::nullopt;
+}
+
+void setUsers(Settings &s, const std::string &text, const Context &ctx)
+{
+    s.filter.users.emplace();
+    for (const auto &word : splitList(text)) {
+        auto user = ctx.lookupUser ? ctx.lookupUser(word) : std::nullopt;
+        if (user) {
+            s.filter.users->push_back(user->name);
+        } else {
+            s.userErrors += errorLine(kProgram, "Invalid user: " + word + "\n");
+        }
+    }
+}
+
+std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Context &ctx)
+{
+    const OptionDef &def = *option.def;
+    if (!def.supported) {
+        return Outcome{
+            {}, errorLine(kProgram, optionName(def) + " is not supported by minicluster"), 1};
+    }
+    const std::string value = option.value.value_or("");
+    switch (def.id) {
+    case kHelp:
+        return Outcome{std::string(squeueHelp()), {}, 0};
+    case kUsage:
+        return Outcome{std::string(squeueUsage()), {}, 0};
+    case kVersion:
+        return Outcome{std::string(kSlurmVersion), {}, 0};
+    case kAccounts:
+        s.filter.accounts = splitList(value);
+        break;
+    case kLongFormat:
+        if (s.format) {
+            return Outcome{
+                {}, errorLine(kProgram, "-O (--Format) is incompatible with -o (--format)"), 1};
+        }
+        s.longFormat = value;
+        break;
+    case kFormat:
+        if (s.longFormat) {
+            return Outcome{
+                {}, errorLine(kProgram, "-o (--format) is incompatible with -O (--Format)"), 1};
+        }
+        s.format = value;
+        break;
+    case kJobs:
+        s.jobFlag = true;
+        if (option.value) {
+            return setJobs(s, value);
+        }
+        break;
+    case kLong:
+        s.longList = true;
+        break;
+    case kMe:
+        s.filter.users = std::vector<std::string>{ctx.user.name};
+        break;
+    case kName:
+        s.filter.names = splitList(value);
+        break;
+    case kNoConvert:
+        s.noConvert = true;
+        break;
+    case kNodes: {
+        auto nodes = sched::expandHostlist(value);
+        if (!nodes) {
+            return Outcome{
+                {}, errorLine(kProgram, "'" + value + "' invalid entry for --nodelist"), 1};
+        }
+        s.filter.nodes = *nodes;
+        break;
+    }
+    case kNoHeader:
+        s.noHeader = true;
+        break;
+    case kPartitions:
+        s.filter.partitions = splitList(value);
+        break;
+    case kQos:
+        s.filter.qos = splitList(value);
+        break;
+    case kSort:
+        s.sort = value;
+        break;
+    case kStart:
+        s.start = true;
+        break;
+    case kStates:
+        return setStates(s, value);
+    case kUsers:
+        setUsers(s, value, ctx);
+        break;
+    default:
+        break; // --all, --hide, --array, --array-unique, --local: nothing to do on one cluster
+    }
+    return std::nullopt;
+}
+
+// The SQUEUE_* variables, for what the command line left unset.
+std::optional<Outcome> applyEnvironment(Settings &s, const Context &ctx, bool formatGiven)
+{
+    if (!formatGiven) {
+        if (auto format = ctx.getenv("SQUEUE_FORMAT")) {
+            s.format = *format;
+        } else if (auto longFormat = ctx.getenv("SQUEUE_FORMAT2")) {
+            s.longFormat = *longFormat;
+        }
+    }
+    auto list = [&ctx](std::string_view name, std::vector<std::string> &target) {
+        if (auto value = ctx.getenv(name); value && target.empty()) {
+            target = splitList(*value);
+        }
+    };
+    list("SQUEUE_ACCOUNT", s.filter.accounts);
+    list("SQUEUE_NAMES", s.filter.names);
+    list("SQUEUE_PARTITION", s.filter.partitions);
+    list("SQUEUE_QOS", s.filter.qos);
+    if (auto states = ctx.getenv("SQUEUE_STATES");
+        states && s.filter.states.empty() && !s.filter.allStates) {
+        if (auto end = setStates(s, *states)) {
+            return end;
+        }
+    }
+    if (auto users = ctx.getenv("SQUEUE_USERS"); users && !s.filter.users) {
+        setUsers(s, *users, ctx);
+    }
+    return std::nullopt;
+}
+
+Json jobsRequest(const Settings &s)
+{
+    Json request = Json::object();
+    request.set("op", "jobs");
+    const Filter &f = s.filter;
+    if (!f.jobIds.empty()) {
+        Json ids = Json::array();
+        for (auto id : f.jobIds) {
+            ids.push(id);
+        }
+        request.set("job_ids", std::move(ids));
+    }
+    if (f.users && !f.users->empty()) {
+        request.set("users", proto::stringList(*f.users));
+    }
+    if (!f.states.empty() && !f.allStates) {
+        request.set("states", proto::stringList(f.states));
+    }
+    if (!f.partitions.empty()) {
+        request.set("partitions", proto::stringList(f.partitions));
+    }
+    return request;
+}
+
+} // namespace
+
+int Squeue::run()
+{
+    auto finish = [this](const Outcome &outcome) {
+        *m_ctx.out << outcome.out;
+        *m_ctx.err << outcome.err;
+        return outcome.exitCode;
+    };
+
+    Settings s;
+    s.sort = m_ctx.getenv("SQUEUE_SORT");
+    const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
+    for (const auto &option : cli.options) {
+        if (auto end = apply(s, option, m_ctx)) {
+            *m_ctx.err << s.userErrors;
+            return finish(*end);
+        }
+    }
+    *m_ctx.err << s.userErrors;
+    s.userErrors.clear();
+    if (!cli.ok()) {
+        return finish(Outcome{{}, cli.error + "Try \"squeue --help\" for more information\n", 1});
+    }
+    if (s.longList && s.format) {
+        return finish(Outcome{{},
+            "squeue: fatal: Options -o(--format) and -l(--long) are "
+            "mutually exclusive. Please remove one and retry.\n",
+            1});
+    }
+    std::size_t operand = 0;
+    if (s.jobFlag && operand < cli.operands.size()) {
+        if (auto end = setJobs(s, cli.operands[operand++])) {
+            return finish(*end);
+        }
+    }
+    if (operand < cli.operands.size()) {
+        return finish(Outcome{std::string(squeueUsage()),
+            errorLine(kProgram, "Unrecognized option: " + cli.operands[operand]), 1});
+    }
+    const bool formatGiven = s.format || s.longFormat || s.longList || s.start;
+    if (auto end = applyEnvironment(s, m_ctx, formatGiven)) {
+        return finish(*end);
+    }
+    *m_ctx.err << s.userErrors;
+    if (s.start) {
+        s.format = s.format.value_or(std::string(kStartFormat));
+        s.sort = s.sort.value_or("S");
+        if (s.filter.states.empty() && !s.filter.allStates) {
+            s.filter.states = {"PENDING"};
+        }
+    }
+
+    auto reply = m_ctx.controller ? m_ctx.controller(jobsRequest(s)) : std::nullopt;
+    const std::int64_t now = reply ? (*reply)["now"].toInt(m_ctx.now) : m_ctx.now;
+    std::string out;
+    if (!s.noHeader && s.longList) {
+        out += dateLine(now);
+    }
+    if (!reply) {
+        return finish(Outcome{out,
+            "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n", 1});
+    }
+    if (!(*reply)["ok"].toBool()) {
+        return finish(
+            Outcome{out, "slurm_load_jobs error: " + (*reply)["error"].toString() + "\n", 1});
+    }
+    const Json &jobs = (*reply)["jobs"];
+    if (s.filter.jobIds.size() == 1) {
+        bool known = false;
+        for (const auto &job : jobs.items()) {
+            known = known || job["job_id"].toInt() == s.filter.jobIds.front();
+        }
+        if (!known) {
+            return finish(Outcome{out, "slurm_load_jobs error: Invalid job id specified\n", 1});
+        }
+    }
+
+    std::string errors;
+    const std::vector<Column> columns = s.format
+        ? parseFormat(*s.format, errors)
+        : parseLongFormat(
+            s.longFormat.value_or(std::string(s.longList ? kLongListFormat : kDefaultFormat)),
+            errors);
+    *m_ctx.err << errors;
+    if (!s.noHeader) {
+        out += renderLine(columns, nullptr);
+    }
+    std::vector<JobRow> rows;
+    for (const auto &job : jobs.items()) {
+        if (s.filter.accepts(job)) {
+            rows.push_back(JobRow{&job, now, s.noConvert});
+        }
+    }
+    if (auto bad = sortRows(rows, s.sort.value_or("P,t,-p"))) {
+        return finish(Outcome{
+            out, errorLine(kProgram, std::string("Invalid sort specification: ") + *bad), 1});
+    }
+    for (const auto &row : rows) {
+        out += renderLine(columns, &row);
+    }
+    return finish(Outcome{out, {}, 0});
+}
+
+} // namespace mc::cmd

@@ -1,0 +1,397 @@
+#include "squeue_fields.h"
+
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
+#include "mc/sched/memory.h"
+#include "mc/sched/time_format.h"
+
+#include <array>
+#include <cstdio>
+
+namespace mc::cmd::squeue {
+namespace {
+
+using sched::JobState;
+
+constexpr std::int64_t kYear = 365 * 86400;
+
+std::string text(const JobRow &r, std::string_view key)
+{
+    return (*r.job)[key].toString();
+}
+
+std::string number(const JobRow &r, std::string_view key)
+{
+    return std::to_string((*r.job)[key].toInt());
+}
+
+std::optional<JobState> stateOf(const JobRow &r)
+{
+    return sched::parseJobState((*r.job)["state"].toString());
+}
+
+Cell timestamp(std::int64_t epoch)
+{
+    return {epoch > 0 ? sched::formatTimestamp(epoch) : std::string("N/A")};
+}
+
+Cell nodeList(const JobRow &r)
+{
+    return {sched::compressHostlist((*r.job)["nodes"].toStringList()), false};
+}
+
+Cell reasonList(const JobRow &r)
+{
+    auto state = stateOf(r);
+    const bool showsReason = state
+        && (*state == JobState::Pending || *state == JobState::Timeout
+            || *state == JobState::OutOfMemory || *state == JobState::Deadline
+            || *state == JobState::Failed);
+    if (showsReason) {
+        std::string reason = "(";
+        reason += text(r, "reason");
+        reason += ')';
+        return {reason};
+    }
+    return nodeList(r);
+}
+
+Cell jobId(const JobRow &r)
+{
+    const proto::Json &job = *r.job;
+    if (job["array_job_id"].isInt() && job["array_task_id"].isInt()) {
+        return {number(r, "array_job_id") + "_" + number(r, "array_task_id")};
+    }
+    return {number(r, "job_id")};
+}
+
+Cell timeLimit(const JobRow &r)
+{
+    const std::int64_t limit = (*r.job)["time_limit"].toInt(sched::kInfinite);
+    if (limit == sched::kInfinite) {
+        return {"UNLIMITED"};
+    }
+    return {formatSeconds(limit), false};
+}
+
+Cell timeLeft(const JobRow &r)
+{
+    const std::int64_t limit = (*r.job)["time_limit"].toInt(sched::kInfinite);
+    if (limit == sched::kInfinite) {
+        return {"UNLIMITED"};
+    }
+    return {formatSeconds(limit - timeUsed(r)), false};
+}
+
+Cell endTime(const JobRow &r)
+{
+    const proto::Json &job = *r.job;
+    const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
+    std::int64_t end = job["end_time"].toInt();
+    auto state = stateOf(r);
+    if (end == 0 && state == JobState::Running && job["start_time"].toInt() > 0) {
+        if (limit == sched::kInfinite) {
+            return {"NONE"};
+        }
+        end = job["start_time"].toInt() + limit;
+    }
+    return timestamp(end);
+}
+
+Cell minMemory(const JobRow &r)
+{
+    const std::int64_t mib = (*r.job)["min_memory"].toInt();
+    if (r.noConvert && mib > 0) {
+        return {std::to_string(mib) + "M"};
+    }
+    return {sched::formatMemory(mib)};
+}
+
+Cell priorityFraction(const JobRow &r)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%16.14f",
+        static_cast<double>((*r.job)["priority"].toInt()) / 4294967295.0);
+    return {buffer};
+}
+
+Cell orNull(const JobRow &r, std::string_view key)
+{
+    std::string value = text(r, key);
+    return {value.empty() ? std::string("(null)") : value};
+}
+
+const std::array kFields{
+    Field{'a', "account", "ACCOUNT", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "account")};
+        }},
+    Field{'A', "jobid", "JOBID", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "job_id")};
+        }},
+    Field{'b', "tres-per-node", "TRES_PER_NODE", true,
+        [](const JobRow &) {
+            return Cell{"N/A"};
+        }},
+    Field{'B', "batchhost", "EXEC_HOST", true,
+        [](const JobRow &r) {
+            std::string host = text(r, "batch_host");
+            return Cell{host.empty() ? std::string("n/a") : host};
+        }},
+    Field{'c', "mincpus", "MIN_CPUS", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "cpus_per_task")};
+        }},
+    Field{'C', "numcpus", "CPUS", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "num_cpus")};
+        }},
+    Field{'d', "mintmpdisk", "MIN_TMP_DISK", true,
+        [](const JobRow &) {
+            return Cell{"0"};
+        }},
+    Field{'D', "numnodes", "NODES", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "num_nodes")};
+        }},
+    Field{'e', "endtime", "END_TIME", true, endTime},
+    Field{'E', "dependency", "DEPENDENCY", true,
+        [](const JobRow &) {
+            return Cell{"(null)"};
+        }},
+    Field{'f', "feature", "FEATURES", true,
+        [](const JobRow &) {
+            return Cell{"(null)"};
+        }},
+    Field{'F', "arrayjobid", "ARRAY_JOB_ID", true,
+        [](const JobRow &r) {
+            const proto::Json &job = *r.job;
+            return Cell{number(r, job["array_job_id"].isInt() ? "array_job_id" : "job_id")};
+        }},
+    Field{'g', "groupname", "GROUP", true,
+        [](const JobRow &r) {
+            std::string group = text(r, "group");
+            return Cell{group.empty() ? number(r, "gid") : group};
+        }},
+    Field{'G', "groupid", "GROUP", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "gid")};
+        }},
+    Field{'h', "oversubscribe", "OVER_SUBSCRIBE", true,
+        [](const JobRow &) {
+            return Cell{"OK"};
+        }},
+    Field{'H', "sockets", "SOCKETS_PER_NODE", true,
+        [](const JobRow &) {
+            return Cell{"*"};
+        }},
+    Field{'i', "jobarrayid", "JOBID", true, jobId},
+    Field{'I', "cores", "CORES_PER_SOCKET", true,
+        [](const JobRow &) {
+            return Cell{"*"};
+        }},
+    Field{'j', "name", "NAME", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "name")};
+        }},
+    Field{'J', "threads", "THREADS_PER_CORE", true,
+        [](const JobRow &) {
+            return Cell{"*"};
+        }},
+    Field{'k', "comment", "COMMENT", true,
+        [](const JobRow &) {
+            return Cell{"(null)"};
+        }},
+    Field{'K', "arraytaskid", "ARRAY_TASK_ID", true,
+        [](const JobRow &r) {
+            const proto::Json &job = *r.job;
+            return Cell{job["array_task_id"].isInt() ? number(r, "array_task_id") : "N/A"};
+        }},
+    Field{'l', "timelimit", "TIME_LIMIT", true, timeLimit},
+    Field{'L', "timeleft", "TIME_LEFT", true, timeLeft},
+    Field{'m', "minmemory", "MIN_MEMORY", true, minMemory},
+    Field{'M', "timeused", "TIME", true,
+        [](const JobRow &r) {
+            return Cell{formatSeconds(timeUsed(r)), false};
+        }},
+    Field{'n', "reqnodes", "REQ_NODES", true,
+        [](const JobRow &) {
+            return Cell{};
+        }},
+    Field{'N', "nodelist", "NODELIST", false, nodeList},
+    Field{'o', "command", "COMMAND", true,
+        [](const JobRow &r) {
+            return orNull(r, "command");
+        }},
+    Field{'O', "contiguous", "CONTIGUOUS", true,
+        [](const JobRow &) {
+            return Cell{"0"};
+        }},
+    Field{'p', "priority", "PRIORITY", true, priorityFraction},
+    Field{'P', "partition", "PARTITION", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "partition")};
+        }},
+    Field{'q', "qos", "QOS", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "qos")};
+        }},
+    Field{'Q', "prioritylong", "PRIORITY", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "priority")};
+        }},
+    Field{'r', "reason", "REASON", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "reason")};
+        }},
+    Field{'R', "reasonlist", "NODELIST(REASON)", false, reasonList},
+    Field{'s', "selectjobinfo", "SELECT_JOBINFO", true,
+        [](const JobRow &) {
+            return Cell{"(null)"};
+        }},
+    Field{'S', "starttime", "START_TIME", true,
+        [](const JobRow &r) {
+            return timestamp((*r.job)["start_time"].toInt());
+        }},
+    Field{'t', "statecompact", "ST", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "state_short")};
+        }},
+    Field{'T', "state", "STATE", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "state")};
+        }},
+    Field{'u', "username", "USER", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "user")};
+        }},
+    Field{'U', "userid", "UID", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "uid")};
+        }},
+    Field{'v', "reservation", "RESERVATION", true,
+        [](const JobRow &) {
+            return Cell{"(null)"};
+        }},
+    Field{'V', "submittime", "SUBMIT_TIME", true,
+        [](const JobRow &r) {
+            return timestamp((*r.job)["submit_time"].toInt());
+        }},
+    Field{'w', "wckey", "WCKEY", true,
+        [](const JobRow &) {
+            return Cell{"(null)"};
+        }},
+    Field{'W', "licenses", "LICENSES", true,
+        [](const JobRow &) {
+            return Cell{"(null)"};
+        }},
+    Field{'x', "excnodes", "EXC_NODES", true,
+        [](const JobRow &) {
+            return Cell{};
+        }},
+    Field{'X', "corespec", "CORE_SPEC", true,
+        [](const JobRow &) {
+            return Cell{"N/A"};
+        }},
+    Field{'y', "nice", "NICE", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "nice")};
+        }},
+    Field{'Y', "schednodes", "SCHEDNODES", false,
+        [](const JobRow &) {
+            return Cell{"(null)", false};
+        }},
+    Field{'z', "sct", "S:C:T", true,
+        [](const JobRow &) {
+            return Cell{"*:*:*"};
+        }},
+    Field{'Z', "workdir", "WORK_DIR", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "work_dir")};
+        }},
+    Field{0, "numtasks", "TASKS", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "num_tasks")};
+        }},
+    Field{0, "cpus-per-task", "CPUS_PER_TASK", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "cpus_per_task")};
+        }},
+    Field{0, "cpuspertask", "CPUS_PER_TASK", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "cpus_per_task")};
+        }},
+    Field{0, "eligibletime", "ELIGIBLE_TIME", true,
+        [](const JobRow &r) {
+            return timestamp((*r.job)["eligible_time"].toInt());
+        }},
+    Field{0, "exit_code", "EXIT_CODE", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "exit_code") + ":" + number(r, "exit_signal")};
+        }},
+    Field{0, "stdout", "STDOUT", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "std_out")};
+        }},
+    Field{0, "stderr", "STDERR", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "std_err")};
+        }},
+    Field{0, "stdin", "STDIN", true,
+        [](const JobRow &r) {
+            return Cell{text(r, "std_in")};
+        }},
+    Field{0, "batchflag", "BATCH_FLAG", true,
+        [](const JobRow &) {
+            return Cell{"1"};
+        }},
+};
+
+} // namespace
+
+std::span<const Field> fieldTable()
+{
+    return kFields;
+}
+
+std::string formatSeconds(std::int64_t seconds)
+{
+    if (seconds < 0 || seconds > kYear) {
+        return "INVALID";
+    }
+    const std::int64_t days = seconds / 86400;
+    const std::int64_t hours = seconds / 3600 % 24;
+    const std::int64_t minutes = seconds / 60 % 60;
+    const std::int64_t secs = seconds % 60;
+    char buffer[64];
+    if (days > 0) {
+        std::snprintf(buffer, sizeof buffer, "%lld-%02lld:%02lld:%02lld",
+            static_cast<long long>(days), static_cast<long long>(hours),
+            static_cast<long long>(minutes), static_cast<long long>(secs));
+    } else if (hours > 0) {
+        std::snprintf(buffer, sizeof buffer, "%lld:%02lld:%02lld", static_cast<long long>(hours),
+            static_cast<long long>(minutes), static_cast<long long>(secs));
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%lld:%02lld", static_cast<long long>(minutes),
+            static_cast<long long>(secs));
+    }
+    return buffer;
+}
+
+std::int64_t timeUsed(const JobRow &row)
+{
+    const proto::Json &job = *row.job;
+    const std::int64_t start = job["start_time"].toInt();
+    auto state = stateOf(row);
+    if (start == 0 || state == JobState::Pending) {
+        return 0;
+    }
+    const std::int64_t end = job["end_time"].toInt();
+    if (state == JobState::Running || end == 0) {
+        return row.now - start;
+    }
+    return end - start;
+}
+
+} // namespace mc::cmd::squeue

@@ -1,0 +1,231 @@
+#include "squeue_filter.h"
+
+#include "mc/sched/job_state.h"
+#include "text.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+
+namespace mc::cmd::squeue {
+namespace {
+
+using sched::JobState;
+
+bool containsIgnoreCase(const std::vector<std::string> &list, const std::string &value)
+{
+    return std::any_of(list.begin(), list.end(),
+        [&](const std::string &item) { return equalsIgnoreCase(item, value); });
+}
+
+bool contains(const std::vector<std::string> &list, const std::string &value)
+{
+    return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+bool isActive(const proto::Json &job)
+{
+    auto state = sched::parseJobState(job["state"].toString());
+    return state
+        && (*state == JobState::Pending || *state == JobState::Running
+            || *state == JobState::Suspended || *state == JobState::Completing);
+}
+
+// Slurm's states that minicluster never reports, still valid for -t.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kOtherStates{{
+    {"CONFIGURING", "CF"},
+    {"RESIZING", "RS"},
+    {"RESV_DEL_HOLD", "RD"},
+    {"REQUEUED", "RQ"},
+    {"REQUEUE_FED", "RF"},
+    {"REQUEUE_HOLD", "RH"},
+    {"REVOKED", "RV"},
+    {"SIGNALING", "SI"},
+    {"SPECIAL_EXIT", "SE"},
+    {"STAGE_OUT", "SO"},
+    {"STOPPED", "ST"},
+}};
+
+using Compare = std::function<int(const JobRow &, const JobRow &)>;
+
+template <typename T> int threeWay(const T &a, const T &b)
+{
+    return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+Compare byText(std::string_view key)
+{
+    return [key](const JobRow &a, const JobRow &b) {
+        return threeWay((*a.job)[key].toString(), (*b.job)[key].toString());
+    };
+}
+
+Compare byNumber(std::string_view key)
+{
+    return [key](const JobRow &a, const JobRow &b) {
+        return threeWay((*a.job)[key].toInt(), (*b.job)[key].toInt());
+    };
+}
+
+Compare noOrder()
+{
+    return [](const JobRow &, const JobRow &) {
+        return 0;
+    };
+}
+
+std::optional<Compare> comparatorFor(char key)
+{
+    switch (key) {
+    case 'B':
+        return byText("batch_host");
+    case 'C':
+        return byNumber("num_cpus");
+    case 'D':
+        return byNumber("num_nodes");
+    case 'e':
+        return byNumber("end_time");
+    case 'i':
+        return byNumber("job_id");
+    case 'j':
+        return byText("name");
+    case 'l':
+        return byNumber("time_limit");
+    case 'L':
+        return [](const JobRow &a, const JobRow &b) {
+            return threeWay((*a.job)["time_limit"].toInt() - timeUsed(a),
+                (*b.job)["time_limit"].toInt() - timeUsed(b));
+        };
+    case 'm':
+        return byNumber("min_memory");
+    case 'M':
+        return [](const JobRow &a, const JobRow &b) {
+            return threeWay(timeUsed(a), timeUsed(b));
+        };
+    case 'N':
+        return [](const JobRow &a, const JobRow &b) {
+            return threeWay((*a.job)["nodes"].toStringList(), (*b.job)["nodes"].toStringList());
+        };
+    case 'p':
+    case 'Q':
+        return byNumber("priority");
+    case 'P':
+        return byText("partition");
+    case 'S':
+        return byNumber("start_time");
+    case 't':
+        return byText("state_short");
+    case 'T':
+        return byText("state");
+    case 'u':
+        return byText("user");
+    case 'U':
+        return byNumber("uid");
+    case 'V':
+        return byNumber("submit_time");
+    case 'g':
+    case 'G':
+        return byNumber("gid");
+    case 'b': // fields that are the same for every minicluster job
+    case 'c':
+    case 'd':
+    case 'f':
+    case 'h':
+    case 'H':
+    case 'I':
+    case 'J':
+    case 'n':
+    case 'O':
+    case 'v':
+    case 'z':
+        return noOrder();
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+bool Filter::accepts(const proto::Json &job) const
+{
+    if (!jobIds.empty()
+        && std::find(jobIds.begin(), jobIds.end(), job["job_id"].toInt()) == jobIds.end()
+        && std::find(jobIds.begin(), jobIds.end(), job["array_job_id"].toInt(-1)) == jobIds.end()) {
+        return false;
+    }
+    if (!accounts.empty() && !containsIgnoreCase(accounts, job["account"].toString())) {
+        return false;
+    }
+    if (!qos.empty() && !containsIgnoreCase(qos, job["qos"].toString())) {
+        return false;
+    }
+    if (!allStates) {
+        if (states.empty() ? !isActive(job) : !contains(states, job["state"].toString())) {
+            return false;
+        }
+    }
+    if (!partitions.empty() && !contains(partitions, job["partition"].toString())) {
+        return false;
+    }
+    if (users && !contains(*users, job["user"].toString())) {
+        return false;
+    }
+    if (!names.empty() && !contains(names, job["name"].toString())) {
+        return false;
+    }
+    if (!nodes.empty()) {
+        const auto jobNodes = job["nodes"].toStringList();
+        if (std::none_of(jobNodes.begin(), jobNodes.end(),
+                [&](const std::string &n) { return contains(nodes, n); })) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<char> sortRows(std::vector<JobRow> &rows, std::string_view spec)
+{
+    // Slurm applies the keys from the last to the first, each a (stable here) sort of its own.
+    std::vector<std::pair<Compare, bool>> keys;
+    for (std::size_t i = 0; i < spec.size(); ++i) {
+        const char key = spec[i];
+        if (key == ',' || key == '+' || key == '-') {
+            continue;
+        }
+        auto compare = comparatorFor(key);
+        if (!compare) {
+            return key;
+        }
+        keys.emplace_back(std::move(*compare), i > 0 && spec[i - 1] == '-');
+    }
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+        const auto &[compare, reverse] = *it;
+        std::stable_sort(rows.begin(), rows.end(), [&](const JobRow &a, const JobRow &b) {
+            const int diff = compare(a, b);
+            return reverse ? diff > 0 : diff < 0;
+        });
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> stateFilterName(std::string_view text)
+{
+    if (auto state = sched::parseJobState(text)) {
+        return std::string(sched::longName(*state));
+    }
+    for (const auto &[name, shortName] : kOtherStates) {
+        if (equalsIgnoreCase(text, name) || equalsIgnoreCase(text, shortName)) {
+            return std::string(name);
+        }
+    }
+    return std::nullopt;
+}
+
+std::string_view validStatesList()
+{
+    return "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,"
+           "BOOT_FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,RESV_DEL_HOLD,"
+           "REQUEUED,REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED";
+}
+
+} // namespace mc::cmd::squeue

@@ -1,0 +1,36 @@
+#pragma once
+// What squeue selects and how it orders the selection: the filters of its options and Slurm's
+// sort keys (-S).
+
+#include "mc/proto/json.h"
+#include "squeue_fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mc::cmd::squeue {
+
+struct Filter {
+    std::vector<std::int64_t> jobIds; // empty: any
+    std::optional<std::vector<std::string>> users; // names; set but empty: nobody
+    std::vector<std::string> accounts, names, partitions, qos, nodes;
+    bool allStates = false;
+    std::vector<std::string> states; // long names; empty: the active states
+
+    bool accepts(const proto::Json &job) const;
+};
+
+// Sorts `rows` by a Slurm sort specification ("P,t,-p", "-i", "S"); the first key is the
+// primary one. Returns the first unknown key letter, if any (rows are then left unsorted).
+std::optional<char> sortRows(std::vector<JobRow> &rows, std::string_view spec);
+
+// The long name of a state as `squeue -t` accepts it (any case, long or short); nullopt for an
+// unknown state. Includes Slurm's states that minicluster never reports (CONFIGURING, ...).
+std::optional<std::string> stateFilterName(std::string_view text);
+
+// Slurm's list of valid job states for the -t error message.
+std::string_view validStatesList();
+
+} // namespace mc::cmd::squeue

@@ -1,0 +1,120 @@
+#include "mc/cmd/context.h"
+#include "mc/proto/client.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <memory>
+#include <pwd.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace mc::cmd {
+namespace {
+
+std::optional<UserInfo> fromPasswd(const passwd *pw)
+{
+    if (!pw) {
+        return std::nullopt;
+    }
+    return UserInfo{pw->pw_name, pw->pw_uid, pw->pw_gid};
+}
+
+std::optional<UserInfo> lookupSystemUser(std::string_view nameOrUid)
+{
+    std::string name(nameOrUid);
+    if (auto user = fromPasswd(getpwnam(name.c_str()))) {
+        return user;
+    }
+    std::uint32_t uid = 0;
+    const char *end = name.data() + name.size();
+    auto [ptr, ec] = std::from_chars(name.data(), end, uid);
+    if (name.empty() || ec != std::errc{} || ptr != end) {
+        return std::nullopt;
+    }
+    return fromPasswd(getpwuid(uid));
+}
+
+std::string readAllStdin()
+{
+    std::string text;
+    char buffer[65536];
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n <= 0) {
+            break;
+        }
+        text.append(buffer, static_cast<std::size_t>(n));
+    }
+    return text;
+}
+
+std::string currentDirectory()
+{
+    std::unique_ptr<char, decltype(&free)> dir(getcwd(nullptr, 0), &free);
+    return dir ? std::string(dir.get()) : std::string();
+}
+
+std::string shortHostName()
+{
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0) {
+        return {};
+    }
+    std::string host(name);
+    return host.substr(0, host.find('.'));
+}
+
+} // namespace
+
+Context systemContext(int argc, char **argv)
+{
+    Context ctx;
+    for (int i = 1; i < argc; ++i) {
+        ctx.args.emplace_back(argv[i]);
+    }
+    for (char **env = environ; env && *env; ++env) {
+        ctx.environment.emplace_back(*env);
+    }
+    ctx.cwd = currentDirectory();
+    ctx.readStdin = readAllStdin;
+    ctx.out = &std::cout;
+    ctx.err = &std::cerr;
+    ctx.lookupUser = lookupSystemUser;
+    // In minicluster's plain mode (no user namespaces) every emulated user is the real user;
+    // the login shell then names the emulated one in MINICLUSTER_USER.
+    const char *emulated = std::getenv("MINICLUSTER_USER");
+    if (emulated && *emulated) {
+        ctx.user = UserInfo{emulated, getuid(), getgid()};
+    } else if (auto me = fromPasswd(getpwuid(getuid()))) {
+        ctx.user = *me;
+    } else {
+        ctx.user = UserInfo{std::to_string(getuid()), getuid(), getgid()};
+    }
+    ctx.hostname = shortHostName();
+    ctx.now = static_cast<std::int64_t>(time(nullptr));
+    ctx.controller = [client = std::make_shared<proto::Client>()](
+                         const proto::Json &request) -> std::optional<proto::Json> {
+        std::string error;
+        if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
+            return std::nullopt;
+        }
+        return client->call(request, error);
+    };
+    return ctx;
+}
+
+std::optional<std::string> Context::getenv(std::string_view name) const
+{
+    for (const auto &entry : environment) {
+        if (entry.size() > name.size() && entry[name.size()] == '='
+            && std::string_view(entry).substr(0, name.size()) == name) {
+            return entry.substr(name.size() + 1);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace mc::cmd

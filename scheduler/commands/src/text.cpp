@@ -1,0 +1,141 @@
+#include "text.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace mc::cmd {
+
+std::string errorLine(std::string_view program, std::string_view message)
+{
+    std::string line(program);
+    line += ": error: ";
+    line += message;
+    line += '\n';
+    return line;
+}
+
+std::vector<std::string> splitList(std::string_view text, char separator)
+{
+    std::vector<std::string> pieces;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(separator, start);
+        if (end == std::string_view::npos) {
+            end = text.size();
+        }
+        if (end > start) {
+            pieces.emplace_back(text.substr(start, end - start));
+        }
+        start = end + 1;
+    }
+    return pieces;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(a[i]))
+            != std::tolower(static_cast<unsigned char>(b[i]))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string toLower(std::string_view text)
+{
+    std::string lower(text);
+    for (char &c : lower) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return lower;
+}
+
+std::optional<std::int64_t> parseInteger(std::string_view text)
+{
+    std::int64_t value = 0;
+    const char *begin = text.data();
+    const char *end = text.data() + text.size();
+    if (begin != end && *begin == '+') {
+        ++begin;
+    }
+    auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (begin == end || ec != std::errc{} || ptr != end) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::int64_t parseLeadingInteger(std::string_view text, std::string_view *rest)
+{
+    std::size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
+        ++i;
+    }
+    bool negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+        negative = text[i] == '-';
+        ++i;
+    }
+    const std::size_t digits = i;
+    std::int64_t value = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+        if (value < (std::int64_t{1} << 60)) {
+            value = value * 10 + (text[i] - '0');
+        }
+        ++i;
+    }
+    if (i == digits) {
+        if (rest) {
+            *rest = text;
+        }
+        return 0;
+    }
+    if (rest) {
+        *rest = text.substr(i);
+    }
+    return negative ? -value : value;
+}
+
+std::string padLeft(std::string_view text, std::size_t width)
+{
+    std::string padded;
+    if (text.size() < width) {
+        padded.assign(width - text.size(), ' ');
+    }
+    padded += text;
+    return padded;
+}
+
+std::string padRight(std::string_view text, std::size_t width)
+{
+    std::string padded(text);
+    if (padded.size() < width) {
+        padded.append(width - padded.size(), ' ');
+    }
+    return padded;
+}
+
+std::string absolutePath(std::string_view path, std::string_view base)
+{
+    if (!path.empty() && path.front() == '/') {
+        return std::string(path);
+    }
+    std::string full(base);
+    if (full.empty() || full.back() != '/') {
+        full += '/';
+    }
+    full += path;
+    return full;
+}
+
+std::string baseName(std::string_view path)
+{
+    const std::size_t slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+} // namespace mc::cmd

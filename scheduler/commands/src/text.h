@@ -1,0 +1,38 @@
+#pragma once
+// Small text helpers shared by the commands: Slurm's message shapes, list splitting, padding.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mc::cmd {
+
+// What every Slurm command prints for --version (Debian's package name, as in the reference).
+inline constexpr std::string_view kSlurmVersion = "slurm-wlm 22.05.8\n";
+
+// "<program>: error: <message>\n", Slurm's error() line.
+std::string errorLine(std::string_view program, std::string_view message);
+
+// Splits on `separator` and drops empty pieces, as strtok() does.
+std::vector<std::string> splitList(std::string_view text, char separator = ',');
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+std::string toLower(std::string_view text);
+
+// Whole-string decimal integer; nullopt for anything else (sign allowed).
+std::optional<std::int64_t> parseInteger(std::string_view text);
+// strtol() semantics: leading blanks and sign, then digits; returns the value and the unparsed
+// rest. No digits: value 0 and the whole text as rest.
+std::int64_t parseLeadingInteger(std::string_view text, std::string_view *rest = nullptr);
+
+// Text padded on the left (right-justified) or right (left-justified) to `width`.
+std::string padLeft(std::string_view text, std::size_t width);
+std::string padRight(std::string_view text, std::size_t width);
+
+// Absolute form of `path` against `base` (no normalisation beyond joining).
+std::string absolutePath(std::string_view path, std::string_view base);
+std::string baseName(std::string_view path);
+
+} // namespace mc::cmd

@@ -1,0 +1,620 @@
+#include "mc/ctl/controller.h"
+
+#include "mc/acct/job_codec.h"
+#include "mc/sched/hostlist.h"
+
+#include <algorithm>
+#include <csignal>
+
+namespace mc::ctl {
+
+using proto::Json;
+using sched::Job;
+using sched::JobId;
+using sched::JobState;
+using sched::Reason;
+
+namespace {
+
+constexpr Seconds kMinJobAge = 300; // Slurm's MinJobAge default
+constexpr std::int64_t kBasicPriorityBase = 0xFFFF0000; // priority/basic: base minus job id
+// Slurm's errno values (slurm_errno.h) for the failures a command turns into exit codes.
+constexpr int kAccessDenied = 2002;
+constexpr int kInvalidJobId = 2017;
+constexpr int kAlreadyDone = 2021;
+
+Json failure(std::string_view message)
+{
+    Json reply = Json::object();
+    reply.set("ok", false);
+    reply.set("error", message);
+    return reply;
+}
+
+Json success()
+{
+    Json reply = Json::object();
+    reply.set("ok", true);
+    return reply;
+}
+
+bool contains(const Json &list, std::string_view value)
+{
+    for (const auto &item : list.items()) {
+        if (item.toString() == value) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool containsId(const Json &list, std::uint32_t id)
+{
+    for (const auto &item : list.items()) {
+        if (item.toInt(-1) == static_cast<std::int64_t>(id)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct::JobStore &store,
+    NodeGateway &gateway)
+    : m_config(std::move(config))
+    , m_users(std::move(users))
+    , m_store(store)
+    , m_gateway(gateway)
+{
+    for (const auto &n : m_config.nodes) {
+        NodeInfo info;
+        info.usage = sched::NodeUsage{n.name, n.cpus, n.realMemory, 0, 0, false};
+        info.reason = "Not responding";
+        m_nodes[n.name] = info;
+    }
+}
+
+bool Controller::restore(std::string &error)
+{
+    m_lastJobId = m_store.lastJobId();
+    for (auto &job : m_store.loadUnfinished(error)) {
+        if (job.isActive()) {
+            for (const auto &name : job.nodeList) {
+                if (auto it = m_nodes.find(name); it != m_nodes.end()) {
+                    it->second.usage.allocCpus
+                        += job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+                    it->second.usage.allocMemory += job.memPerNode;
+                }
+            }
+        }
+        m_jobs[job.id] = std::move(job);
+    }
+    return error.empty();
+}
+
+Json Controller::handleRequest(const Json &request, Seconds now)
+{
+    std::string op = request["op"].toString();
+    if (op == "ping") {
+        Json reply = success();
+        reply.set("cluster_name", m_config.clusterName);
+        reply.set("now", now);
+        return reply;
+    }
+    if (op == "submit") {
+        return submit(request, now);
+    }
+    if (op == "jobs") {
+        return listJobs(request, now);
+    }
+    if (op == "cancel") {
+        return cancel(request, now);
+    }
+    if (op == "acct") {
+        return accounting(request, now);
+    }
+    if (op == "cluster") {
+        return clusterInfo();
+    }
+    return failure("Unknown request: " + op);
+}
+
+Json Controller::submit(const Json &request, Seconds now)
+{
+    sched::JobSpec spec = acct::specFromJson(request["job"]);
+    const sched::SiteUser *user = m_users.find(spec.user);
+    if (!user) {
+        return failure("Invalid user id");
+    }
+    spec.uid = user->uid;
+    spec.gid = user->gid;
+    const sched::PartitionConfig *part
+        = spec.partition.empty() ? m_config.defaultPartition() : m_config.partition(spec.partition);
+    if (!part) {
+        return failure(spec.partition.empty() ? "No partition specified or system default "
+                                                "partition"
+                                              : "Invalid partition name specified");
+    }
+    spec.partition = part->name;
+    if (spec.account.empty()) {
+        spec.account = user->defaultAccount;
+    }
+    if (spec.account.empty()
+        || std::find(user->accounts.begin(), user->accounts.end(), spec.account)
+            == user->accounts.end()) {
+        return failure("Invalid account or account/partition combination specified");
+    }
+    if (!spec.memPerNode && !spec.memPerCpu) {
+        // Slurm records the cluster default as the job's request (MinMemoryCPU=500M).
+        if (m_config.defMemPerCpu) {
+            spec.memPerCpu = m_config.defMemPerCpu;
+        } else if (m_config.defMemPerNode) {
+            spec.memPerNode = m_config.defMemPerNode;
+        }
+    }
+    sched::JobShape shape = sched::shapeOf(spec, m_config);
+    if (shape.nodes > static_cast<int>(part->nodes.size())) {
+        return failure("Node count specification invalid");
+    }
+    int fitting = 0;
+    for (const auto &name : part->nodes) {
+        const sched::NodeConfig *n = m_config.node(name);
+        if (n && n->cpus >= shape.cpusPerNode && n->realMemory >= shape.memPerNode) {
+            ++fitting;
+        }
+    }
+    if (fitting < shape.nodes) {
+        return failure("Requested node configuration is not available");
+    }
+
+    Job job;
+    job.id = JobId{m_lastJobId + 1};
+    job.spec = std::move(spec);
+    job.submitTime = now;
+    job.eligibleTime = now;
+    job.timeLimit
+        = job.spec.timeLimit ? *job.spec.timeLimit : part->defaultTime.value_or(part->maxTime);
+    job.memPerNode = shape.memPerNode;
+    job.state = JobState::Pending;
+    job.reason = job.spec.hold ? Reason::JobHeldUser : Reason::None;
+    if (job.spec.name.empty()) {
+        job.spec.name = "sbatch";
+    }
+
+    std::string error;
+    if (!m_store.saveJob(job, error)) {
+        return failure("Unable to save the job: " + error);
+    }
+    m_lastJobId = job.id.value;
+    m_store.setLastJobId(m_lastJobId);
+    auto [it, inserted] = m_jobs.emplace(job.id, std::move(job));
+    emitJob(it->second, now);
+
+    Json reply = success();
+    reply.set("job_id", static_cast<std::int64_t>(it->first.value));
+    return reply;
+}
+
+Json Controller::listJobs(const Json &request, Seconds now) const
+{
+    const Json &ids = request["job_ids"];
+    const Json &users = request["users"];
+    const Json &states = request["states"];
+    const Json &partitions = request["partitions"];
+    Json jobs = Json::array();
+    for (const auto &[id, job] : m_jobs) {
+        if (ids.size() && !containsId(ids, id.value)) {
+            continue;
+        }
+        if (users.size() && !contains(users, job.spec.user)) {
+            continue;
+        }
+        if (states.size() && !contains(states, sched::longName(job.state))) {
+            continue;
+        }
+        if (partitions.size() && !contains(partitions, job.spec.partition)) {
+            continue;
+        }
+        jobs.push(jobJson(job, now));
+    }
+    Json reply = success();
+    reply.set("now", now);
+    reply.set("jobs", std::move(jobs));
+    return reply;
+}
+
+Json Controller::cancel(const Json &request, Seconds now)
+{
+    std::string userName = request["user"].toString();
+    const sched::SiteUser *user = m_users.find(userName);
+    bool isRoot = userName == "root";
+    int signal = static_cast<int>(request["signal"].toInt(SIGKILL));
+    Json results = Json::array();
+    auto fail = [&](std::uint32_t id, std::string_view message, int slurmErrno) {
+        Json r = Json::object();
+        r.set("job_id", static_cast<std::int64_t>(id));
+        r.set("error", message);
+        r.set("errno", slurmErrno);
+        results.push(std::move(r));
+    };
+    for (const auto &idJson : request["job_ids"].items()) {
+        auto id = static_cast<std::uint32_t>(idJson.toInt());
+        auto it = m_jobs.find(JobId{id});
+        if (it == m_jobs.end()) {
+            fail(id, "Invalid job id specified", kInvalidJobId);
+            continue;
+        }
+        Job &job = it->second;
+        if (!isRoot && job.spec.user != userName) {
+            fail(id, "Access/permission denied", kAccessDenied);
+            continue;
+        }
+        if (sched::isFinished(job.state)) {
+            fail(id, "Job/step already completing or completed", kAlreadyDone);
+            continue;
+        }
+        std::uint32_t by = isRoot ? 0 : (user ? user->uid : 0);
+        if (job.state == JobState::Pending) {
+            job.state = JobState::Cancelled;
+            job.reason = Reason::None;
+            job.cancelledBy = by;
+            job.endTime = now;
+            persist(job);
+            emitJob(job, now);
+            continue;
+        }
+        if (job.state == JobState::Running || job.state == JobState::Completing) {
+            if (signal == SIGKILL) {
+                job.state = JobState::Completing;
+                job.cancelledBy = by;
+                persist(job);
+                emitJob(job, now);
+            }
+            Json order = Json::object();
+            order.set("op", "signal");
+            order.set("job_id", static_cast<std::int64_t>(id));
+            order.set("signal", signal);
+            order.set("cancel", signal == SIGKILL);
+            m_gateway.send(job.batchHost, order);
+        }
+    }
+    Json reply = success();
+    reply.set("results", std::move(results));
+    return reply;
+}
+
+Json Controller::accounting(const Json &request, Seconds now) const
+{
+    acct::AcctQuery query;
+    query.users = request["users"].toStringList();
+    for (const auto &id : request["job_ids"].items()) {
+        query.jobIds.push_back(static_cast<std::uint32_t>(id.toInt()));
+    }
+    query.since = request["since"].toInt();
+    std::string error;
+    auto rows = m_store.query(query, error);
+    if (!error.empty()) {
+        return failure(error);
+    }
+    Json jobs = Json::array();
+    for (const auto &row : rows) {
+        Json j = acct::jobToJson(row.job);
+        j.set("priority", kBasicPriorityBase - row.job.id.value);
+        if (row.job.cancelledBy) {
+            j.set("cancelled_by", static_cast<std::int64_t>(*row.job.cancelledBy));
+        }
+        Json steps = Json::array();
+        for (const auto &s : row.steps) {
+            Json step = Json::object();
+            step.set("step", s.step);
+            step.set("state", sched::longName(s.state));
+            step.set("exit_code", s.exit.code);
+            step.set("exit_signal", s.exit.signal);
+            step.set("start_time", s.startTime);
+            step.set("end_time", s.endTime);
+            step.set("nodes", proto::stringList(s.nodes));
+            step.set("num_cpus", s.cpus);
+            steps.push(std::move(step));
+        }
+        j.set("steps", std::move(steps));
+        jobs.push(std::move(j));
+    }
+    Json reply = success();
+    reply.set("now", now);
+    reply.set("jobs", std::move(jobs));
+    return reply;
+}
+
+Json Controller::clusterInfo() const
+{
+    Json nodes = Json::array();
+    for (const auto &[name, node] : m_nodes) {
+        nodes.push(nodeJson(node));
+    }
+    Json partitions = Json::array();
+    for (const auto &p : m_config.partitions) {
+        Json part = Json::object();
+        part.set("name", p.name);
+        part.set("default", p.isDefault);
+        part.set("max_time", p.maxTime);
+        part.set("nodes", proto::stringList(p.nodes));
+        part.set("state", p.state == sched::PartitionState::Up ? "up" : "down");
+        partitions.push(std::move(part));
+    }
+    Json reply = success();
+    reply.set("cluster_name", m_config.clusterName);
+    reply.set("nodes", std::move(nodes));
+    reply.set("partitions", std::move(partitions));
+    return reply;
+}
+
+Json Controller::snapshot(Seconds now) const
+{
+    Json reply = listJobs(Json::object(), now);
+    Json nodes = Json::array();
+    for (const auto &[name, node] : m_nodes) {
+        nodes.push(nodeJson(node));
+    }
+    reply.set("nodes", std::move(nodes));
+    reply.set("cluster_name", m_config.clusterName);
+    return reply;
+}
+
+Json Controller::jobJson(const Job &job, Seconds now) const
+{
+    Json j = acct::jobToJson(job);
+    j.set("priority", kBasicPriorityBase - job.id.value);
+    j.set("now", now);
+    return j;
+}
+
+Json Controller::nodeJson(const NodeInfo &node) const
+{
+    const auto &u = node.usage;
+    Json j = Json::object();
+    j.set("name", u.name);
+    std::string state;
+    if (!node.connected) {
+        state = "down";
+    } else if (u.allocCpus == 0) {
+        state = "idle";
+    } else if (u.allocCpus >= u.cpus) {
+        state = "allocated";
+    } else {
+        state = "mixed";
+    }
+    j.set("state", state);
+    j.set("cpus", u.cpus);
+    j.set("alloc_cpus", u.allocCpus);
+    j.set("memory", u.memory);
+    j.set("alloc_memory", u.allocMemory);
+    const sched::NodeConfig *conf = m_config.node(u.name);
+    j.set("gpus", conf ? conf->gpus : 0);
+    Json parts = Json::array();
+    for (const auto &p : m_config.partitions) {
+        if (std::find(p.nodes.begin(), p.nodes.end(), u.name) != p.nodes.end()) {
+            parts.push(p.name);
+        }
+    }
+    j.set("partitions", std::move(parts));
+    j.set("reason", node.connected ? std::string() : node.reason);
+    return j;
+}
+
+void Controller::nodeRegistered(const std::string &node, const Json &message, Seconds now)
+{
+    auto it = m_nodes.find(node);
+    if (it == m_nodes.end()) {
+        return;
+    }
+    it->second.connected = true;
+    it->second.usage.available = true;
+    it->second.reason.clear();
+    // End reports kept by the node while we were away.
+    for (const auto &report : message["finished"].items()) {
+        nodeReport(node, report, now);
+    }
+    // Jobs we believe run there but the node does not know: lost with the node.
+    std::vector<JobId> lost;
+    for (auto &[id, job] : m_jobs) {
+        if (job.isActive() && job.batchHost == node && !containsId(message["running"], id.value)) {
+            lost.push_back(id);
+        }
+    }
+    for (JobId id : lost) {
+        Job &job = m_jobs[id];
+        Json report = Json::object();
+        report.set("job_id", static_cast<std::int64_t>(id.value));
+        report.set("node_fail", true);
+        jobEnded(job, report, now);
+    }
+    emitNode(it->second);
+    schedule(now);
+}
+
+void Controller::nodeLost(const std::string &node, Seconds now)
+{
+    auto it = m_nodes.find(node);
+    if (it == m_nodes.end()) {
+        return;
+    }
+    it->second.connected = false;
+    it->second.usage.available = false;
+    it->second.reason = "Not responding";
+    emitNode(it->second);
+    schedule(now);
+}
+
+void Controller::nodeReport(const std::string &node, const Json &message, Seconds now)
+{
+    std::string op = message["op"].toString();
+    auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
+    auto it = m_jobs.find(JobId{id});
+    if (op == "job_ended") {
+        if (it != m_jobs.end() && it->second.isActive()) {
+            jobEnded(it->second, message, now);
+        }
+        Json ack = Json::object();
+        ack.set("op", "job_end_ack");
+        ack.set("job_id", static_cast<std::int64_t>(id));
+        m_gateway.send(node, ack);
+        schedule(now);
+    }
+}
+
+void Controller::jobEnded(Job &job, const Json &report, Seconds now)
+{
+    job.exit.code = static_cast<int>(report["exit_code"].toInt());
+    job.exit.signal = static_cast<int>(report["exit_signal"].toInt());
+    job.endTime = report["end_time"].toInt(now);
+    acct::StepRecord step;
+    step.job = job.id;
+    step.step = "batch";
+    step.exit = job.exit;
+    step.startTime = job.startTime;
+    step.endTime = job.endTime;
+    step.nodes = {job.batchHost};
+    step.cpus = job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    if (report["launch_failed"].toBool()) {
+        // Slurm: FAILED with JobLaunchFailure, 0:53 on the job and its CANCELLED batch step.
+        job.state = JobState::Failed;
+        job.reason = Reason::JobLaunchFailure;
+        step.state = JobState::Cancelled;
+    } else if (report["node_fail"].toBool()) {
+        job.state = JobState::NodeFail;
+        job.reason = Reason::NodeDown;
+        step.state = JobState::Cancelled;
+    } else if (job.cancelledBy) {
+        job.state = JobState::Cancelled;
+        step.state = JobState::Cancelled;
+        job.exit = {}; // Slurm shows 0:0 for the job, the signal on the batch step
+    } else if (job.exit.signal != 0) {
+        job.state = JobState::Failed;
+        step.state = JobState::Failed;
+    } else if (job.exit.code != 0) {
+        job.state = JobState::Failed;
+        job.reason = Reason::NonZeroExitCode;
+        step.state = JobState::Failed;
+    } else {
+        job.state = JobState::Completed;
+        step.state = JobState::Completed;
+    }
+    release(job);
+    std::string error;
+    m_store.saveStep(step, error);
+    persist(job);
+    emitJob(job, now);
+}
+
+void Controller::release(Job &job)
+{
+    int perNode = job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    for (const auto &name : job.nodeList) {
+        if (auto it = m_nodes.find(name); it != m_nodes.end()) {
+            it->second.usage.allocCpus = std::max(0, it->second.usage.allocCpus - perNode);
+            it->second.usage.allocMemory
+                = std::max<sched::MiB>(0, it->second.usage.allocMemory - job.memPerNode);
+            emitNode(it->second);
+        }
+    }
+}
+
+void Controller::schedule(Seconds now)
+{
+    std::vector<const Job *> pending;
+    for (const auto &[id, job] : m_jobs) {
+        if (job.isPending()) {
+            pending.push_back(&job);
+        }
+    }
+    if (pending.empty()) {
+        return;
+    }
+    std::vector<sched::NodeUsage> usage;
+    for (const auto &[name, node] : m_nodes) {
+        usage.push_back(node.usage);
+    }
+    sched::SchedulePlan plan = sched::schedule(m_config, usage, pending, now);
+    for (const auto &wait : plan.waits) {
+        Job &job = m_jobs[wait.job];
+        if (job.reason != wait.reason) {
+            job.reason = wait.reason;
+            emitJob(job, now);
+        }
+    }
+    for (const auto &start : plan.starts) {
+        Job &job = m_jobs[start.job];
+        job.state = JobState::Running;
+        job.reason = Reason::None;
+        job.startTime = now;
+        job.nodeList = start.nodes;
+        job.batchHost = start.nodes.front();
+        job.allocCpus = start.shape.cpusPerNode * static_cast<int>(start.nodes.size());
+        job.memPerNode = start.shape.memPerNode;
+        for (const auto &name : start.nodes) {
+            NodeInfo &node = m_nodes[name];
+            node.usage.allocCpus += start.shape.cpusPerNode;
+            node.usage.allocMemory += start.shape.memPerNode;
+            emitNode(node);
+        }
+        persist(job);
+        if (!m_gateway.send(job.batchHost, launchOrder(job))) {
+            Json report = Json::object();
+            report.set("node_fail", true);
+            jobEnded(job, report, now);
+            continue;
+        }
+        emitJob(job, now);
+    }
+}
+
+void Controller::purgeOldJobs(Seconds now)
+{
+    std::erase_if(m_jobs, [now](const auto &entry) {
+        const Job &job = entry.second;
+        return sched::isFinished(job.state) && job.endTime + kMinJobAge < now;
+    });
+}
+
+Json Controller::launchOrder(const Job &job) const
+{
+    Json order = Json::object();
+    order.set("op", "launch");
+    Json j = acct::jobToRecord(job);
+    j.set("cluster_name", m_config.clusterName);
+    j.set("cpus_on_node", job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size())));
+    j.set("node_list", sched::compressHostlist(job.nodeList));
+    order.set("job", std::move(j));
+    return order;
+}
+
+void Controller::persist(const Job &job)
+{
+    std::string error;
+    m_store.saveJob(job, error);
+}
+
+void Controller::emitJob(const Job &job, Seconds now)
+{
+    if (!publish) {
+        return;
+    }
+    Json event = Json::object();
+    event.set("event", "job");
+    event.set("job", jobJson(job, now));
+    publish(event);
+}
+
+void Controller::emitNode(const NodeInfo &node)
+{
+    if (!publish) {
+        return;
+    }
+    Json event = Json::object();
+    event.set("event", "node");
+    event.set("node", nodeJson(node));
+    publish(event);
+}
+
+} // namespace mc::ctl

@@ -1,0 +1,109 @@
+// minicluster-ctld --dir CLUSTER_DIR: the controller of one cluster directory.
+#include "mc/ctl/server.h"
+#include "mc/proto/event_loop.h"
+#include "mc/sched/site_conf.h"
+#include "mc/sched/slurm_conf.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+bool readFile(const std::string &path, std::string &out)
+{
+    std::ifstream in(path);
+    if (!in) {
+        return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+void periodic(mc::proto::EventLoop &loop, mc::ctl::Controller &controller)
+{
+    loop.addTimer(std::chrono::seconds(1), [&loop, &controller] {
+        auto now = mc::ctl::wallClock();
+        controller.purgeOldJobs(now);
+        controller.schedule(now);
+        periodic(loop, controller);
+    });
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string dir;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        }
+    }
+    if (dir.empty()) {
+        std::fprintf(stderr, "usage: minicluster-ctld --dir CLUSTER_DIR\n");
+        return 2;
+    }
+    std::string text;
+    if (!readFile(dir + "/etc/slurm.conf", text)) {
+        std::fprintf(stderr, "minicluster-ctld: cannot read %s/etc/slurm.conf\n", dir.c_str());
+        return 1;
+    }
+    auto parsed = mc::sched::parseSlurmConf(text);
+    for (const auto &problem : parsed.problems) {
+        std::fprintf(stderr, "minicluster-ctld: etc/slurm.conf line %d: %s\n", problem.line,
+            problem.message.c_str());
+    }
+    std::string site;
+    readFile(dir + "/etc/minicluster.conf", site);
+    auto users = mc::sched::parseSiteUsers(site);
+    for (const auto &problem : users.problems) {
+        std::fprintf(stderr, "minicluster-ctld: etc/minicluster.conf %s\n", problem.c_str());
+    }
+
+    mc::acct::JobStore store;
+    std::string error;
+    if (!store.open(dir + "/state/ctld.sqlite", error)) {
+        std::fprintf(
+            stderr, "minicluster-ctld: %s/state/ctld.sqlite: %s\n", dir.c_str(), error.c_str());
+        return 1;
+    }
+    mc::proto::EventLoop loop;
+    loop.watchSignals({SIGTERM, SIGINT, SIGHUP}, [&loop](int) { loop.quit(); });
+    std::signal(SIGPIPE, SIG_IGN);
+
+    struct Gateway : mc::ctl::NodeGateway {
+        mc::ctl::NodeGateway *target = nullptr;
+        bool send(const std::string &node, const mc::proto::Json &order) override
+        {
+            return target && target->send(node, order);
+        }
+    } gateway;
+    mc::ctl::Controller controller(parsed.config, users, store, gateway);
+    if (!controller.restore(error)) {
+        std::fprintf(stderr, "minicluster-ctld: restoring state: %s\n", error.c_str());
+        return 1;
+    }
+    mc::ctl::Server server(loop, controller);
+    gateway.target = &server;
+    if (!server.listen(dir + "/run/ctld.sock", error)) {
+        std::fprintf(
+            stderr, "minicluster-ctld: %s/run/ctld.sock: %s\n", dir.c_str(), error.c_str());
+        return 1;
+    }
+    {
+        std::ofstream pid(dir + "/run/ctld.pid");
+        pid << ::getpid() << '\n';
+    }
+    std::fprintf(stderr, "minicluster-ctld: cluster %s ready, %zu nodes\n",
+        parsed.config.clusterName.c_str(), parsed.config.nodes.size());
+    periodic(loop, controller);
+    loop.run();
+    ::unlink((dir + "/run/ctld.pid").c_str());
+    return 0;
+}

@@ -1,0 +1,188 @@
+#include "mc/ctl/server.h"
+
+#include "mc/proto/socket.h"
+
+#include <chrono>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace mc::ctl {
+
+using proto::Json;
+
+sched::Seconds wallClock()
+{
+    using namespace std::chrono;
+    return duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
+}
+
+Server::Server(proto::EventLoop &loop, Controller &controller)
+    : m_loop(loop)
+    , m_controller(controller)
+{
+    m_controller.publish = [this](const Json &event) {
+        publish(event);
+    };
+}
+
+Server::~Server()
+{
+    m_controller.publish = nullptr;
+    m_connections.clear();
+    if (m_listenFd >= 0) {
+        m_loop.unwatch(m_listenFd);
+        ::close(m_listenFd);
+        ::unlink(m_socketPath.c_str());
+    }
+}
+
+bool Server::listen(const std::string &socketPath, std::string &error)
+{
+    m_listenFd = proto::listenUnix(socketPath, error);
+    if (m_listenFd < 0) {
+        return false;
+    }
+    m_socketPath = socketPath;
+    m_loop.watch(m_listenFd, POLLIN, [this](short) { accept(); });
+    return true;
+}
+
+void Server::accept()
+{
+    while (true) {
+        int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) {
+            return;
+        }
+        auto conn = std::make_unique<proto::Connection>(m_loop, fd);
+        conn->onMessage = [this, fd](const Json &message) {
+            onMessage(fd, message);
+        };
+        conn->onClosed = [this, fd] {
+            onClosed(fd);
+        };
+        m_connections[fd] = std::move(conn);
+    }
+}
+
+void Server::onMessage(int fd, const Json &message)
+{
+    auto it = m_connections.find(fd);
+    if (it == m_connections.end()) {
+        return;
+    }
+    proto::Connection &conn = *it->second;
+    std::string op = message["op"].toString();
+    sched::Seconds now = wallClock();
+
+    if (auto node = m_nodeOfFd.find(fd); node != m_nodeOfFd.end()) {
+        m_controller.nodeReport(node->second, message, now);
+        return;
+    }
+    if (op == "node_register") {
+        std::string name = message["node"].toString();
+        if (!m_controller.config().node(name)) {
+            Json reply = Json::object();
+            reply.set("ok", false);
+            reply.set("error", "Invalid node name specified");
+            conn.send(reply);
+            return;
+        }
+        if (auto old = m_nodeFds.find(name); old != m_nodeFds.end() && old->second != fd) {
+            m_nodeOfFd.erase(old->second);
+            if (auto c = m_connections.find(old->second); c != m_connections.end()) {
+                c->second->close();
+            }
+        }
+        m_nodeFds[name] = fd;
+        m_nodeOfFd[fd] = name;
+        Json reply = Json::object();
+        reply.set("ok", true);
+        conn.send(reply);
+        m_controller.nodeRegistered(name, message, now);
+        return;
+    }
+    if (op == "subscribe") {
+        Json reply = m_controller.snapshot(now);
+        conn.send(reply);
+        m_subscribers.insert(fd);
+        return;
+    }
+    if (op == "shutdown") {
+        Json reply = Json::object();
+        reply.set("ok", true);
+        conn.send(reply);
+        Json order = Json::object();
+        order.set("op", "shutdown");
+        for (const auto &[name, nodeFd] : m_nodeFds) {
+            if (auto c = m_connections.find(nodeFd); c != m_connections.end()) {
+                c->second->send(order);
+            }
+        }
+        m_loop.post([this] { m_loop.quit(); });
+        return;
+    }
+    Json reply = m_controller.handleRequest(message, now);
+    conn.send(reply);
+    if (op == "submit" || op == "cancel") {
+        scheduleSoon();
+    }
+}
+
+void Server::scheduleSoon()
+{
+    // Requests that arrive together (a burst of sbatch) are scheduled in one pass, right after
+    // the current round of the loop: a new job starts within milliseconds of its submission.
+    if (m_schedulePending) {
+        return;
+    }
+    m_schedulePending = true;
+    m_loop.post([this] {
+        m_schedulePending = false;
+        m_controller.schedule(wallClock());
+    });
+}
+
+void Server::onClosed(int fd)
+{
+    if (auto node = m_nodeOfFd.find(fd); node != m_nodeOfFd.end()) {
+        std::string name = node->second;
+        m_nodeOfFd.erase(node);
+        if (auto it = m_nodeFds.find(name); it != m_nodeFds.end() && it->second == fd) {
+            m_nodeFds.erase(it);
+            m_controller.nodeLost(name, wallClock());
+        }
+    }
+    m_subscribers.erase(fd);
+    m_connections.erase(fd);
+}
+
+bool Server::send(const std::string &node, const Json &order)
+{
+    auto it = m_nodeFds.find(node);
+    if (it == m_nodeFds.end()) {
+        return false;
+    }
+    auto conn = m_connections.find(it->second);
+    if (conn == m_connections.end() || !conn->second->isOpen()) {
+        return false;
+    }
+    conn->second->send(order);
+    return true;
+}
+
+void Server::publish(const Json &event)
+{
+    if (m_subscribers.empty()) {
+        return;
+    }
+    std::string line = event.dump();
+    for (int fd : m_subscribers) {
+        if (auto it = m_connections.find(fd); it != m_connections.end()) {
+            it->second->sendRaw(line);
+        }
+    }
+}
+
+} // namespace mc::ctl

@@ -1,0 +1,79 @@
+#pragma once
+// A batch job as the controller keeps it: what the user asked for (JobSpec) and what became of
+// it (Job). Plain data; the scheduler reads it, the controller changes it.
+
+#include "mc/sched/job_state.h"
+#include "mc/sched/memory.h"
+#include "mc/sched/time_format.h"
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mc::sched {
+
+struct JobId {
+    std::uint32_t value = 0;
+    auto operator<=>(const JobId &) const = default;
+};
+
+// What sbatch sends: every field has Slurm's meaning; unset optionals take partition or
+// cluster defaults when the job is accepted.
+struct JobSpec {
+    std::string name; // --job-name; default: script file name, "wrap", "sbatch"
+    std::string user;
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
+    std::string account;
+    std::string partition; // empty: the default partition
+    std::string qos = "normal";
+    std::string workDir; // absolute, as the job sees it
+    std::string script; // full text of the batch script
+    std::string command; // script path as given ("(null)" for --wrap/stdin)
+    std::vector<std::string> argv; // arguments after the script
+    std::vector<std::string> env; // "NAME=value" exported into the job
+    std::string stdOut; // -o pattern; empty: slurm-%j.out
+    std::string stdErr; // -e pattern; empty: same as stdout
+    std::string stdIn = "/dev/null";
+    std::optional<Seconds> timeLimit; // --time
+    int nodes = 1; // --nodes (minimum)
+    int ntasks = 1; // --ntasks
+    bool ntasksGiven = false; // -n was given (SLURM_NTASKS is set only then)
+    int cpusPerTask = 1; // --cpus-per-task
+    bool cpusPerTaskGiven = false; // -c was given (SLURM_CPUS_PER_TASK likewise)
+    std::optional<MiB> memPerNode; // --mem
+    std::optional<MiB> memPerCpu; // --mem-per-cpu
+    std::string submitHost;
+    bool hold = false; // --hold
+    int nice = 0;
+};
+
+struct ExitStatus {
+    int code = 0; // exit code of the batch script
+    int signal = 0; // signal that ended it, 0 if none
+};
+
+struct Job {
+    JobId id;
+    JobSpec spec;
+    JobState state = JobState::Pending;
+    Reason reason = Reason::None;
+    Seconds submitTime = 0;
+    Seconds eligibleTime = 0;
+    Seconds startTime = 0;
+    Seconds endTime = 0;
+    Seconds timeLimit = kInfinite; // resolved at acceptance
+    MiB memPerNode = 0; // resolved request per node
+    std::vector<std::string> nodeList; // allocated nodes, in order
+    int allocCpus = 0; // CPUs allocated in total
+    ExitStatus exit;
+    std::string batchHost;
+    std::optional<std::uint32_t> cancelledBy; // uid that ran scancel; the end is CANCELLED
+
+    bool isPending() const { return state == JobState::Pending; }
+    bool isActive() const { return state == JobState::Running || state == JobState::Completing; }
+};
+
+} // namespace mc::sched

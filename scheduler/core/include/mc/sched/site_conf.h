@@ -1,0 +1,32 @@
+#pragma once
+// The users and accounts of etc/minicluster.conf (what slurm.conf has no key for). Lines are
+// `Key=Value` words like slurm.conf; this reads the `User=` lines and leaves the other kinds
+// of line (filesystems, login policy, clock) to the emulator.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mc::sched {
+
+struct SiteUser {
+    std::string name;
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0; // defaults to uid
+    std::string defaultAccount;
+    std::vector<std::string> accounts; // includes defaultAccount
+    std::string fullName;
+};
+
+struct SiteUsers {
+    std::vector<SiteUser> users;
+    std::vector<std::string> problems; // "line 3: User= needs UID="
+
+    const SiteUser *find(std::string_view name) const;
+};
+
+// Reads `User=alice UID=1001 [GID=1001] DefaultAccount=def-prof [Accounts=a,b] [Name="Alice"]`.
+SiteUsers parseSiteUsers(std::string_view text);
+
+} // namespace mc::sched

@@ -1,0 +1,71 @@
+#pragma once
+// The cluster as etc/slurm.conf describes it, in slurm.conf syntax. Keys we do not model are
+// reported back (never silently ignored) so the caller can warn about them.
+
+#include "mc/sched/memory.h"
+#include "mc/sched/time_format.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mc::sched {
+
+enum class PartitionState { Up, Down, Drain, Inactive };
+
+struct NodeConfig {
+    std::string name;
+    int cpus = 1;
+    MiB realMemory = 1; // RealMemory= (MiB)
+    int gpus = 0; // from Gres=gpu:N (also gpu:<type>:N)
+    std::vector<std::string> features;
+    int weight = 1;
+};
+
+struct PartitionConfig {
+    std::string name;
+    std::vector<std::string> nodes; // expanded from Nodes=
+    bool isDefault = false;
+    Seconds maxTime = kInfinite; // MaxTime=
+    std::optional<Seconds> defaultTime; // DefaultTime=; unset means MaxTime
+    PartitionState state = PartitionState::Up;
+    int priorityTier = 1;
+    bool exclusive = false; // OverSubscribe=EXCLUSIVE
+    std::optional<int> maxNodes;
+    std::vector<std::string> allowAccounts; // empty: all
+};
+
+struct ClusterConfig {
+    std::string clusterName = "cluster";
+    std::string controlMachine = "localhost";
+    std::optional<MiB> defMemPerCpu; // DefMemPerCPU=
+    std::optional<MiB> defMemPerNode; // DefMemPerNode=
+    Seconds killWait = 30; // KillWait= (seconds)
+    std::vector<NodeConfig> nodes;
+    std::vector<PartitionConfig> partitions;
+
+    const NodeConfig *node(std::string_view name) const;
+    const PartitionConfig *partition(std::string_view name) const;
+    const PartitionConfig *defaultPartition() const;
+};
+
+struct ConfigProblem {
+    int line = 0;
+    std::string message; // e.g. "unknown key Foo=", "bad value for CPUs="
+};
+
+struct ParsedConfig {
+    ClusterConfig config;
+    std::vector<ConfigProblem> problems; // unknown keys and bad values; empty when clean
+};
+
+// Parses slurm.conf text: `Key=Value` pairs (one per line outside NodeName=/PartitionName=
+// lines), `#` comments, line continuations with '\', case-insensitive keys,
+// NodeName=/PartitionName= lines (NodeName=DEFAULT and PartitionName=DEFAULT set defaults),
+// with hostlist expressions in NodeName= and Nodes= (Nodes=ALL too). Keys real Slurm 22.05
+// knows but minicluster does not act on (SlurmctldPort, AuthType, ...) are accepted without a
+// problem; unknown keys, bad values and `Include` are reported. As in slurmctld, ClusterName is
+// lowercased and the last Default=YES partition is the default.
+ParsedConfig parseSlurmConf(std::string_view text);
+
+} // namespace mc::sched

@@ -1,0 +1,36 @@
+#pragma once
+// A real cluster in a temporary directory for integration tests: `minicluster up` with the
+// built binaries, commands run in its login shell, `minicluster down` at the end.
+
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+struct ShellResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+class ClusterFixture {
+public:
+    // `sandbox`: "auto", "bubblewrap" or "plain".
+    explicit ClusterFixture(const QString &sandbox = QStringLiteral("auto"));
+    ~ClusterFixture();
+
+    bool up();
+    // Runs `minicluster --dir DIR [--user USER] shell -c COMMAND`.
+    ShellResult shell(const QString &command, const QString &user = QString()) const;
+    ShellResult minicluster(const QStringList &args) const;
+
+    QString dir() const { return m_dir.path() + QStringLiteral("/cluster"); }
+    // A file in the emulated user's home, as the host sees it.
+    QString homeFile(const QString &user, const QString &name) const;
+    QString lastError() const { return m_lastError; }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_sandbox;
+    QString m_lastError;
+    bool m_started = false;
+};

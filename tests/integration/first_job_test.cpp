@@ -1,0 +1,153 @@
+// The walking skeleton end to end: a real cluster, a real batch script, real processes.
+#include "cluster_fixture.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QtTest>
+
+namespace {
+
+QString readFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QString::fromUtf8(f.readAll());
+}
+
+const char *const kHelloScript = R"(cat > hello.sh <<'EOF'
+#!/bin/bash
+#SBATCH --job-name=hello
+#SBATCH --output=%x-%j.out
+#SBATCH --time=00:05:00
+#SBATCH --mem=200M
+echo "Hello from $(hostname) job=$SLURM_JOB_ID node=$SLURMD_NODENAME"
+echo "this goes to the same file" >&2
+EOF
+)";
+
+bool bubblewrapWorks()
+{
+    return QProcess::execute(QStringLiteral("bwrap"),
+               {QStringLiteral("--unshare-user"), QStringLiteral("--ro-bind"), QStringLiteral("/"),
+                   QStringLiteral("/"), QStringLiteral("/bin/true")})
+        == 0;
+}
+
+QStringList lines(const QString &text)
+{
+    return text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class FirstJobTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void batchJobRunsOnAComputeNodeAndIsAccounted_data();
+    void batchJobRunsOnAComputeNodeAndIsAccounted();
+    void waitingJobShowsPendingThenRunsAndCancelEndsIt();
+};
+
+void FirstJobTest::batchJobRunsOnAComputeNodeAndIsAccounted_data()
+{
+    QTest::addColumn<QString>("sandbox");
+    QTest::newRow("bubblewrap sandbox") << QStringLiteral("bubblewrap");
+    QTest::newRow("plain fallback") << QStringLiteral("plain");
+}
+
+void FirstJobTest::batchJobRunsOnAComputeNodeAndIsAccounted()
+{
+    QFETCH(QString, sandbox);
+    if (sandbox == QStringLiteral("bubblewrap") && !bubblewrapWorks()) {
+        QSKIP("bubblewrap with user namespaces is not available on this machine");
+    }
+    ClusterFixture cluster(sandbox);
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+
+    ShellResult who = cluster.shell(QStringLiteral("whoami; hostname"));
+    QCOMPARE(who.exitCode, 0);
+    QCOMPARE(lines(who.out).value(1), QStringLiteral("login1"));
+
+    ShellResult submit
+        = cluster.shell(QString::fromUtf8(kHelloScript) + QStringLiteral("sbatch hello.sh"));
+    QCOMPARE(submit.err, QString());
+    QCOMPARE(submit.out, QStringLiteral("Submitted batch job 1\n"));
+    QCOMPARE(submit.exitCode, 0);
+
+    const QString outFile
+        = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("hello-1.out"));
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(outFile).contains(QStringLiteral("same file")), 10000);
+    QCOMPARE(readFile(outFile),
+        QStringLiteral("Hello from cn01 job=1 node=cn01\nthis goes to the same file\n"));
+
+    QTRY_VERIFY_WITH_TIMEOUT(cluster.shell(QStringLiteral("sacct -X -n -o State -j 1"))
+                                 .out.contains(QStringLiteral("COMPLETED")),
+        10000);
+    ShellResult sacct = cluster.shell(QStringLiteral("sacct -j 1"));
+    QCOMPARE(sacct.exitCode, 0);
+    const QStringList rows = lines(sacct.out);
+    QCOMPARE(rows.value(0),
+        QStringLiteral("JobID           JobName  Partition    Account  AllocCPUS      State "
+                       "ExitCode "));
+    QCOMPARE(rows.value(2),
+        QStringLiteral("1                 hello        cpu   def-prof          1  COMPLETED "
+                       "     0:0 "));
+    QCOMPARE(rows.value(3),
+        QStringLiteral("1.batch           batch              def-prof          1  COMPLETED "
+                       "     0:0 "));
+}
+
+void FirstJobTest::waitingJobShowsPendingThenRunsAndCancelEndsIt()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+
+    // Four whole-node jobs fill partition cpu; the fifth must wait for Resources.
+    ShellResult fill = cluster.shell(QStringLiteral(
+        "for i in 1 2 3 4 5; do sbatch -c 4 -J fill$i -o /dev/null --wrap 'sleep 30'; done"));
+    QCOMPARE(fill.exitCode, 0);
+    QCOMPARE(fill.out.count(QStringLiteral("Submitted batch job")), 5);
+
+    QTRY_COMPARE_WITH_TIMEOUT(
+        lines(cluster.shell(QStringLiteral("squeue -h -t R -o %i")).out).size(), 4, 10000);
+    ShellResult queue = cluster.shell(QStringLiteral("squeue"));
+    QCOMPARE(queue.exitCode, 0);
+    const QStringList rows = lines(queue.out);
+    QCOMPARE(rows.value(0),
+        QStringLiteral("             JOBID PARTITION     NAME     USER ST       TIME  NODES "
+                       "NODELIST(REASON)"));
+    QCOMPARE(rows.size(), 6);
+    QVERIFY2(rows.value(1).contains(QRegularExpression(
+                 QStringLiteral("^ +5 +cpu +fill5 +alice PD +0:00 +1 \\(Resources\\)$"))),
+        qPrintable(queue.out));
+    QVERIFY2(rows.value(2).contains(
+                 QRegularExpression(QStringLiteral("^ +1 +cpu +fill1 +alice  R +0:0\\d +1 cn01$"))),
+        qPrintable(queue.out));
+
+    // Cancel a running job: job 5 takes its place.
+    ShellResult cancel = cluster.shell(QStringLiteral("scancel 1"));
+    QCOMPARE(cancel.exitCode, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(cluster.shell(QStringLiteral("squeue -h -j 5 -o %t")).out.trimmed(),
+        QStringLiteral("R"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(cluster.shell(QStringLiteral("sacct -n -X -j 1 -o State"))
+                                 .out.contains(QStringLiteral("CANCELLED")),
+        10000);
+    ShellResult sacct = cluster.shell(QStringLiteral("sacct -j 1 -o JobID,State,ExitCode"));
+    QVERIFY2(sacct.out.contains(QStringLiteral("1            CANCELLED+      0:0")),
+        qPrintable(sacct.out));
+    QVERIFY2(sacct.out.contains(QStringLiteral("1.batch       CANCELLED     0:15")),
+        qPrintable(sacct.out));
+
+    // Another user's job cannot be cancelled.
+    ShellResult denied = cluster.shell(QStringLiteral("scancel 2"), QStringLiteral("bob"));
+    QCOMPARE(denied.err,
+        QStringLiteral("scancel: error: Kill job error on job id 2: Access/permission denied\n"));
+    QCOMPARE(denied.exitCode, 210);
+}
+
+QTEST_GUILESS_MAIN(FirstJobTest)
+#include "first_job_test.moc"

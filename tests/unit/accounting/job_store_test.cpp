@@ -1,0 +1,123 @@
+#include "mc/acct/job_codec.h"
+#include "mc/acct/job_store.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace mc;
+
+namespace {
+
+sched::Job makeJob(std::uint32_t id, const std::string &user, sched::JobState state)
+{
+    sched::Job job;
+    job.id = sched::JobId{id};
+    job.spec.name = "job" + std::to_string(id);
+    job.spec.user = user;
+    job.spec.partition = "cpu";
+    job.spec.account = "def-prof";
+    job.spec.script = "#!/bin/bash\necho hi\n";
+    job.spec.env = {"A=1", "B=two words"};
+    job.spec.memPerCpu = 500;
+    job.state = state;
+    job.submitTime = 1000 + id;
+    return job;
+}
+
+} // namespace
+
+class JobStoreTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void recordRoundTripsEveryField();
+    void unfinishedJobsSurviveReopeningTheFile();
+    void queryFiltersByUserAndJobAndKeepsStepsInOrder();
+    void jobIdsAreNeverReused();
+};
+
+void JobStoreTest::recordRoundTripsEveryField()
+{
+    sched::Job job = makeJob(7, "alice", sched::JobState::Running);
+    job.nodeList = {"cn01", "cn02"};
+    job.allocCpus = 8;
+    job.timeLimit = 300;
+    job.cancelledBy = 1001;
+    auto back = acct::jobFromRecord(acct::jobToRecord(job));
+    QVERIFY(back.has_value());
+    QCOMPARE(back->id.value, 7u);
+    QCOMPARE(back->spec.env, job.spec.env);
+    QCOMPARE(back->spec.script, job.spec.script);
+    QCOMPARE(back->spec.memPerCpu.value_or(0), 500);
+    QCOMPARE(back->nodeList, job.nodeList);
+    QCOMPARE(back->allocCpus, 8);
+    QCOMPARE(back->timeLimit, 300);
+    QCOMPARE(back->cancelledBy.value_or(0), 1001u);
+    QVERIFY(back->state == sched::JobState::Running);
+}
+
+void JobStoreTest::unfinishedJobsSurviveReopeningTheFile()
+{
+    QTemporaryDir dir;
+    std::string path = dir.path().toStdString() + "/ctld.sqlite";
+    std::string error;
+    {
+        acct::JobStore store;
+        QVERIFY2(store.open(path, error), error.c_str());
+        QVERIFY(store.saveJob(makeJob(1, "alice", sched::JobState::Completed), error));
+        QVERIFY(store.saveJob(makeJob(2, "alice", sched::JobState::Pending), error));
+        QVERIFY(store.saveJob(makeJob(3, "bob", sched::JobState::Running), error));
+    }
+    acct::JobStore reopened;
+    QVERIFY(reopened.open(path, error));
+    auto jobs = reopened.loadUnfinished(error);
+    QCOMPARE(jobs.size(), 2u);
+    QCOMPARE(jobs[0].id.value, 2u);
+    QCOMPARE(jobs[1].id.value, 3u);
+}
+
+void JobStoreTest::queryFiltersByUserAndJobAndKeepsStepsInOrder()
+{
+    acct::JobStore store;
+    std::string error;
+    QVERIFY(store.open(":memory:", error));
+    for (std::uint32_t id = 1; id <= 3; ++id) {
+        store.saveJob(makeJob(id, id == 2 ? "bob" : "alice", sched::JobState::Completed), error);
+    }
+    acct::StepRecord batch{
+        sched::JobId{1}, "batch", sched::JobState::Completed, {}, 5, 6, {"cn01"}, 1};
+    acct::StepRecord step0{
+        sched::JobId{1}, "0", sched::JobState::Failed, {1, 0}, 5, 6, {"cn01", "cn02"}, 2};
+    QVERIFY(store.saveStep(batch, error));
+    QVERIFY(store.saveStep(step0, error));
+
+    acct::AcctQuery q;
+    q.users = {"alice"};
+    auto rows = store.query(q, error);
+    QCOMPARE(rows.size(), 2u);
+    QCOMPARE(rows[0].steps.size(), 2u);
+    QCOMPARE(QString::fromStdString(rows[0].steps[0].step), QStringLiteral("batch"));
+    QCOMPARE(rows[0].steps[1].nodes, (std::vector<std::string>{"cn01", "cn02"}));
+    QCOMPARE(rows[0].steps[1].exit.code, 1);
+
+    acct::AcctQuery byId;
+    byId.jobIds = {2};
+    auto bob = store.query(byId, error);
+    QCOMPARE(bob.size(), 1u);
+    QCOMPARE(QString::fromStdString(bob[0].job.spec.user), QStringLiteral("bob"));
+}
+
+void JobStoreTest::jobIdsAreNeverReused()
+{
+    acct::JobStore store;
+    std::string error;
+    QVERIFY(store.open(":memory:", error));
+    QCOMPARE(store.lastJobId(), 0u);
+    store.saveJob(makeJob(4, "alice", sched::JobState::Pending), error);
+    QCOMPARE(store.lastJobId(), 4u);
+    store.setLastJobId(9);
+    QCOMPARE(store.lastJobId(), 9u);
+}
+
+QTEST_APPLESS_MAIN(JobStoreTest)
+#include "job_store_test.moc"

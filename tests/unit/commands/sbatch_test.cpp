@@ -1,0 +1,424 @@
+#include "command_harness.h"
+#include "mc/cmd/sbatch.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <fstream>
+
+using namespace mc::cmd::test;
+using mc::cmd::Sbatch;
+
+#define COMPARE_TEXT(actual, expected)                                                             \
+    QCOMPARE(QString::fromStdString(actual), QString::fromStdString(expected))
+
+namespace {
+
+// hello.sh of 02_sbatch.txt.
+const std::string kHello = "#!/bin/bash\n"
+                           "#SBATCH --job-name=hello\n"
+                           "#SBATCH --output=%x-%j.out\n"
+                           "#SBATCH --error=%x-%j.err\n"
+                           "#SBATCH --time=00:05:00\n"
+                           "#SBATCH --mem=200M\n"
+                           "#SBATCH --cpus-per-task=2\n"
+                           "#SBATCH --partition=debug\n"
+                           "\n"
+                           "echo \"Hello from $(hostname)\"\n";
+
+// Accepts every submission as job `id`.
+auto acceptingAs(std::int64_t id)
+{
+    return [id](const Json &) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("job_id", id);
+        return reply;
+    };
+}
+
+bool hasEntry(const Json &list, const std::string &entry)
+{
+    const auto items = list.toStringList();
+    return std::find(items.begin(), items.end(), entry) != items.end();
+}
+
+} // namespace
+
+class SbatchTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void scriptWithDirectivesIsSubmittedAsTheyAsk();
+    void parsablePrintsOnlyTheJobId();
+    void wrapSubmitsAShScriptNamedWrap();
+    void commandLineOverridesDirectives();
+    void environmentOverridesDirectivesButNotTheCommandLine();
+    void scriptOnStdinIsNamedSbatch();
+    void argumentsAfterTheScriptArePassedToIt();
+    void quietPrintsNothingAndVerboseIsAccepted();
+    void mailOptionsAreAcceptedAndIgnoredLikeSlurmWithoutMailer();
+    void holdAndNiceAreSent();
+    void timeZeroMeansUnlimited();
+    void exportControlsTheJobEnvironment();
+    void scriptWithoutShebangIsRefused();
+    void missingScriptCannotBeOpened();
+    void badTimeAndMemoryAreRejectedWithExit255();
+    void memAndMemPerCpuTogetherAreFatal();
+    void unsupportedOptionsAreRefusedNeverIgnored();
+    void unknownOptionsGetGetoptsMessageAndTheHelpHint();
+    void strayWordInDirectivesIsAnInvalidDirective();
+    void controllerRefusalIsReported();
+    void unreachableControllerIsReported();
+    void versionHelpAndUsageMatchSlurm();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::string path(const std::string &name) const
+    {
+        return m_dir->path().toStdString() + "/" + name;
+    }
+    void write(const std::string &name, const std::string &text) const
+    {
+        std::ofstream(path(name), std::ios::binary) << text;
+    }
+    Harness harness() const
+    {
+        Harness h;
+        h.ctx.cwd = m_dir->path().toStdString();
+        h.reply = acceptingAs(3);
+        return h;
+    }
+};
+
+void SbatchTest::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    write("hello.sh", kHello);
+}
+
+void SbatchTest::scriptWithDirectivesIsSubmittedAsTheyAsk()
+{
+    Harness h = harness();
+    const Result r = h.run<Sbatch>({"hello.sh"});
+    COMPARE_TEXT(r.out, "Submitted batch job 3\n");
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+
+    QCOMPARE(h.requests.size(), std::size_t{1});
+    COMPARE_TEXT(h.requests[0]["op"].toString(), "submit");
+    const Json &job = h.requests[0]["job"];
+    COMPARE_TEXT(job["name"].toString(), "hello");
+    COMPARE_TEXT(job["user"].toString(), "alice");
+    QCOMPARE(job["uid"].toInt(), std::int64_t{1001});
+    COMPARE_TEXT(job["partition"].toString(), "debug");
+    COMPARE_TEXT(job["account"].toString(), "");
+    COMPARE_TEXT(job["work_dir"].toString(), h.ctx.cwd);
+    COMPARE_TEXT(job["script"].toString(), kHello);
+    COMPARE_TEXT(job["command"].toString(), path("hello.sh"));
+    QCOMPARE(job["argv"].size(), std::size_t{0});
+    COMPARE_TEXT(job["std_out"].toString(), path("%x-%j.out"));
+    COMPARE_TEXT(job["std_err"].toString(), path("%x-%j.err"));
+    COMPARE_TEXT(job["std_in"].toString(), "/dev/null");
+    QCOMPARE(job["time_limit"].toInt(), std::int64_t{300});
+    QCOMPARE(job["mem_per_node"].toInt(), std::int64_t{200});
+    QVERIFY(!job.contains("mem_per_cpu"));
+    QCOMPARE(job["cpus_per_task"].toInt(), std::int64_t{2});
+    QCOMPARE(job["cpus_per_task_given"].toBool(), true);
+    QCOMPARE(job["ntasks"].toInt(), std::int64_t{1});
+    QCOMPARE(job["ntasks_given"].toBool(), false);
+    QCOMPARE(job["nodes"].toInt(), std::int64_t{1});
+    COMPARE_TEXT(job["submit_host"].toString(), "vm");
+    QCOMPARE(job["hold"].toBool(), false);
+    QVERIFY(hasEntry(job["env"], "HOME=/home/alice"));
+    QVERIFY(hasEntry(job["env"], "SLURM_SUBMIT_DIR=" + h.ctx.cwd));
+    QVERIFY(hasEntry(job["env"], "SLURM_SUBMIT_HOST=vm"));
+}
+
+void SbatchTest::parsablePrintsOnlyTheJobId()
+{
+    Harness h = harness();
+    h.reply = acceptingAs(4);
+    const Result r = h.run<Sbatch>({"--parsable", "hello.sh"});
+    COMPARE_TEXT(r.out, "4\n");
+    QCOMPARE(r.exitCode, 0);
+}
+
+void SbatchTest::wrapSubmitsAShScriptNamedWrap()
+{
+    Harness h = harness();
+    h.reply = acceptingAs(5);
+    const Result r = h.run<Sbatch>({"--wrap", "echo wrapped; hostname"});
+    COMPARE_TEXT(r.out, "Submitted batch job 5\n");
+    const Json &job = h.requests[0]["job"];
+    COMPARE_TEXT(job["script"].toString(),
+        "#!/bin/sh\n# This script was created by sbatch --wrap.\n\necho wrapped; hostname\n");
+    COMPARE_TEXT(job["name"].toString(), "wrap");
+    COMPARE_TEXT(job["command"].toString(), "(null)");
+    COMPARE_TEXT(job["std_out"].toString(), "");
+    const Result withArgs = h.run<Sbatch>({"--wrap", "true", "extra"});
+    COMPARE_TEXT(
+        withArgs.err, "sbatch: error: Script arguments not permitted with --wrap option\n");
+    QCOMPARE(withArgs.exitCode, 1);
+}
+
+void SbatchTest::commandLineOverridesDirectives()
+{
+    Harness h = harness();
+    h.reply = acceptingAs(6);
+    COMPARE_TEXT(h.run<Sbatch>({"--job-name=override", "-p", "cpu", "hello.sh"}).out,
+        "Submitted batch job 6\n");
+    COMPARE_TEXT(h.requests[0]["job"]["name"].toString(), "override");
+    COMPARE_TEXT(h.requests[0]["job"]["partition"].toString(), "cpu");
+}
+
+void SbatchTest::environmentOverridesDirectivesButNotTheCommandLine()
+{
+    Harness h = harness();
+    h.ctx.environment.push_back("SBATCH_PARTITION=cpu");
+    h.ctx.environment.push_back("SBATCH_TIMELIMIT=10");
+    h.ctx.environment.push_back("SBATCH_ACCOUNT=physics");
+    QCOMPARE(h.run<Sbatch>({"hello.sh"}).exitCode, 0);
+    COMPARE_TEXT(h.requests[0]["job"]["partition"].toString(), "cpu");
+    QCOMPARE(h.requests[0]["job"]["time_limit"].toInt(), std::int64_t{600});
+    COMPARE_TEXT(h.requests[0]["job"]["account"].toString(), "physics");
+    QCOMPARE(h.run<Sbatch>({"-p", "gpu", "-t", "1", "hello.sh"}).exitCode, 0);
+    COMPARE_TEXT(h.requests[1]["job"]["partition"].toString(), "gpu");
+    QCOMPARE(h.requests[1]["job"]["time_limit"].toInt(), std::int64_t{60});
+}
+
+void SbatchTest::scriptOnStdinIsNamedSbatch()
+{
+    Harness h = harness();
+    h.reply = acceptingAs(8);
+    h.ctx.readStdin = [] {
+        return std::string("#!/bin/bash\necho from-stdin\n");
+    };
+    COMPARE_TEXT(h.run<Sbatch>({}).out, "Submitted batch job 8\n");
+    COMPARE_TEXT(h.requests[0]["job"]["name"].toString(), "sbatch");
+    COMPARE_TEXT(h.requests[0]["job"]["command"].toString(), "(null)");
+    COMPARE_TEXT(h.requests[0]["job"]["script"].toString(), "#!/bin/bash\necho from-stdin\n");
+}
+
+void SbatchTest::argumentsAfterTheScriptArePassedToIt()
+{
+    write("args.sh", "#!/bin/bash\necho \"args: $# [$*]\"\n");
+    Harness h = harness();
+    h.reply = acceptingAs(9);
+    COMPARE_TEXT(h.run<Sbatch>({"-o", "args-%j.out", "args.sh", "one", "two three"}).out,
+        "Submitted batch job 9\n");
+    const Json &job = h.requests[0]["job"];
+    QCOMPARE(job["argv"], mc::proto::stringList({"one", "two three"}));
+    COMPARE_TEXT(job["name"].toString(), "args.sh");
+    COMPARE_TEXT(job["std_out"].toString(), path("args-%j.out"));
+}
+
+void SbatchTest::quietPrintsNothingAndVerboseIsAccepted()
+{
+    Harness h = harness();
+    h.reply = acceptingAs(10);
+    const Result quiet = h.run<Sbatch>({"-Q", "--wrap", "true"});
+    COMPARE_TEXT(quiet.out, "");
+    COMPARE_TEXT(quiet.err, "");
+    QCOMPARE(quiet.exitCode, 0);
+    h.reply = acceptingAs(11);
+    COMPARE_TEXT(h.run<Sbatch>({"-v", "--wrap", "true"}).out, "Submitted batch job 11\n");
+    const Result both = h.run<Sbatch>({"-v", "-Q", "--wrap", "true"});
+    COMPARE_TEXT(both.err, "sbatch: error: don't specify both --verbose (-v) and --quiet (-Q)\n");
+    QCOMPARE(both.exitCode, 1);
+}
+
+void SbatchTest::mailOptionsAreAcceptedAndIgnoredLikeSlurmWithoutMailer()
+{
+    Harness h = harness();
+    h.reply = acceptingAs(13);
+    COMPARE_TEXT(
+        h.run<Sbatch>({"--mail-type=END", "--mail-user=alice@example.org", "--wrap", "true"}).out,
+        "Submitted batch job 13\n");
+    const Result bad = h.run<Sbatch>({"--mail-type=SOMETIMES", "--wrap", "true"});
+    COMPARE_TEXT(bad.err, "sbatch: error: Invalid --mail-type specification\n");
+    QCOMPARE(bad.exitCode, 255);
+}
+
+void SbatchTest::holdAndNiceAreSent()
+{
+    Harness h = harness();
+    QCOMPARE(h.run<Sbatch>({"-H", "--nice", "-n", "4", "-N", "2", "--wrap", "true"}).exitCode, 0);
+    const Json &job = h.requests[0]["job"];
+    QCOMPARE(job["hold"].toBool(), true);
+    QCOMPARE(job["nice"].toInt(), std::int64_t{100});
+    QCOMPARE(job["ntasks"].toInt(), std::int64_t{4});
+    QCOMPARE(job["ntasks_given"].toBool(), true);
+    QCOMPARE(job["nodes"].toInt(), std::int64_t{2});
+}
+
+void SbatchTest::timeZeroMeansUnlimited()
+{
+    Harness h = harness();
+    QCOMPARE(h.run<Sbatch>({"-t", "0", "--wrap", "true"}).exitCode, 0);
+    QCOMPARE(h.requests[0]["job"]["time_limit"].toInt(), std::int64_t{-1});
+}
+
+void SbatchTest::exportControlsTheJobEnvironment()
+{
+    Harness h = harness();
+    h.ctx.environment.push_back("FOO=bar");
+    h.ctx.environment.push_back("SLURM_CONF=/etc/slurm/slurm.conf");
+    QCOMPARE(h.run<Sbatch>({"--export=NONE", "--wrap", "true"}).exitCode, 0);
+    const Json &none = h.requests[0]["job"]["env"];
+    QVERIFY(!hasEntry(none, "FOO=bar"));
+    QVERIFY(!hasEntry(none, "HOME=/home/alice"));
+    QVERIFY(hasEntry(none, "SLURM_CONF=/etc/slurm/slurm.conf"));
+    QCOMPARE(h.run<Sbatch>({"--export=ALL,BAZ=1", "--wrap", "true"}).exitCode, 0);
+    const Json &all = h.requests[1]["job"]["env"];
+    QVERIFY(hasEntry(all, "FOO=bar"));
+    QVERIFY(hasEntry(all, "BAZ=1"));
+    QCOMPARE(h.run<Sbatch>({"--export=FOO", "--wrap", "true"}).exitCode, 0);
+    const Json &some = h.requests[2]["job"]["env"];
+    QVERIFY(hasEntry(some, "FOO=bar"));
+    QVERIFY(!hasEntry(some, "HOME=/home/alice"));
+}
+
+void SbatchTest::scriptWithoutShebangIsRefused()
+{
+    Harness h = harness();
+    h.ctx.readStdin = [] {
+        return std::string("echo x\n");
+    };
+    const Result r = h.run<Sbatch>({});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err,
+        "sbatch: error: This does not look like a batch script.  The first\n"
+        "sbatch: error: line must start with #! followed by the path to an interpreter.\n"
+        "sbatch: error: For instance: #!/bin/sh\n");
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(h.requests.empty());
+}
+
+void SbatchTest::missingScriptCannotBeOpened()
+{
+    Harness h = harness();
+    const Result r = h.run<Sbatch>({"nosuch.sh"});
+    COMPARE_TEXT(r.err, "sbatch: error: Unable to open file nosuch.sh\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void SbatchTest::badTimeAndMemoryAreRejectedWithExit255()
+{
+    Harness h = harness();
+    const Result time = h.run<Sbatch>({"--time=abc", "hello.sh"});
+    COMPARE_TEXT(time.err, "sbatch: error: Invalid --time specification\n");
+    QCOMPARE(time.exitCode, 255);
+    const Result mem = h.run<Sbatch>({"--mem=lots", "hello.sh"});
+    COMPARE_TEXT(mem.err, "sbatch: error: Invalid --mem specification\n");
+    QCOMPARE(mem.exitCode, 255);
+    write("badtime.sh", "#!/bin/sh\n#SBATCH -t 1:2:3:4\ntrue\n");
+    const Result directive = h.run<Sbatch>({"badtime.sh"});
+    COMPARE_TEXT(directive.err, "sbatch: error: Invalid --time specification\n");
+    QCOMPARE(directive.exitCode, 255);
+    const Result tasks = h.run<Sbatch>({"-n", "x", "hello.sh"});
+    COMPARE_TEXT(tasks.err, "sbatch: error: Invalid numeric value \"x\" for --ntasks.\n");
+    QCOMPARE(tasks.exitCode, 1);
+    QVERIFY(h.requests.empty());
+}
+
+void SbatchTest::memAndMemPerCpuTogetherAreFatal()
+{
+    Harness h = harness();
+    const Result r = h.run<Sbatch>({"--mem-per-cpu=100", "hello.sh"});
+    COMPARE_TEXT(
+        r.err, "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n");
+    QCOMPARE(r.exitCode, 1);
+    h.ctx.environment.push_back("SBATCH_MEM_PER_CPU=100");
+    QCOMPARE(h.run<Sbatch>({"hello.sh"}).exitCode, 0);
+    QCOMPARE(h.requests.back()["job"]["mem_per_node"].toInt(), std::int64_t{200});
+    QVERIFY(!h.requests.back()["job"].contains("mem_per_cpu"));
+}
+
+void SbatchTest::unsupportedOptionsAreRefusedNeverIgnored()
+{
+    Harness h = harness();
+    const Result cli = h.run<Sbatch>({"--test-only", "hello.sh"});
+    COMPARE_TEXT(cli.err, "sbatch: error: --test-only is not supported by minicluster\n");
+    QCOMPARE(cli.exitCode, 1);
+    const Result shortForm = h.run<Sbatch>({"-a", "1-3", "hello.sh"});
+    COMPARE_TEXT(shortForm.err, "sbatch: error: --array is not supported by minicluster\n");
+    write("dep.sh", "#!/bin/sh\n#SBATCH --dependency=afterok:1\ntrue\n");
+    const Result directive = h.run<Sbatch>({"dep.sh"});
+    COMPARE_TEXT(directive.err, "sbatch: error: --dependency is not supported by minicluster\n");
+    QCOMPARE(directive.exitCode, 1);
+    QVERIFY(h.requests.empty());
+}
+
+void SbatchTest::unknownOptionsGetGetoptsMessageAndTheHelpHint()
+{
+    Harness h = harness();
+    const Result longForm = h.run<Sbatch>({"--foo", "hello.sh"});
+    COMPARE_TEXT(longForm.err,
+        "sbatch: unrecognized option '--foo'\nTry \"sbatch --help\" for more information\n");
+    QCOMPARE(longForm.exitCode, 255);
+    const Result shortForm = h.run<Sbatch>({"-Z", "hello.sh"});
+    COMPARE_TEXT(shortForm.err,
+        "sbatch: invalid option -- 'Z'\nTry \"sbatch --help\" for more information\n");
+    write("foo.sh", "#!/bin/sh\n#SBATCH --foo\ntrue\n");
+    const Result directive = h.run<Sbatch>({"foo.sh"});
+    COMPARE_TEXT(directive.err,
+        "sbatch: unrecognized option '--foo'\nTry \"sbatch --help\" for more information\n");
+    QCOMPARE(directive.exitCode, 255);
+}
+
+void SbatchTest::strayWordInDirectivesIsAnInvalidDirective()
+{
+    write("stray.sh", "#!/bin/sh\n#SBATCH -t 5 later\ntrue\n");
+    Harness h = harness();
+    const Result r = h.run<Sbatch>({"stray.sh"});
+    COMPARE_TEXT(r.err, "sbatch: error: Invalid directive found in batch script: later\n");
+    QCOMPARE(r.exitCode, 255);
+}
+
+void SbatchTest::controllerRefusalIsReported()
+{
+    Harness h = harness();
+    h.reply = [](const Json &) -> std::optional<Json> {
+        return errorReply("Invalid partition name specified");
+    };
+    const Result r = h.run<Sbatch>({"-p", "nosuch", "hello.sh"});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(
+        r.err, "sbatch: error: Batch job submission failed: Invalid partition name specified\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void SbatchTest::unreachableControllerIsReported()
+{
+    Harness h = harness();
+    h.reply = [](const Json &) {
+        return std::optional<Json>();
+    };
+    const Result r = h.run<Sbatch>({"hello.sh"});
+    COMPARE_TEXT(r.err,
+        "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect "
+        "failure)\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void SbatchTest::versionHelpAndUsageMatchSlurm()
+{
+    Harness h = harness();
+    COMPARE_TEXT(h.run<Sbatch>({"--version"}).out, "slurm-wlm 22.05.8\n");
+    const Result usage = h.run<Sbatch>({"--usage"});
+    QVERIFY(usage.out.rfind("Usage: sbatch [-N nnodes] [-n ntasks]\n", 0) == 0);
+    QCOMPARE(std::count(usage.out.begin(), usage.out.end(), '\n'), 25);
+    const Result help = h.run<Sbatch>({"--help", "--foo"});
+    QVERIFY(help.out.rfind(
+                "Usage: sbatch [OPTIONS(0)...] [ : [OPTIONS(N)...]] script(0) [args(0)...]\n\n"
+                "Parallel run options:\n"
+                "  -a, --array=indexes         job array index values\n",
+                0)
+        == 0);
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(h.requests.empty());
+}
+
+QTEST_APPLESS_MAIN(SbatchTest)
+#include "sbatch_test.moc"

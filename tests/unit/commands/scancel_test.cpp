@@ -1,0 +1,290 @@
+#include "command_harness.h"
+#include "mc/cmd/scancel.h"
+
+#include <QtTest>
+
+using namespace mc::cmd::test;
+using mc::cmd::Scancel;
+
+#define COMPARE_TEXT(actual, expected)                                                             \
+    QCOMPARE(QString::fromStdString(actual), QString::fromStdString(expected))
+
+namespace {
+
+struct FakeJob {
+    int id;
+    std::string user;
+    std::string name;
+    std::string state;
+};
+
+// The jobs of 05_scancel.txt, answering "jobs" and "cancel" as the controller does: cancel
+// results list only failures.
+class FakeQueue {
+public:
+    std::vector<FakeJob> jobs{{5, "alice", "wrap", "COMPLETED"},
+        {36, "alice", "sleeper", "RUNNING"}, {37, "alice", "sleeper", "RUNNING"},
+        {38, "alice", "other", "PENDING"}, {39, "bob", "bobs", "RUNNING"}};
+
+    std::optional<Json> operator()(const Json &request)
+    {
+        Json reply = okReply();
+        if (request["op"].toString() == "jobs") {
+            Json list = Json::array();
+            for (const auto &job : jobs) {
+                Json j = Json::object();
+                j.set("job_id", job.id);
+                j.set("user", job.user);
+                j.set("uid", static_cast<std::int64_t>(referenceUser(job.user)->uid));
+                j.set("name", job.name);
+                j.set("state", job.state);
+                j.set("partition", "cpu");
+                j.set("account", "students");
+                j.set("qos", "normal");
+                list.push(std::move(j));
+            }
+            reply.set("jobs", std::move(list));
+            return reply;
+        }
+        Json results = Json::array();
+        for (const auto &idJson : request["job_ids"].items()) {
+            auto fail = [&](const char *message) {
+                Json r = Json::object();
+                r.set("job_id", idJson.toInt());
+                r.set("error", message);
+                results.push(std::move(r));
+            };
+            auto it = std::find_if(
+                jobs.begin(), jobs.end(), [&](const FakeJob &j) { return j.id == idJson.toInt(); });
+            if (it == jobs.end()) {
+                fail("Invalid job id specified");
+            } else if (request["user"].toString() != "root"
+                && request["user"].toString() != it->user) {
+                fail("Access/permission denied");
+            } else if (it->state == "COMPLETED" || it->state == "CANCELLED") {
+                fail("Job/step already completing or completed");
+            } else if (!request.contains("signal")) {
+                it->state = it->state == "PENDING" ? "CANCELLED" : "COMPLETING";
+            }
+        }
+        reply.set("results", std::move(results));
+        return reply;
+    }
+};
+
+std::vector<std::int64_t> cancelledIds(const Harness &h)
+{
+    std::vector<std::int64_t> ids;
+    for (const auto &request : h.requests) {
+        if (request["op"].toString() == "cancel") {
+            for (const auto &id : request["job_ids"].items()) {
+                ids.push_back(id.toInt());
+            }
+        }
+    }
+    return ids;
+}
+
+} // namespace
+
+class ScancelTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cancellingOwnJobIsSilent();
+    void cancellingTwiceIsSilent();
+    void someoneElsesJobIsDeniedWithExit210();
+    void unknownJobIsSilentUnlessVerbose();
+    void finishedJobIsSilent();
+    void malformedJobIdIsRejected();
+    void missingJobIdentificationIsAnError();
+    void verboseNamesEachTerminatedJob();
+    void nameSelectsActiveJobsOfThatName();
+    void userSelectsOnlyThatUsersActiveJobs();
+    void signalByNameIsSentAndStillDenied();
+    void signalNamesAndNumbersAreAccepted();
+    void unknownSignalIsRejected();
+    void unknownUserIsRejected();
+    void unsupportedOptionIsRefused();
+    void versionAndUsageMatchSlurm();
+};
+
+void ScancelTest::cancellingOwnJobIsSilent()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"36"});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(h.requests.size(), std::size_t{1});
+    COMPARE_TEXT(h.requests.front().dump(), R"({"op":"cancel","job_ids":[36],"user":"alice"})");
+}
+
+void ScancelTest::cancellingTwiceIsSilent()
+{
+    Harness h;
+    FakeQueue queue;
+    h.reply = std::ref(queue);
+    QCOMPARE(h.run<Scancel>({"36"}).exitCode, 0);
+    const Result again = h.run<Scancel>({"36"});
+    COMPARE_TEXT(again.err, "");
+    QCOMPARE(again.exitCode, 0);
+}
+
+void ScancelTest::someoneElsesJobIsDeniedWithExit210()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"39"});
+    COMPARE_TEXT(r.err, "scancel: error: Kill job error on job id 39: Access/permission denied\n");
+    QCOMPARE(r.exitCode, 210);
+
+    Harness root("root");
+    root.reply = FakeQueue();
+    const Result asRoot = root.run<Scancel>({"39"});
+    COMPARE_TEXT(asRoot.err, "");
+    QCOMPARE(asRoot.exitCode, 0);
+}
+
+void ScancelTest::unknownJobIsSilentUnlessVerbose()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result quiet = h.run<Scancel>({"999999"});
+    COMPARE_TEXT(quiet.err, "");
+    QCOMPARE(quiet.exitCode, 0);
+    const Result verbose = h.run<Scancel>({"-v", "999999"});
+    COMPARE_TEXT(verbose.err,
+        "scancel: Terminating job 999999\n"
+        "scancel: error: Kill job error on job id 999999: Invalid job id specified\n");
+    QCOMPARE(verbose.exitCode, 0);
+}
+
+void ScancelTest::finishedJobIsSilent()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"5"});
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+}
+
+void ScancelTest::malformedJobIdIsRejected()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"abc"});
+    COMPARE_TEXT(r.err, "scancel: error: Invalid job id abc\n");
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(h.requests.empty());
+}
+
+void ScancelTest::missingJobIdentificationIsAnError()
+{
+    Harness h;
+    const Result r = h.run<Scancel>({});
+    COMPARE_TEXT(r.err, "scancel: error: No job identification provided\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void ScancelTest::verboseNamesEachTerminatedJob()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"-v", "37"});
+    COMPARE_TEXT(r.err, "scancel: Terminating job 37\n");
+    QCOMPARE(r.exitCode, 0);
+}
+
+void ScancelTest::nameSelectsActiveJobsOfThatName()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"-n", "other"});
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(cancelledIds(h), (std::vector<std::int64_t>{38}));
+}
+
+void ScancelTest::userSelectsOnlyThatUsersActiveJobs()
+{
+    Harness h;
+    FakeQueue queue;
+    h.reply = std::ref(queue);
+    const Result r = h.run<Scancel>({"-u", "alice"});
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+    // Pending jobs are cancelled first, as Slurm does.
+    QCOMPARE(cancelledIds(h), (std::vector<std::int64_t>{38, 36, 37}));
+    h.requests.clear();
+    const Result again = h.run<Scancel>({"-u", "alice"});
+    COMPARE_TEXT(again.err, "");
+    QCOMPARE(again.exitCode, 0);
+    QVERIFY(cancelledIds(h).empty());
+}
+
+void ScancelTest::signalByNameIsSentAndStillDenied()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"--signal=USR1", "39"});
+    COMPARE_TEXT(r.err, "scancel: error: Kill job error on job id 39: Access/permission denied\n");
+    QCOMPARE(r.exitCode, 210);
+    COMPARE_TEXT(
+        h.requests.back().dump(), R"({"op":"cancel","job_ids":[39],"user":"alice","signal":10})");
+}
+
+void ScancelTest::signalNamesAndNumbersAreAccepted()
+{
+    for (const char *name : {"USR1", "SIGUSR1", "usr1", "10"}) {
+        Harness h;
+        h.reply = FakeQueue();
+        const Result r = h.run<Scancel>({"-s", name, "36"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(h.requests.back()["signal"].toInt(), std::int64_t{10});
+    }
+}
+
+void ScancelTest::unknownSignalIsRejected()
+{
+    Harness h;
+    const Result r = h.run<Scancel>({"-s", "BOGUS", "36"});
+    COMPARE_TEXT(r.err, "Unknown job signal: BOGUS\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void ScancelTest::unknownUserIsRejected()
+{
+    Harness h;
+    const Result r = h.run<Scancel>({"-u", "nosuchuser"});
+    COMPARE_TEXT(r.err, "scancel: error: Invalid user name: nosuchuser\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void ScancelTest::unsupportedOptionIsRefused()
+{
+    Harness h;
+    const Result r = h.run<Scancel>({"--batch", "36"});
+    COMPARE_TEXT(r.err, "scancel: error: --batch is not supported by minicluster\n");
+    QCOMPARE(r.exitCode, 1);
+    const Result unknown = h.run<Scancel>({"--bogus"});
+    COMPARE_TEXT(unknown.err,
+        "scancel: unrecognized option '--bogus'\nTry \"scancel --help\" for more information\n");
+    QCOMPARE(unknown.exitCode, 1);
+}
+
+void ScancelTest::versionAndUsageMatchSlurm()
+{
+    Harness h;
+    COMPARE_TEXT(h.run<Scancel>({"--version"}).out, "slurm-wlm 22.05.8\n");
+    COMPARE_TEXT(h.run<Scancel>({"--usage"}).out,
+        "Usage: scancel [-A account] [--batch] [--full] [--interactive] [-n job_name]\n"
+        "               [-p partition] [-Q] [-q qos] [-R reservation] [-s signal | integer]\n"
+        "               [-t PENDING | RUNNING | SUSPENDED] [--usage] [-u user_name]\n"
+        "               [--hurry] [-V] [-v] [-w hosts...] [--wckey=wckey]\n"
+        "               [job_id[_array_id][.step_id]]\n");
+}
+
+QTEST_APPLESS_MAIN(ScancelTest)
+#include "scancel_test.moc"

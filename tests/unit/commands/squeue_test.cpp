@@ -1,0 +1,461 @@
+#include "command_harness.h"
+#include "mc/cmd/squeue.h"
+#include "mc/sched/job_state.h"
+
+#include <QtTest>
+
+#include <ctime>
+
+using namespace mc::cmd::test;
+using mc::cmd::Squeue;
+
+#define COMPARE_TEXT(actual, expected)                                                             \
+    QCOMPARE(QString::fromStdString(actual), QString::fromStdString(expected))
+
+namespace {
+
+// 2026-11-21T11:09:33 UTC, when the reference squeue transcript (03_squeue.txt) was recorded.
+constexpr std::int64_t kT0 = 1795259373;
+
+struct JobSpec {
+    int id;
+    const char *user;
+    const char *name;
+    const char *partition;
+    const char *state; // long name
+    const char *reason;
+    std::int64_t submit, start, limit;
+    std::vector<std::string> nodes;
+    int numNodes, cpus;
+    std::int64_t priority;
+};
+
+Json jobJson(const JobSpec &s)
+{
+    auto state = mc::sched::parseJobState(s.state);
+    Json j = Json::object();
+    j.set("job_id", s.id);
+    j.set("name", s.name);
+    j.set("user", s.user);
+    j.set("uid", static_cast<std::int64_t>(referenceUser(s.user)->uid));
+    j.set("account", "students");
+    j.set("partition", s.partition);
+    j.set("qos", "normal");
+    j.set("state", s.state);
+    j.set("state_short", std::string(mc::sched::shortName(*state)));
+    j.set("reason", s.reason);
+    j.set("submit_time", s.submit);
+    j.set("start_time", s.start);
+    j.set("end_time", std::int64_t{0});
+    j.set("time_limit", s.limit);
+    j.set("nodes", mc::proto::stringList(s.nodes));
+    j.set("num_nodes", s.numNodes);
+    j.set("num_cpus", s.cpus);
+    j.set("min_memory", 500);
+    j.set("priority", s.priority);
+    return j;
+}
+
+// The six jobs of 03_squeue.txt.
+std::vector<Json> referenceJobs()
+{
+    return {
+        jobJson({14, "alice", "longrun", "debug", "RUNNING", "None", kT0, kT0 + 3, 600,
+            {"node01", "node02"}, 2, 8, 4294901746}),
+        jobJson({15, "bob", "bobjob", "cpu", "RUNNING", "None", kT0 + 3, kT0 + 6, 600, {"node03"},
+            1, 2, 4294901745}),
+        jobJson({16, "alice", "waiting", "debug", "PENDING", "Resources", kT0 + 6, 0, 300, {}, 1, 4,
+            4294901744}),
+        jobJson({17, "alice", "waiting2", "debug", "PENDING", "Priority", kT0 + 6, 0, 300, {}, 1, 1,
+            4294901743}),
+        jobJson({18, "bob", "bobwait", "debug", "PENDING", "Priority", kT0 + 6, 0, 600, {}, 1, 1,
+            4294901742}),
+        jobJson({19, "root", "rootjob", "cpu", "RUNNING", "None", kT0 + 6, kT0 + 9, 172800,
+            {"node03"}, 1, 1, 4294901741}),
+    };
+}
+
+bool listed(const Json &list, const Json &value)
+{
+    if (list.size() == 0) {
+        return true;
+    }
+    for (const auto &item : list.items()) {
+        if (item == value) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Answers "jobs" requests like the controller: filters by job_ids, users, states, partitions.
+auto controllerWith(std::vector<Json> jobs, std::int64_t now)
+{
+    return [jobs = std::move(jobs), now](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("now", now);
+        Json selected = Json::array();
+        for (const auto &job : jobs) {
+            if (listed(request["job_ids"], job["job_id"]) && listed(request["users"], job["user"])
+                && listed(request["states"], job["state"])
+                && listed(request["partitions"], job["partition"])) {
+                selected.push(job);
+            }
+        }
+        reply.set("jobs", std::move(selected));
+        return reply;
+    };
+}
+
+const std::string kHeader
+    = "             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n";
+
+} // namespace
+
+class SqueueTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void defaultListingSortsByPartitionStateThenPriority();
+    void userAndMeShowOnlyThatUsersJobs();
+    void statesFilterKeepsOnlyThoseStates();
+    void explicitDefaultFormatPrintsTheSameTable();
+    void longListingStartsWithTheDateAndShowsLimits();
+    void startListsPendingJobsWithStartTimes();
+    void jobsAndPartitionAndNodeFiltersSelectJobs();
+    void noHeaderWithCustomFormatPrintsOnlyRows();
+    void capitalFormatUsesTwentyWideLeftColumns();
+    void formatLettersShowTimesMemoryAndPriority();
+    void sortOnDescendingJobId();
+    void unknownUserIsReportedButListingContinues();
+    void singleUnknownJobIdIsAnError();
+    void unknownStateIsRejectedWithTheValidList();
+    void unknownPartitionShowsOnlyTheHeader();
+    void finishedJobsAppearOnlyWithStatesAll();
+    void unsupportedOptionIsRefused();
+    void unknownOptionPointsToHelp();
+    void versionHelpAndUsageMatchSlurm();
+    void unreachableControllerIsALoadError();
+};
+
+void SqueueTest::initTestCase()
+{
+    qputenv("TZ", "UTC");
+    tzset();
+}
+
+void SqueueTest::defaultListingSortsByPartitionStateThenPriority()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 9);
+    const Result r = h.run<Squeue>({});
+    COMPARE_TEXT(r.out,
+        kHeader
+            + "                15       cpu   bobjob      bob  R       0:03      1 node03\n"
+              "                19       cpu  rootjob     root  R       0:00      1 node03\n"
+              "                16     debug  waiting    alice PD       0:00      1 (Resources)\n"
+              "                17     debug waiting2    alice PD       0:00      1 (Priority)\n"
+              "                18     debug  bobwait      bob PD       0:00      1 (Priority)\n"
+              "                14     debug  longrun    alice  R       0:06      2 node[01-02]\n");
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+}
+
+void SqueueTest::userAndMeShowOnlyThatUsersJobs()
+{
+    const std::string alice = kHeader
+        + "                16     debug  waiting    alice PD       0:00      1 (Resources)\n"
+          "                17     debug waiting2    alice PD       0:00      1 (Priority)\n"
+          "                14     debug  longrun    alice  R       0:06      2 node[01-02]\n";
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 9);
+    COMPARE_TEXT(h.run<Squeue>({"-u", "alice"}).out, alice);
+    COMPARE_TEXT(h.run<Squeue>({"--me"}).out, alice);
+    QCOMPARE(h.requests.back()["users"], mc::proto::stringList({"alice"}));
+
+    Harness bob("bob");
+    bob.reply = controllerWith(referenceJobs(), kT0 + 9);
+    COMPARE_TEXT(bob.run<Squeue>({"--me"}).out,
+        kHeader
+            + "                15       cpu   bobjob      bob  R       0:03      1 node03\n"
+              "                18     debug  bobwait      bob PD       0:00      1 (Priority)\n");
+}
+
+void SqueueTest::statesFilterKeepsOnlyThoseStates()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"-t", "PD"}).out,
+        kHeader
+            + "                16     debug  waiting    alice PD       0:00      1 (Resources)\n"
+              "                17     debug waiting2    alice PD       0:00      1 (Priority)\n"
+              "                18     debug  bobwait      bob PD       0:00      1 (Priority)\n");
+    COMPARE_TEXT(h.run<Squeue>({"-t", "R"}).out,
+        kHeader
+            + "                15       cpu   bobjob      bob  R       0:04      1 node03\n"
+              "                19       cpu  rootjob     root  R       0:01      1 node03\n"
+              "                14     debug  longrun    alice  R       0:07      2 node[01-02]\n");
+    QCOMPARE(h.requests.back()["states"], mc::proto::stringList({"RUNNING"}));
+}
+
+void SqueueTest::explicitDefaultFormatPrintsTheSameTable()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    const Result r = h.run<Squeue>({"-o", "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"});
+    COMPARE_TEXT(r.out,
+        kHeader
+            + "                15       cpu   bobjob      bob  R       0:04      1 node03\n"
+              "                19       cpu  rootjob     root  R       0:01      1 node03\n"
+              "                16     debug  waiting    alice PD       0:00      1 (Resources)\n"
+              "                17     debug waiting2    alice PD       0:00      1 (Priority)\n"
+              "                18     debug  bobwait      bob PD       0:00      1 (Priority)\n"
+              "                14     debug  longrun    alice  R       0:07      2 node[01-02]\n");
+}
+
+void SqueueTest::longListingStartsWithTheDateAndShowsLimits()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"-l"}).out,
+        "Sat Nov 21 11:09:43 2026\n"
+        "             JOBID PARTITION     NAME     USER    STATE       TIME TIME_LIMI  NODES "
+        "NODELIST(REASON)\n"
+        "                15       cpu   bobjob      bob  RUNNING       0:04     10:00      1 "
+        "node03\n"
+        "                19       cpu  rootjob     root  RUNNING       0:01 2-00:00:00      1 "
+        "node03\n"
+        "                16     debug  waiting    alice  PENDING       0:00      5:00      1 "
+        "(Resources)\n"
+        "                17     debug waiting2    alice  PENDING       0:00      5:00      1 "
+        "(Priority)\n"
+        "                18     debug  bobwait      bob  PENDING       0:00     10:00      1 "
+        "(Priority)\n"
+        "                14     debug  longrun    alice  RUNNING       0:07     10:00      2 "
+        "node[01-02]\n");
+}
+
+void SqueueTest::startListsPendingJobsWithStartTimes()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"--start"}).out,
+        "             JOBID PARTITION     NAME     USER ST          START_TIME  NODES SCHEDNODES   "
+        "        NODELIST(REASON)\n"
+        "                16     debug  waiting    alice PD                 N/A      1 (null)       "
+        "        (Resources)\n"
+        "                17     debug waiting2    alice PD                 N/A      1 (null)       "
+        "        (Priority)\n"
+        "                18     debug  bobwait      bob PD                 N/A      1 (null)       "
+        "        (Priority)\n");
+}
+
+void SqueueTest::jobsAndPartitionAndNodeFiltersSelectJobs()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"-j", "14,16"}).out,
+        kHeader
+            + "                16     debug  waiting    alice PD       0:00      1 (Resources)\n"
+              "                14     debug  longrun    alice  R       0:07      2 node[01-02]\n");
+    COMPARE_TEXT(h.run<Squeue>({"-p", "cpu"}).out,
+        kHeader
+            + "                15       cpu   bobjob      bob  R       0:04      1 node03\n"
+              "                19       cpu  rootjob     root  R       0:01      1 node03\n");
+    COMPARE_TEXT(h.run<Squeue>({"-w", "node01"}).out,
+        kHeader
+            + "                14     debug  longrun    alice  R       0:07      2 node[01-02]\n");
+    COMPARE_TEXT(h.run<Squeue>({"-j", "14", "-o", "%i %j %P"}).out,
+        "JOBID NAME PARTITION\n14 longrun debug\n");
+}
+
+void SqueueTest::noHeaderWithCustomFormatPrintsOnlyRows()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"-h", "-o", "%i %T %r"}).out,
+        "15 RUNNING None\n19 RUNNING None\n16 PENDING Resources\n17 PENDING Priority\n"
+        "18 PENDING Priority\n14 RUNNING None\n");
+}
+
+void SqueueTest::capitalFormatUsesTwentyWideLeftColumns()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    const Result r
+        = h.run<Squeue>({"-O", "JobID,Name,UserName,State,Reason,TimeLimit,NumCPUs,MinMemory"});
+    COMPARE_TEXT(r.out,
+        "JOBID               NAME                USER                STATE               REASON    "
+        "          TIME_LIMIT          CPUS                MIN_MEMORY          \n"
+        "15                  bobjob              bob                 RUNNING             None      "
+        "          10:00               2                   500M                \n"
+        "19                  rootjob             root                RUNNING             None      "
+        "          2-00:00:00          1                   500M                \n"
+        "16                  waiting             alice               PENDING             Resources "
+        "          5:00                4                   500M                \n"
+        "17                  waiting2            alice               PENDING             Priority  "
+        "          5:00                1                   500M                \n"
+        "18                  bobwait             bob                 PENDING             Priority  "
+        "          10:00               1                   500M                \n"
+        "14                  longrun             alice               RUNNING             None      "
+        "          10:00               8                   500M                \n");
+}
+
+void SqueueTest::formatLettersShowTimesMemoryAndPriority()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"-o", "%A %j %T %M %l %L %C %m %b %Q %S %V"}).out,
+        "JOBID NAME STATE TIME TIME_LIMIT TIME_LEFT CPUS MIN_MEMORY TRES_PER_NODE PRIORITY "
+        "START_TIME SUBMIT_TIME\n"
+        "15 bobjob RUNNING 0:04 10:00 9:56 2 500M N/A 4294901745 2026-11-21T11:09:39 "
+        "2026-11-21T11:09:36\n"
+        "19 rootjob RUNNING 0:01 2-00:00:00 1-23:59:59 1 500M N/A 4294901741 2026-11-21T11:09:42 "
+        "2026-11-21T11:09:39\n"
+        "16 waiting PENDING 0:00 5:00 5:00 4 500M N/A 4294901744 N/A 2026-11-21T11:09:39\n"
+        "17 waiting2 PENDING 0:00 5:00 5:00 1 500M N/A 4294901743 N/A 2026-11-21T11:09:39\n"
+        "18 bobwait PENDING 0:00 10:00 10:00 1 500M N/A 4294901742 N/A 2026-11-21T11:09:39\n"
+        "14 longrun RUNNING 0:07 10:00 9:53 8 500M N/A 4294901746 2026-11-21T11:09:36 "
+        "2026-11-21T11:09:33\n");
+}
+
+void SqueueTest::sortOnDescendingJobId()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"--sort=-i"}).out,
+        kHeader
+            + "                19       cpu  rootjob     root  R       0:01      1 node03\n"
+              "                18     debug  bobwait      bob PD       0:00      1 (Priority)\n"
+              "                17     debug waiting2    alice PD       0:00      1 (Priority)\n"
+              "                16     debug  waiting    alice PD       0:00      1 (Resources)\n"
+              "                15       cpu   bobjob      bob  R       0:04      1 node03\n"
+              "                14     debug  longrun    alice  R       0:07      2 node[01-02]\n");
+    const Result bad = h.run<Squeue>({"--sort=Y"});
+    COMPARE_TEXT(bad.err, "squeue: error: Invalid sort specification: Y\n");
+    QCOMPARE(bad.exitCode, 1);
+}
+
+void SqueueTest::unknownUserIsReportedButListingContinues()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    const Result r = h.run<Squeue>({"-u", "nosuchuser"});
+    COMPARE_TEXT(r.out, kHeader);
+    COMPARE_TEXT(r.err, "squeue: error: Invalid user: nosuchuser\n\n");
+    QCOMPARE(r.exitCode, 0);
+}
+
+void SqueueTest::singleUnknownJobIdIsAnError()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    const Result r = h.run<Squeue>({"-j", "999999"});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err, "slurm_load_jobs error: Invalid job id specified\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void SqueueTest::unknownStateIsRejectedWithTheValidList()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    const Result r = h.run<Squeue>({"-t", "BOGUS"});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err,
+        "squeue: error: Invalid job state specified: BOGUS\n"
+        "squeue: error: Valid job states include: "
+        "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,BOOT_"
+        "FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,RESV_DEL_HOLD,REQUEUED,"
+        "REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED\n\n");
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(h.requests.empty());
+}
+
+void SqueueTest::unknownPartitionShowsOnlyTheHeader()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 10);
+    const Result r = h.run<Squeue>({"-p", "nosuch"});
+    COMPARE_TEXT(r.out, kHeader);
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+}
+
+void SqueueTest::finishedJobsAppearOnlyWithStatesAll()
+{
+    // 11_sacct.txt: jobs 106-108 ended less than MinJobAge ago.
+    const std::int64_t t = kT0 + 246;
+    auto finished = [&](int id, const char *name, const char *state, const char *reason,
+                        std::int64_t start, std::int64_t end, std::vector<std::string> nodes) {
+        Json j = jobJson(
+            {id, "alice", name, "cpu", state, reason, start - 2, start, 172800, nodes, 1, 1, 0});
+        j.set("end_time", end);
+        return j;
+    };
+    Harness h;
+    h.reply = controllerWith(
+        {finished(106, "sacct_ok", "COMPLETED", "None", t, t + 12, {"node01"}),
+            finished(107, "sacct_fail", "FAILED", "NonZeroExitCode", t, t, {"node01"}),
+            finished(108, "sacct_cancel", "CANCELLED", "None", t, t + 2, {"node01"})},
+        t + 30);
+    COMPARE_TEXT(h.run<Squeue>({"-j", "106,107,108"}).out, kHeader);
+    COMPARE_TEXT(h.run<Squeue>({"-t", "all", "-j", "106,107,108"}).out,
+        kHeader
+            + "               108       cpu sacct_ca    alice CA       0:02      1 node01\n"
+              "               106       cpu sacct_ok    alice CD       0:12      1 node01\n"
+              "               107       cpu sacct_fa    alice  F       0:00      1 "
+              "(NonZeroExitCode)\n");
+}
+
+void SqueueTest::unsupportedOptionIsRefused()
+{
+    Harness h;
+    const Result r = h.run<Squeue>({"--iterate=5"});
+    COMPARE_TEXT(r.err, "squeue: error: --iterate is not supported by minicluster\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void SqueueTest::unknownOptionPointsToHelp()
+{
+    Harness h;
+    const Result r = h.run<Squeue>({"--bogus"});
+    COMPARE_TEXT(r.err,
+        "squeue: unrecognized option '--bogus'\nTry \"squeue --help\" for more information\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void SqueueTest::versionHelpAndUsageMatchSlurm()
+{
+    Harness h;
+    COMPARE_TEXT(h.run<Squeue>({"--version"}).out, "slurm-wlm 22.05.8\n");
+    const Result usage = h.run<Squeue>({"--usage"});
+    COMPARE_TEXT(usage.out,
+        "Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]\n"
+        "              [-n name] [-o format] [-p partitions] [--qos qos]\n"
+        "              [--reservation reservation] [--sort fields] [--start]\n"
+        "              [--step step_id] [-t states] [-u user_name] [--usage]\n"
+        "              [-L licenses] [-w nodes] [--federation] [--local] [--sibling]\n"
+        "\t      [-ahjlrsv]\n");
+    const Result help = h.run<Squeue>({"--help"});
+    QVERIFY(
+        help.out.rfind("Usage: squeue [OPTIONS]\n  -A, --account=account(s)        comma separated "
+                       "list of accounts\n\t\t\t\t  to view, default is all accounts\n",
+            0)
+        == 0);
+    QCOMPARE(std::count(help.out.begin(), help.out.end(), '\n'), 52);
+    QVERIFY(h.requests.empty());
+}
+
+void SqueueTest::unreachableControllerIsALoadError()
+{
+    Harness h;
+    const Result r = h.run<Squeue>({});
+    COMPARE_TEXT(
+        r.err, "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+QTEST_APPLESS_MAIN(SqueueTest)
+#include "squeue_test.moc"

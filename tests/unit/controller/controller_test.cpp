@@ -1,0 +1,272 @@
+// The controller without sockets: requests in, orders to a recording gateway out (the seam).
+#include "mc/ctl/controller.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace mc;
+using proto::Json;
+
+namespace {
+
+const char *const kConf = R"(ClusterName=test
+DefMemPerCPU=1000
+NodeName=cn[01-02] CPUs=4 RealMemory=8000
+PartitionName=cpu Nodes=cn[01-02] Default=YES DefaultTime=01:00:00 MaxTime=1-00:00:00
+)";
+
+const char *const kUsers = "User=alice UID=1001 DefaultAccount=def-prof\n"
+                           "User=bob UID=1002 DefaultAccount=def-prof\n";
+
+struct RecordingGateway : ctl::NodeGateway {
+    std::vector<std::pair<std::string, Json>> orders;
+    bool send(const std::string &node, const Json &order) override
+    {
+        orders.emplace_back(node, order);
+        return true;
+    }
+};
+
+Json submitRequest(const std::string &user, int cpus, const std::string &partition = {})
+{
+    Json job = Json::object();
+    job.set("name", "t");
+    job.set("user", user);
+    job.set("partition", partition);
+    job.set("script", "#!/bin/bash\ntrue\n");
+    job.set("work_dir", "/home/" + user);
+    job.set("cpus_per_task", cpus);
+    Json r = Json::object();
+    r.set("op", "submit");
+    r.set("job", job);
+    return r;
+}
+
+Json registration(const std::string &node)
+{
+    Json m = Json::object();
+    m.set("op", "node_register");
+    m.set("node", node);
+    return m;
+}
+
+Json ended(std::int64_t id, int code, int signal = 0)
+{
+    Json m = Json::object();
+    m.set("op", "job_ended");
+    m.set("job_id", id);
+    m.set("exit_code", code);
+    m.set("exit_signal", signal);
+    m.set("end_time", 200);
+    return m;
+}
+
+} // namespace
+
+class ControllerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void submittedJobIsCommittedBeforeTheReply();
+    void jobStartsOnFirstFreeNodeAndCompletes();
+    void secondJobWaitsForResourcesWhenNodesAreFull();
+    void badPartitionIsRefusedWithSlurmsWords();
+    void cancellingARunningJobSignalsItsNodeAndEndsCancelled();
+    void onlyTheOwnerMayCancel();
+    void restartedControllerKeepsQueueAndNextId();
+    void nodeThatForgotAJobEndsItAsNodeFail();
+
+private:
+    std::unique_ptr<ctl::Controller> makeController();
+    Json call(const Json &request, sched::Seconds now = 100)
+    {
+        return m_ctl->handleRequest(request, now);
+    }
+    Json job(std::int64_t id)
+    {
+        Json r = Json::object();
+        r.set("op", "jobs");
+        Json ids = Json::array();
+        ids.push(id);
+        r.set("job_ids", ids);
+        return call(r)["jobs"].items().at(0);
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<acct::JobStore> m_store;
+    RecordingGateway m_gateway;
+    std::unique_ptr<ctl::Controller> m_ctl;
+};
+
+std::unique_ptr<ctl::Controller> ControllerTest::makeController()
+{
+    m_store = std::make_unique<acct::JobStore>();
+    std::string error;
+    m_store->open(m_dir->path().toStdString() + "/ctld.sqlite", error);
+    auto c = std::make_unique<ctl::Controller>(
+        sched::parseSlurmConf(kConf).config, sched::parseSiteUsers(kUsers), *m_store, m_gateway);
+    c->restore(error);
+    return c;
+}
+
+void ControllerTest::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_gateway.orders.clear();
+    m_ctl = makeController();
+    m_ctl->nodeRegistered("cn01", registration("cn01"), 100);
+    m_ctl->nodeRegistered("cn02", registration("cn02"), 100);
+}
+
+void ControllerTest::cleanup()
+{
+    m_ctl.reset();
+    m_store.reset();
+}
+
+void ControllerTest::submittedJobIsCommittedBeforeTheReply()
+{
+    Json reply = call(submitRequest("alice", 1));
+    QVERIFY(reply["ok"].toBool());
+    QCOMPARE(reply["job_id"].toInt(), 1);
+    // A second store on the same file sees it at once: the commit happened before the reply.
+    acct::JobStore other;
+    std::string error;
+    QVERIFY(other.open(m_dir->path().toStdString() + "/ctld.sqlite", error));
+    auto jobs = other.loadUnfinished(error);
+    QCOMPARE(jobs.size(), 1u);
+    QCOMPARE(QString::fromStdString(jobs[0].spec.account), QStringLiteral("def-prof"));
+    QCOMPARE(QString::fromStdString(jobs[0].spec.partition), QStringLiteral("cpu"));
+}
+
+void ControllerTest::jobStartsOnFirstFreeNodeAndCompletes()
+{
+    call(submitRequest("alice", 2));
+    QCOMPARE(QString::fromStdString(job(1)["state"].toString()), QStringLiteral("PENDING"));
+    m_ctl->schedule(101);
+    QCOMPARE(m_gateway.orders.size(), 1u);
+    QCOMPARE(QString::fromStdString(m_gateway.orders[0].first), QStringLiteral("cn01"));
+    const Json &launch = m_gateway.orders[0].second;
+    QCOMPARE(QString::fromStdString(launch["op"].toString()), QStringLiteral("launch"));
+    QCOMPARE(launch["job"]["cpus_on_node"].toInt(), 2);
+    QCOMPARE(launch["job"]["mem_per_node_resolved"].toInt(), 2000);
+    QCOMPARE(QString::fromStdString(job(1)["state"].toString()), QStringLiteral("RUNNING"));
+
+    m_ctl->nodeReport("cn01", ended(1, 0), 105);
+    Json done = job(1);
+    QCOMPARE(QString::fromStdString(done["state"].toString()), QStringLiteral("COMPLETED"));
+    QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("job_end_ack"));
+
+    Json acct = Json::object();
+    acct.set("op", "acct");
+    Json rows = call(acct)["jobs"];
+    QCOMPARE(rows.size(), 1u);
+    QCOMPARE(rows.items()[0]["steps"].items()[0]["state"].toString(), std::string("COMPLETED"));
+}
+
+void ControllerTest::secondJobWaitsForResourcesWhenNodesAreFull()
+{
+    call(submitRequest("alice", 4));
+    call(submitRequest("alice", 4));
+    call(submitRequest("alice", 4));
+    call(submitRequest("bob", 1));
+    m_ctl->schedule(101);
+    QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
+    QCOMPARE(job(2)["state"].toString(), std::string("RUNNING"));
+    QCOMPARE(job(3)["reason"].toString(), std::string("Resources"));
+    QCOMPARE(job(4)["reason"].toString(), std::string("Priority"));
+
+    m_ctl->nodeReport("cn01", ended(1, 3), 150);
+    QCOMPARE(job(1)["state"].toString(), std::string("FAILED"));
+    QCOMPARE(job(1)["exit_code"].toInt(), 3);
+    QCOMPARE(job(3)["state"].toString(), std::string("RUNNING"));
+}
+
+void ControllerTest::badPartitionIsRefusedWithSlurmsWords()
+{
+    Json reply = call(submitRequest("alice", 1, "nosuch"));
+    QVERIFY(!reply["ok"].toBool());
+    QCOMPARE(reply["error"].toString(), std::string("Invalid partition name specified"));
+    Json tooBig = call(submitRequest("alice", 64));
+    QCOMPARE(
+        tooBig["error"].toString(), std::string("Requested node configuration is not available"));
+    Json nobody = call(submitRequest("mallory", 1));
+    QCOMPARE(nobody["error"].toString(), std::string("Invalid user id"));
+}
+
+void ControllerTest::cancellingARunningJobSignalsItsNodeAndEndsCancelled()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    Json cancel = Json::object();
+    cancel.set("op", "cancel");
+    cancel.set("user", "alice");
+    Json ids = Json::array();
+    ids.push(1);
+    cancel.set("job_ids", ids);
+    Json reply = call(cancel);
+    QCOMPARE(reply["results"].size(), 0u);
+    QCOMPARE(job(1)["state"].toString(), std::string("COMPLETING"));
+    QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("signal"));
+    QVERIFY(m_gateway.orders.back().second["cancel"].toBool());
+
+    m_ctl->nodeReport("cn01", ended(1, 0, SIGTERM), 110);
+    QCOMPARE(job(1)["state"].toString(), std::string("CANCELLED"));
+    QCOMPARE(job(1)["exit_signal"].toInt(), 0);
+}
+
+void ControllerTest::onlyTheOwnerMayCancel()
+{
+    call(submitRequest("alice", 1));
+    Json cancel = Json::object();
+    cancel.set("op", "cancel");
+    cancel.set("user", "bob");
+    Json ids = Json::array();
+    ids.push(1);
+    ids.push(99);
+    cancel.set("job_ids", ids);
+    Json results = call(cancel)["results"];
+    QCOMPARE(results.size(), 2u);
+    QCOMPARE(results.items()[0]["error"].toString(), std::string("Access/permission denied"));
+    QCOMPARE(results.items()[1]["error"].toString(), std::string("Invalid job id specified"));
+    QCOMPARE(job(1)["state"].toString(), std::string("PENDING"));
+}
+
+void ControllerTest::restartedControllerKeepsQueueAndNextId()
+{
+    call(submitRequest("alice", 4));
+    call(submitRequest("alice", 4));
+    call(submitRequest("alice", 4));
+    m_ctl->schedule(101);
+    m_ctl.reset(); // the controller dies
+    m_ctl = makeController();
+    m_ctl->nodeRegistered(
+        "cn01",
+        [] {
+            Json m = registration("cn01");
+            Json running = Json::array();
+            running.push(1);
+            m.set("running", running);
+            return m;
+        }(),
+        120);
+    QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
+    QCOMPARE(job(3)["state"].toString(), std::string("PENDING"));
+    QCOMPARE(call(submitRequest("alice", 1))["job_id"].toInt(), 4);
+}
+
+void ControllerTest::nodeThatForgotAJobEndsItAsNodeFail()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    m_ctl->nodeLost("cn01", 110);
+    m_ctl->nodeRegistered("cn01", registration("cn01"), 120); // comes back without job 1
+    QCOMPARE(job(1)["state"].toString(), std::string("NODE_FAIL"));
+}
+
+QTEST_APPLESS_MAIN(ControllerTest)
+#include "controller_test.moc"

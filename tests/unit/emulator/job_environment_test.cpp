@@ -1,0 +1,97 @@
+#include "mc/emu/job_environment.h"
+
+#include <QtTest>
+
+#include <map>
+
+using namespace mc::emu;
+
+namespace {
+
+std::map<std::string, std::string> asMap(const std::vector<std::string> &env)
+{
+    std::map<std::string, std::string> m;
+    for (const auto &e : env) {
+        m[e.substr(0, e.find('='))] = e.substr(e.find('=') + 1);
+    }
+    return m;
+}
+
+BatchJobFacts facts()
+{
+    BatchJobFacts f;
+    f.jobId = 136;
+    f.jobName = "wrap";
+    f.user = "alice";
+    f.uid = 1001;
+    f.gid = 1001;
+    f.account = "students";
+    f.partition = "debug";
+    f.clusterName = "refcluster";
+    f.node = "node01";
+    f.nodeList = "node01";
+    f.memPerCpu = 500;
+    f.submitDir = "/home/alice";
+    f.submitHost = "vm";
+    f.confPath = "/etc/slurm/slurm.conf";
+    f.home = "/home/alice";
+    return f;
+}
+
+} // namespace
+
+class JobEnvironmentTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultJobGetsTheReferenceVariables();
+    void requestedTasksAndCpusAppearOnlyWhenAsked();
+    void slurmVariablesOverrideTheSubmittersOnes();
+};
+
+void JobEnvironmentTest::defaultJobGetsTheReferenceVariables()
+{
+    // reference/15_job_environment.txt, "defaults only (sbatch --wrap)".
+    auto env = asMap(batchJobEnvironment(facts(), {}));
+    QCOMPARE(env["SLURMD_NODENAME"], std::string("node01"));
+    QCOMPARE(env["SLURM_JOB_ID"], std::string("136"));
+    QCOMPARE(env["SLURM_JOBID"], std::string("136"));
+    QCOMPARE(env["SLURM_CPUS_ON_NODE"], std::string("1"));
+    QCOMPARE(env["SLURM_MEM_PER_CPU"], std::string("500"));
+    QCOMPARE(env["SLURM_TASKS_PER_NODE"], std::string("1"));
+    QCOMPARE(env["SLURM_SUBMIT_DIR"], std::string("/home/alice"));
+    QCOMPARE(env["ENVIRONMENT"], std::string("BATCH"));
+    QVERIFY(env.find("SLURM_NTASKS") == env.end());
+    QVERIFY(env.find("SLURM_CPUS_PER_TASK") == env.end());
+    QVERIFY(env.find("SLURM_MEM_PER_NODE") == env.end());
+}
+
+void JobEnvironmentTest::requestedTasksAndCpusAppearOnlyWhenAsked()
+{
+    BatchJobFacts f = facts();
+    f.ntasks = 2;
+    f.ntasksGiven = true;
+    f.cpusPerTask = 2;
+    f.cpusPerTaskGiven = true;
+    f.cpusOnNode = 4;
+    f.memPerNode = 600;
+    auto env = asMap(batchJobEnvironment(f, {}));
+    QCOMPARE(env["SLURM_NTASKS"], std::string("2"));
+    QCOMPARE(env["SLURM_NPROCS"], std::string("2"));
+    QCOMPARE(env["SLURM_CPUS_PER_TASK"], std::string("2"));
+    QCOMPARE(env["SLURM_JOB_CPUS_PER_NODE"], std::string("4"));
+    QCOMPARE(env["SLURM_MEM_PER_NODE"], std::string("600"));
+    QCOMPARE(env["SLURM_TASKS_PER_NODE"], std::string("2"));
+}
+
+void JobEnvironmentTest::slurmVariablesOverrideTheSubmittersOnes()
+{
+    auto env = asMap(batchJobEnvironment(
+        facts(), {"FOO=bar", "SLURM_JOB_NAME=old", "HOME=/home/alice", "SLURM_JOB_ID=1"}));
+    QCOMPARE(env["FOO"], std::string("bar"));
+    QCOMPARE(env["SLURM_JOB_NAME"], std::string("wrap"));
+    QCOMPARE(env["SLURM_JOB_ID"], std::string("136"));
+}
+
+QTEST_APPLESS_MAIN(JobEnvironmentTest)
+#include "job_environment_test.moc"
