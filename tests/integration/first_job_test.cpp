@@ -142,6 +142,13 @@ void FirstJobTest::waitingJobShowsPendingThenRunsAndCancelEndsIt()
     QVERIFY2(sacct.out.contains(QStringLiteral("1.batch       CANCELLED     0:15")),
         qPrintable(sacct.out));
 
+    // A command still to come says so instead of "command not found".
+    ShellResult sinfo = cluster.shell(QStringLiteral("sinfo"));
+    QCOMPARE(sinfo.exitCode, 1);
+    QVERIFY2(sinfo.err.startsWith(
+                 QStringLiteral("sinfo: error: minicluster does not provide sinfo yet.\n")),
+        qPrintable(sinfo.err));
+
     // Another user's job cannot be cancelled.
     ShellResult denied = cluster.shell(QStringLiteral("scancel 2"), QStringLiteral("bob"));
     QCOMPARE(denied.err,

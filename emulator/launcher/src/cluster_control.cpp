@@ -206,6 +206,8 @@ int status(const ClusterOptions &o)
                 "sandbox: %s (%s)\nnodes:\n",
         (*reply)["cluster_name"].toString().c_str(), o.layout.dir.c_str(),
         readFirstLine(o.layout.run() + "/ctld.pid").c_str(), mode.c_str(), detail.c_str());
+    std::printf("limits: --time and --mem are recorded and scheduled, not yet enforced on the "
+                "nodes\n");
     for (const auto &n : (*reply)["nodes"].items()) {
         std::printf("  %-8s %-10s %d/%d CPUs allocated\n", n["name"].toString().c_str(),
             n["state"].toString().c_str(), static_cast<int>(n["alloc_cpus"].toInt()),

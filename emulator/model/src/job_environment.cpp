@@ -55,6 +55,7 @@ std::vector<std::string> batchJobEnvironment(
     set("SLURM_NNODES", num(f.numNodes));
     set("SLURM_NODEID", "0");
     set("SLURM_NODELIST", f.nodeList);
+    set("SLURM_NODE_ALIASES", "(null)");
     if (f.ntasksGiven) {
         set("SLURM_NPROCS", num(f.ntasks));
         set("SLURM_NTASKS", num(f.ntasks));
@@ -69,6 +70,7 @@ std::vector<std::string> batchJobEnvironment(
     set("SLURM_TOPOLOGY_ADDR_PATTERN", "node");
     set("ENVIRONMENT", "BATCH");
     set("HOSTNAME", f.node);
+    set("TMPDIR", "/tmp");
     if (!f.tmpDir.empty()) {
         set("SLURM_TMPDIR", f.tmpDir);
     }
