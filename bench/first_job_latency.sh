@@ -20,6 +20,7 @@ ms() { awk -v a=\"\$1\" -v b=\"\$2\" 'BEGIN {printf \"%.3f\n\", (b-a)*1000}'; }
 for i in \$(seq $runs); do
   t0=\$EPOCHREALTIME; sbatch -o /dev/null --wrap true >/dev/null; t1=\$EPOCHREALTIME
   ms \$t0 \$t1
+  sleep 0.2 # an idle cluster for each run, as in refslurm/perf.sh (it slept 0.3 s)
 done > sbatch.ms
 while squeue -h -t PD,R,CG -o %i | grep -q .; do :; done
 
@@ -30,6 +31,7 @@ for i in \$(seq $runs); do
   while [ ! -s \$f ]; do :; done
   t1=\$EPOCHREALTIME
   ms \$t0 \$t1
+  sleep 0.2
 done > first.ms
 
 echo \"sbatch round trip:          \$(median < sbatch.ms)\"

@@ -186,8 +186,7 @@ Json Controller::submit(const Json &request, Seconds now)
     if (!m_store.saveJob(job, error)) {
         return failure("Unable to save the job: " + error);
     }
-    m_lastJobId = job.id.value;
-    m_store.setLastJobId(m_lastJobId);
+    m_lastJobId = job.id.value; // the store derives it from MAX(id): one commit per submission
     auto [it, inserted] = m_jobs.emplace(job.id, std::move(job));
     emitJob(it->second, now);
 
