@@ -7,10 +7,16 @@ packages=(
   # build
   build-essential cmake ninja-build ccache pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libgl-dev libsqlite3-dev
+  # the app: its terminal (libvterm) and its translations (Qt Linguist: lupdate, lrelease)
+  libvterm-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
   # run: the node sandbox, and the app's display in tests
   bubblewrap xvfb xauth
+  # `man sbatch` on the login node
+  man-db
   # tests and benchmarks
   python3 hyperfine
+  # workflow managers that must run unmodified against the cluster (integration.workflow_clients)
+  snakemake coop-computing-tools
 )
 
 missing=()

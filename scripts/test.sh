@@ -9,4 +9,4 @@ preset=${MC_TEST_PRESET:-asan}
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"
 scripts/check-format.sh
-ctest --preset "$preset" -j2
+ctest --preset "$preset" -j2 -LE bench # benchmarks: bench/ scripts, not CI

@@ -207,6 +207,27 @@ private Q_SLOTS:
         QVERIFY(!m_link->isConnected());
         QVERIFY(!m_controller->readLine());
     }
+
+    void burstOfEventsIsDeliveredInOrderAndOnlyThenTheHangupIsReported()
+    {
+        QVERIFY(subscribe());
+        QSignalSpy jobs(m_link.get(), &ControllerLink::jobChanged);
+        QSignalSpy connected(m_link.get(), &ControllerLink::connectedChanged);
+        std::string burst;
+        constexpr int kEvents = 3000;
+        for (int id = 1; id <= kEvents; ++id) {
+            burst += jobEvent(pendingJob(id)).dump() + "\n";
+        }
+        QVERIFY(m_controller->sendRaw(burst));
+        m_controller->dropClient();
+        QTRY_COMPARE_WITH_TIMEOUT(connected.count(), 1, kTimeoutMs);
+        // Every event sent before the hangup arrived, in order, before the link went down.
+        QCOMPARE(jobs.count(), kEvents);
+        for (int i = 0; i < kEvents; ++i) {
+            QCOMPARE(jobs.at(i).at(0).value<Json>()["job_id"].toInt(), std::int64_t{i + 1});
+        }
+        QCOMPARE(connected.first().at(0).toBool(), false);
+    }
 };
 
 QTEST_GUILESS_MAIN(ControllerLinkTest)

@@ -87,9 +87,14 @@ bool FakeController::sendRaw(const std::string &bytes)
     std::size_t done = 0;
     while (m_clientFd >= 0 && done < bytes.size()) {
         // MSG_NOSIGNAL: a client that already hung up must fail the test, not kill it.
-        const ssize_t n
-            = ::send(m_clientFd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+        // MSG_DONTWAIT: when the socket is full, let the app (on this thread) read some.
+        const ssize_t n = ::send(
+            m_clientFd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
             continue;
         }
         if (n <= 0) {

@@ -1,11 +1,19 @@
 #include "fake_controller.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/main_window.h"
+#include "mc/gui/node_table_model.h"
+#include "mc/gui/terminal_tabs.h"
+#include "mc/term/terminal_screen.h"
+#include "mc/term/terminal_view.h"
 #include "test_jobs.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -44,8 +52,23 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
 
     QString socketPath() const { return m_dir->filePath(QStringLiteral("run/ctld.sock")); }
+    // No terminal tab unless a test asks for one.
+    mc::gui::AppOptions options(const QString &shell = {}) const
+    {
+        mc::gui::AppOptions result;
+        result.socketPath = socketPath();
+        result.shellProgram = shell;
+        return result;
+    }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // The language choice is saved in QSettings: keep the tests' apart from the user's.
+        QCoreApplication::setOrganizationName(QStringLiteral("minicluster-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("main_window_test"));
+    }
+
     void init()
     {
         m_dir = std::make_unique<QTemporaryDir>();
@@ -57,7 +80,7 @@ private Q_SLOTS:
 
     void windowIsTitledMiniclusterAndShowsTheQueueColumns()
     {
-        MainWindow window(socketPath());
+        MainWindow window(options());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
@@ -73,7 +96,7 @@ private Q_SLOTS:
 
     void statusBarSaysNotConnectedWhileThereIsNoController()
     {
-        MainWindow window(socketPath());
+        MainWindow window(options());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
@@ -88,7 +111,7 @@ private Q_SLOTS:
     {
         FakeController controller(socketPath().toStdString());
         QVERIFY(controller.listen());
-        MainWindow window(socketPath());
+        MainWindow window(options());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
@@ -128,6 +151,104 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(isShown(window, "notConnectedMessage"), kTimeoutMs);
         QVERIFY(labelText(window, "connectionStatus").startsWith(QStringLiteral("Lost")));
         QCOMPARE(window.jobModel()->rowCount(), 0);
+    }
+
+    void terminalTabRunsTheShellAndMoreTabsOpenOnRequest()
+    {
+        MainWindow window(options(QStringLiteral("/bin/sh")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.terminals()->count(), 1);
+        auto *view = window.terminals()->currentView();
+        QVERIFY(view);
+        QTest::keyClicks(view, QStringLiteral("echo tab-$((20+22))"));
+        QTest::keyClick(view, Qt::Key_Return);
+        const auto screenShows = [view](const QString &text) {
+            for (int row = 0; row < view->screen()->rows(); ++row) {
+                if (view->screen()->lineText(row).contains(text)) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(screenShows(QStringLiteral("tab-42")), kTimeoutMs);
+
+        auto *newTab = window.findChild<QAction *>(QStringLiteral("newTerminalAction"));
+        QVERIFY(newTab && newTab->isEnabled());
+        newTab->trigger();
+        QCOMPARE(window.terminals()->count(), 2);
+        QVERIFY(window.terminals()->currentView() != view);
+    }
+
+    void nodesDockShowsEachNodeWithTheJobsHoldingIt()
+    {
+        FakeController controller(socketPath().toStdString());
+        QVERIFY(controller.listen());
+        MainWindow window(options());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(controller.accept());
+        QVERIFY(controller.readLine());
+        const auto node = [](const char *name, int allocCpus) {
+            return Json::object()
+                .set("name", name)
+                .set("state", allocCpus == 0 ? "idle" : "mixed")
+                .set("cpus", 8)
+                .set("alloc_cpus", allocCpus)
+                .set("memory", 16000)
+                .set("alloc_memory", 0)
+                .set("gpus", 0)
+                .set("partitions", Json::array().push("cpu"));
+        };
+        QVERIFY(controller.send(
+            Json::object()
+                .set("ok", true)
+                .set("jobs", Json::array().push(runningJob(10, {"cn01"}).set("num_cpus", 2)))
+                .set("nodes", Json::array().push(node("cn01", 2)).push(node("cn02", 0)))));
+        const auto *table = window.findChild<QTableView *>(QStringLiteral("nodesTable"));
+        QVERIFY(table);
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 2, kTimeoutMs);
+        const int jobs
+            = mc::gui::NodeTableModel::columnIndex(mc::gui::NodeTableModel::Column::Jobs);
+        const int state
+            = mc::gui::NodeTableModel::columnIndex(mc::gui::NodeTableModel::Column::State);
+        QCOMPARE(table->model()->index(0, jobs).data().toString(), QStringLiteral("10"));
+        QCOMPARE(table->model()->index(0, state).data().toString(), QStringLiteral("mix"));
+
+        // The job moves to cn02 (an event for each): the table follows.
+        QVERIFY(controller.send(Json::object()
+                                    .set("event", "job")
+                                    .set("job", runningJob(10, {"cn02"}).set("num_cpus", 2))));
+        QVERIFY(controller.send(Json::object().set("event", "node").set("node", node("cn02", 2))));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            table->model()->index(1, jobs).data().toString(), QStringLiteral("10"), kTimeoutMs);
+        QCOMPARE(table->model()->index(0, jobs).data().toString(), QString());
+        QCOMPARE(table->model()->index(1, state).data().toString(), QStringLiteral("mix"));
+    }
+
+    void languageMenuSwitchesTheWindowToFrenchAndBack()
+    {
+        MainWindow window(options());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *french = window.findChild<QAction *>(QStringLiteral("languageAction_fr"));
+        auto *english = window.findChild<QAction *>(QStringLiteral("languageAction_en"));
+        QVERIFY(french && english);
+        const auto *users = window.findChild<QComboBox *>(QStringLiteral("userFilter"));
+        QVERIFY(users);
+        QCOMPARE(users->itemText(0), QStringLiteral("All users"));
+
+        french->trigger();
+        QTRY_COMPARE(users->itemText(0), QStringLiteral("Tous les utilisateurs"));
+        QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&Fichier"));
+        QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("fr"));
+        // Slurm's words stay Slurm's.
+        const auto *table = window.findChild<QTableView *>(QStringLiteral("queueTable"));
+        QCOMPARE(table->model()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("JOBID"));
+
+        english->trigger();
+        QTRY_COMPARE(users->itemText(0), QStringLiteral("All users"));
+        QSettings().remove(QStringLiteral("language"));
     }
 };
 

@@ -1,6 +1,9 @@
 #include "cluster_fixture.h"
 
+#include <QDir>
+#include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 
 namespace {
 
@@ -40,9 +43,41 @@ ShellResult ClusterFixture::minicluster(const QStringList &args) const
     return r;
 }
 
-bool ClusterFixture::up()
+bool ClusterFixture::setSlurmConf(const QString &key, const QString &value)
 {
-    ShellResult r = minicluster({QStringLiteral("--sandbox"), m_sandbox, QStringLiteral("up")});
+    QString etc = dir() + QStringLiteral("/etc");
+    QString target = etc + QStringLiteral("/slurm.conf");
+    QFile preset(QStringLiteral(MC_SOURCE_DIR "/emulator/presets/default/slurm.conf"));
+    QString text;
+    if (QFile::exists(target)) {
+        QFile current(target);
+        if (!current.open(QIODevice::ReadOnly)) {
+            return false;
+        }
+        text = QString::fromUtf8(current.readAll());
+    } else if (preset.open(QIODevice::ReadOnly)) {
+        text = QString::fromUtf8(preset.readAll());
+    } else {
+        return false;
+    }
+    QRegularExpression line(
+        QStringLiteral("^") + key + QStringLiteral("=.*$"), QRegularExpression::MultilineOption);
+    QString entry = key + QLatin1Char('=') + value;
+    if (text.contains(line)) {
+        text.replace(line, entry);
+    } else {
+        text += entry + QLatin1Char('\n');
+    }
+    QDir().mkpath(etc);
+    QFile out(target);
+    return out.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        && out.write(text.toUtf8()) == text.toUtf8().size();
+}
+
+bool ClusterFixture::up(const QStringList &extra)
+{
+    ShellResult r = minicluster(QStringList{QStringLiteral("--sandbox"), m_sandbox} + extra
+        + QStringList{QStringLiteral("up")});
     m_started = true;
     m_lastError = r.out + r.err;
     return r.exitCode == 0;

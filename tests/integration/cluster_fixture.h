@@ -18,7 +18,11 @@ public:
     explicit ClusterFixture(const QString &sandbox = QStringLiteral("auto"));
     ~ClusterFixture();
 
-    bool up();
+    // `extra`: more arguments for `minicluster up` (--limits MODE, --time-scale N).
+    bool up(const QStringList &extra = {});
+    // Before up(): the cluster's etc/slurm.conf is the default preset's with `key`=`value`
+    // (e.g. KillWait=1 so that tests do not wait 30 s).
+    bool setSlurmConf(const QString &key, const QString &value);
     // Runs `minicluster --dir DIR [--user USER] shell -c COMMAND`.
     ShellResult shell(const QString &command, const QString &user = QString()) const;
     ShellResult minicluster(const QStringList &args) const;

@@ -143,11 +143,11 @@ void FirstJobTest::waitingJobShowsPendingThenRunsAndCancelEndsIt()
         qPrintable(sacct.out));
 
     // A command still to come says so instead of "command not found".
-    ShellResult sinfo = cluster.shell(QStringLiteral("sinfo"));
-    QCOMPARE(sinfo.exitCode, 1);
-    QVERIFY2(sinfo.err.startsWith(
-                 QStringLiteral("sinfo: error: minicluster does not provide sinfo yet.\n")),
-        qPrintable(sinfo.err));
+    ShellResult sshare = cluster.shell(QStringLiteral("sshare"));
+    QCOMPARE(sshare.exitCode, 1);
+    QVERIFY2(sshare.err.startsWith(
+                 QStringLiteral("sshare: error: minicluster does not provide sshare yet.\n")),
+        qPrintable(sshare.err));
 
     // Another user's job cannot be cancelled.
     ShellResult denied = cluster.shell(QStringLiteral("scancel 2"), QStringLiteral("bob"));

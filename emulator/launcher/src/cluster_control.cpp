@@ -1,5 +1,6 @@
 #include "mc/launch/cluster_control.h"
 
+#include "mc/emu/job_limiter.h"
 #include "mc/emu/process.h"
 #include "mc/emu/sandbox.h"
 #include "mc/launch/cluster_setup.h"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -116,13 +118,116 @@ bool isUp(const ClusterOptions &options)
     return reply && (*reply)["ok"].toBool();
 }
 
+namespace {
+
+std::vector<std::string> readLines(const std::string &path)
+{
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+// True when run/noded-NODE.pid names a live minicluster-noded.
+bool nodeAlive(const ClusterOptions &o, const std::string &node)
+{
+    std::string pidText = readFirstLine(o.layout.run() + "/noded-" + node + ".pid");
+    if (pidText.empty()) {
+        return false;
+    }
+    std::string cmdline = readFirstLine("/proc/" + pidText + "/cmdline");
+    return cmdline.find("minicluster-noded") != std::string::npos
+        && cmdline.find(node) != std::string::npos;
+}
+
+bool anyNodeAlive(const ClusterOptions &o)
+{
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(o.layout.run(), ec)) {
+        std::string name = entry.path().filename().string();
+        if (name.rfind("noded-", 0) == 0 && name.size() > 10
+            && name.compare(name.size() - 4, 4, ".pid") == 0
+            && nodeAlive(o, name.substr(6, name.size() - 10))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool startController(const ClusterOptions &o)
+{
+    pid_t ctld = startDaemon(
+        {o.binDir + "/minicluster-ctld", "--dir", o.layout.dir}, o.layout.log() + "/ctld.log");
+    if (ctld < 0 || !waitFor([&] { return isUp(o); }, std::chrono::seconds(10))) {
+        std::fprintf(stderr, "minicluster: the controller did not start; see %s/ctld.log\n",
+            o.layout.log().c_str());
+        return false;
+    }
+    return true;
+}
+
+void startNode(
+    const ClusterOptions &o, const std::string &node, const std::vector<std::string> &args)
+{
+    std::vector<std::string> argv
+        = {o.binDir + "/minicluster-noded", "--dir", o.layout.dir, "--node", node};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_t pid = startDaemon(argv, o.layout.log() + "/noded-" + node + ".log");
+    std::ofstream(o.layout.run() + "/noded-" + node + ".pid") << pid << '\n';
+}
+
+// The cluster runs in part (a daemon died): start what is missing with the settings it was
+// started with, so the controller reloads its queue and the nodes rejoin.
+int restart(
+    const ClusterOptions &o, bool ctldUp, const std::vector<std::string> &nodeArgs, bool quiet)
+{
+    SetupResult setup = prepareCluster(o.layout, o.preset, o.binDir, recordedMode(o));
+    if (!setup.ok) {
+        std::fprintf(stderr, "minicluster: %s\n", setup.error.c_str());
+        return 1;
+    }
+    std::vector<std::string> started;
+    if (!ctldUp) {
+        if (!startController(o)) {
+            return 1;
+        }
+        started.push_back("controller");
+    }
+    for (const auto &node : setup.nodes) {
+        if (!nodeAlive(o, node)) {
+            startNode(o, node, nodeArgs);
+            started.push_back(node);
+        }
+    }
+    if (!waitFor([&] { return allNodesUp(o); }, std::chrono::seconds(10))) {
+        std::fprintf(stderr, "minicluster: some nodes did not register; see %s/noded-*.log\n",
+            o.layout.log().c_str());
+        return 1;
+    }
+    if (!quiet) {
+        if (started.empty()) {
+            std::printf("minicluster: the cluster in %s is already up\n", o.layout.dir.c_str());
+        } else {
+            std::string list;
+            for (const auto &s : started) {
+                list += (list.empty() ? "" : " ") + s;
+            }
+            std::printf("minicluster: restarted %s in %s\n", list.c_str(), o.layout.dir.c_str());
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
 int up(const ClusterOptions &o, bool quiet)
 {
-    if (isUp(o)) {
-        if (!quiet) {
-            std::printf("minicluster: the cluster in %s is already up\n", o.layout.dir.c_str());
-        }
-        return 0;
+    std::vector<std::string> nodeArgsSaved = readLines(o.layout.run() + "/noded-args");
+    bool ctldUp = isUp(o);
+    if (ctldUp || (!nodeArgsSaved.empty() && anyNodeAlive(o))) {
+        return restart(o, ctldUp, nodeArgsSaved, quiet);
     }
     emu::SandboxProbe probe;
     if (o.sandbox == "plain") {
@@ -134,6 +239,12 @@ int up(const ClusterOptions &o, bool quiet)
             return 1;
         }
     }
+    emu::LimitProbe limits = emu::probeLimits(o.limits);
+    if (!limits.ok) {
+        std::fprintf(
+            stderr, "minicluster: --limits %s: %s\n", o.limits.c_str(), limits.detail.c_str());
+        return 1;
+    }
     SetupResult setup = prepareCluster(o.layout, o.preset, o.binDir, probe.mode);
     if (!setup.ok) {
         std::fprintf(stderr, "minicluster: %s\n", setup.error.c_str());
@@ -142,23 +253,27 @@ int up(const ClusterOptions &o, bool quiet)
     for (const auto &w : setup.warnings) {
         std::fprintf(stderr, "minicluster: warning: %s\n", w.c_str());
     }
+    std::vector<std::string> nodeArgs = {"--sandbox", std::string(emu::modeName(probe.mode)),
+        "--kill-wait", std::to_string(setup.killWait), "--limits",
+        std::string(emu::limitModeName(limits.mode)), "--time-scale", std::to_string(o.timeScale)};
     {
         std::ofstream mode(o.layout.run() + "/sandbox");
         mode << emu::modeName(probe.mode) << '\n' << probe.detail << '\n';
+        std::ofstream limitsFile(o.layout.run() + "/limits");
+        limitsFile << emu::limitModeName(limits.mode) << '\n' << limits.detail << '\n';
+        if (o.timeScale > 1) {
+            limitsFile << "time limits run " << o.timeScale << " times faster\n";
+        }
+        std::ofstream args(o.layout.run() + "/noded-args");
+        for (const auto &a : nodeArgs) {
+            args << a << '\n';
+        }
     }
-    pid_t ctld = startDaemon(
-        {o.binDir + "/minicluster-ctld", "--dir", o.layout.dir}, o.layout.log() + "/ctld.log");
-    if (ctld < 0 || !waitFor([&] { return isUp(o); }, std::chrono::seconds(10))) {
-        std::fprintf(stderr, "minicluster: the controller did not start; see %s/ctld.log\n",
-            o.layout.log().c_str());
+    if (!startController(o)) {
         return 1;
     }
     for (const auto &node : setup.nodes) {
-        pid_t pid = startDaemon({o.binDir + "/minicluster-noded", "--dir", o.layout.dir, "--node",
-                                    node, "--sandbox", std::string(emu::modeName(probe.mode)),
-                                    "--kill-wait", std::to_string(setup.killWait)},
-            o.layout.log() + "/noded-" + node + ".log");
-        std::ofstream(o.layout.run() + "/noded-" + node + ".pid") << pid << '\n';
+        startNode(o, node, nodeArgs);
     }
     if (!waitFor([&] { return allNodesUp(o); }, std::chrono::seconds(10))) {
         std::fprintf(stderr, "minicluster: some nodes did not register; see %s/noded-*.log\n",
@@ -166,9 +281,10 @@ int up(const ClusterOptions &o, bool quiet)
         return 1;
     }
     if (!quiet) {
-        std::printf("minicluster: cluster up in %s (%zu compute nodes, sandbox: %s)\n",
+        std::printf("minicluster: cluster up in %s (%zu compute nodes, sandbox: %s, limits: %s)\n",
             o.layout.dir.c_str(), setup.nodes.size(),
-            std::string(emu::modeName(probe.mode)).c_str());
+            std::string(emu::modeName(probe.mode)).c_str(),
+            std::string(emu::limitModeName(limits.mode)).c_str());
     }
     return 0;
 }
@@ -203,15 +319,27 @@ int status(const ClusterOptions &o)
     std::getline(modeFile, mode);
     std::getline(modeFile, detail);
     std::printf("cluster: %s\ncluster directory: %s\ncontroller: running (pid %s)\n"
-                "sandbox: %s (%s)\nnodes:\n",
+                "sandbox: %s (%s)\n",
         (*reply)["cluster_name"].toString().c_str(), o.layout.dir.c_str(),
         readFirstLine(o.layout.run() + "/ctld.pid").c_str(), mode.c_str(), detail.c_str());
-    std::printf("limits: --time and --mem are recorded and scheduled, not yet enforced on the "
-                "nodes\n");
+    std::ifstream limitsFile(o.layout.run() + "/limits");
+    std::string limitsMode;
+    std::string limitsDetail;
+    std::getline(limitsFile, limitsMode);
+    std::getline(limitsFile, limitsDetail);
+    std::printf("limits: %s (%s): --time, --mem, --cpus-per-task and a pids limit are enforced "
+                "on the nodes\n",
+        limitsMode.c_str(), limitsDetail.c_str());
+    for (std::string extra; std::getline(limitsFile, extra);) {
+        std::printf("  %s\n", extra.c_str());
+    }
+    std::printf("nodes:\n");
     for (const auto &n : (*reply)["nodes"].items()) {
-        std::printf("  %-8s %-10s %d/%d CPUs allocated\n", n["name"].toString().c_str(),
+        std::string reason = n["reason"].toString();
+        std::printf("  %-8s %-10s %d/%d CPUs allocated%s\n", n["name"].toString().c_str(),
             n["state"].toString().c_str(), static_cast<int>(n["alloc_cpus"].toInt()),
-            static_cast<int>(n["cpus"].toInt()));
+            static_cast<int>(n["cpus"].toInt()),
+            reason.empty() ? "" : (" (" + reason + ")").c_str());
     }
     return 0;
 }

@@ -56,6 +56,10 @@ std::string profileText(
           "export MINICLUSTER_SOCKET=\""
         + view.runDir
         + "/ctld.sock\"\n"
+          "# `man sbatch` and friends; the trailing colon keeps the system's pages.\n"
+          "export MANPATH=\""
+        + view.binDir
+        + "/../share/man:\"\n"
           "if [ -d /etc/profile.d ]; then\n"
           "  for i in /etc/profile.d/*.sh; do [ -r \"$i\" ] && . \"$i\"; done\n"
           "  unset i\n"

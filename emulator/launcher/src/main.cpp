@@ -3,11 +3,13 @@
 #include "mc/launch/cluster_control.h"
 #include "mc/proto/client.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -24,6 +26,8 @@ Commands:
   status          say whether the cluster runs, in which sandbox mode, and its nodes
   shell [-c CMD]  a login shell on login1 (or run CMD there and return its exit status)
   gui             open the app
+  simulate ARGS   replay a workload trace through the scheduler, no processes
+                  (minicluster simulate --help)
 
 Options:
   --dir DIR       the cluster directory (default $MINICLUSTER_DIR, else
@@ -31,6 +35,9 @@ Options:
   --user NAME     the emulated user (default: the first user of etc/minicluster.conf)
   --preset NAME   with `up` on a new directory: the site preset (default: default)
   --sandbox MODE  auto (default), bubblewrap or plain
+  --limits MODE   how job limits are enforced: auto (default: the best this machine
+                  allows), cgroup-v2, cgroup-v1 (root) or rlimit (rlimits + /proc polling)
+  --time-scale N  with `up`: job time limits run N times faster (demos and tests)
   --no-gui        with no command: open the login shell even when a display exists
   -h, --help      this text
 )";
@@ -46,6 +53,26 @@ int main(int argc, char **argv)
     std::optional<std::string> shellCommand;
     bool noGui = false;
     std::vector<std::string> args(argv + 1, argv + argc);
+    // `minicluster simulate ARGS`: the discrete-event simulator is its own program.
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "simulate") {
+            std::string exe = options.binDir + "/minicluster-simulate";
+            std::vector<char *> cargv{exe.data()};
+            for (std::size_t j = i + 1; j < args.size(); ++j) {
+                cargv.push_back(args[j].data());
+            }
+            cargv.push_back(nullptr);
+            ::execv(exe.c_str(), cargv.data());
+            std::perror(exe.c_str());
+            return 127;
+        }
+        if (args[i] == "--dir" || args[i] == "--user" || args[i] == "--preset"
+            || args[i] == "--sandbox" || args[i] == "--limits" || args[i] == "--time-scale") {
+            ++i; // skip the option's value
+        } else if (!args[i].empty() && args[i][0] != '-') {
+            break; // another command
+        }
+    }
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
         auto value = [&](const char *name) -> std::string {
@@ -66,6 +93,10 @@ int main(int argc, char **argv)
             options.preset = value("--preset");
         } else if (a == "--sandbox") {
             options.sandbox = value("--sandbox");
+        } else if (a == "--limits") {
+            options.limits = value("--limits");
+        } else if (a == "--time-scale") {
+            options.timeScale = std::max(1, std::atoi(value("--time-scale").c_str()));
         } else if (a == "--no-gui") {
             noGui = true;
         } else if (a == "-c" && command == "shell") {

@@ -16,6 +16,7 @@ std::vector<Mount> nodeMounts(
         {kSandboxBin, binDir, false},
         {kSandboxEtc, layout.etc(), false},
         {kSandboxRun, layout.run(), true},
+        {kSandboxMan, binDir + "/../share/man", false, true},
     };
 }
 

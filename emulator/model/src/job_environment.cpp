@@ -1,7 +1,10 @@
 #include "mc/emu/job_environment.h"
 
 #include <algorithm>
+#include <charconv>
+#include <iterator>
 #include <map>
+#include <set>
 
 namespace mc::emu {
 
@@ -74,6 +77,19 @@ std::vector<std::string> batchJobEnvironment(
     if (!f.tmpDir.empty()) {
         set("SLURM_TMPDIR", f.tmpDir);
     }
+    if (f.restarts > 0) {
+        set("SLURM_RESTART_COUNT", num(f.restarts));
+    }
+    if (f.arrayTaskId) {
+        set("SLURM_ARRAY_JOB_ID", num(f.arrayJobId ? f.arrayJobId : f.jobId));
+        set("SLURM_ARRAY_TASK_ID", num(*f.arrayTaskId));
+        if (auto a = summarizeArray(f.arraySpec)) {
+            set("SLURM_ARRAY_TASK_COUNT", num(a->count));
+            set("SLURM_ARRAY_TASK_MAX", num(a->max));
+            set("SLURM_ARRAY_TASK_MIN", num(a->min));
+            set("SLURM_ARRAY_TASK_STEP", num(a->step));
+        }
+    }
     if (env.find("HOME") == env.end()) {
         set("HOME", f.home);
     }
@@ -88,6 +104,55 @@ std::vector<std::string> batchJobEnvironment(
         out.push_back(k + "=" + v);
     }
     return out;
+}
+
+std::optional<ArraySummary> summarizeArray(std::string_view spec)
+{
+    spec = spec.substr(0, spec.find('%')); // the throttle does not change the tasks
+    std::set<long long> ids;
+    auto number = [](std::string_view text, long long &out) {
+        return !text.empty()
+            && std::from_chars(text.data(), text.data() + text.size(), out).ec == std::errc()
+            && out >= 0;
+    };
+    while (!spec.empty()) {
+        std::string_view item = spec.substr(0, spec.find(','));
+        spec.remove_prefix(std::min(spec.size(), item.size() + 1));
+        long long step = 1;
+        if (auto colon = item.find(':'); colon != std::string_view::npos) {
+            if (!number(item.substr(colon + 1), step) || step <= 0) {
+                return std::nullopt;
+            }
+            item = item.substr(0, colon);
+        }
+        long long first = 0;
+        long long last = 0;
+        auto dash = item.find('-');
+        if (!number(item.substr(0, dash), first)
+            || !number(
+                dash == std::string_view::npos ? item.substr(0, dash) : item.substr(dash + 1), last)
+            || last < first || last - first > 1000000) {
+            return std::nullopt;
+        }
+        for (long long id = first; id <= last; id += step) {
+            ids.insert(id);
+        }
+    }
+    if (ids.empty()) {
+        return std::nullopt;
+    }
+    ArraySummary a;
+    a.count = static_cast<int>(ids.size());
+    a.min = *ids.begin();
+    a.max = *ids.rbegin();
+    a.step = ids.size() > 1 ? *std::next(ids.begin()) - a.min : 1;
+    for (auto it = ids.begin(); it != ids.end() && std::next(it) != ids.end(); ++it) {
+        if (*std::next(it) - *it != a.step) {
+            a.step = 1;
+            break;
+        }
+    }
+    return a;
 }
 
 } // namespace mc::emu

@@ -1,16 +1,24 @@
 #include "mc/emu/node_daemon.h"
 
 #include "mc/emu/job_environment.h"
+#include "mc/emu/job_limits.h"
 #include "mc/emu/output_pattern.h"
 #include "mc/emu/process.h"
 #include "mc/proto/socket.h"
 #include "mc/sched/time_format.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,10 +66,17 @@ NodeDaemon::NodeDaemon(proto::EventLoop &loop, NodeSettings settings)
     , m_settings(std::move(settings))
 { }
 
-NodeDaemon::~NodeDaemon() = default;
+NodeDaemon::~NodeDaemon()
+{
+    // Jobs still listed were killed by stopAllJobs(); their cgroups and the node's go too.
+    m_running.clear();
+    m_retired.clear();
+    removeNodeCgroups(m_settings.limits, nodeGroup());
+}
 
 void NodeDaemon::start()
 {
+    reapLeftovers();
     m_loop.watchSignals({SIGCHLD, SIGTERM, SIGINT, SIGHUP}, [this](int signal) {
         if (signal == SIGCHLD) {
             reapChildren();
@@ -73,10 +88,47 @@ void NodeDaemon::start()
     connect();
 }
 
+void NodeDaemon::reapLeftovers()
+{
+    // An earlier daemon of this node died with jobs running: the controller has ended them
+    // (NODE_FAIL), so their processes, spool directories and $SLURM_TMPDIRs go.
+    int orphans = reapOrphanCgroups(m_settings.limits, nodeGroup());
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const ClusterLayout &layout = m_settings.layout;
+    for (const auto &entry : fs::directory_iterator(layout.spool(m_settings.name), ec)) {
+        std::ifstream pidFile(entry.path() / "pid");
+        pid_t pid = 0;
+        if (pidFile >> pid && pid > 1) {
+            JobLimiter leftovers(LimitMode::Rlimit, {}, {});
+            if (leftovers.sample(pid).processes > 0) {
+                leftovers.signalAll(pid, SIGKILL);
+                ++orphans;
+            }
+        }
+        fs::remove_all(entry.path(), ec);
+    }
+    for (const auto &entry : fs::directory_iterator(layout.localScratch(m_settings.name), ec)) {
+        fs::remove_all(entry.path(), ec);
+    }
+    if (orphans > 0) {
+        std::fprintf(stderr, "minicluster-noded %s: killed %d job(s) left by an earlier daemon\n",
+            m_settings.name.c_str(), orphans);
+    }
+}
+
 void NodeDaemon::connect()
 {
     std::string error;
     int fd = proto::connectUnix(m_settings.layout.socket(), error);
+    if (fd < 0 && ::access(m_settings.layout.run().c_str(), F_OK) != 0) {
+        // The cluster directory is gone (deleted with its controller): nothing to wait for.
+        std::fprintf(stderr, "minicluster-noded %s: %s is gone; stopping\n",
+            m_settings.name.c_str(), m_settings.layout.run().c_str());
+        stopAllJobs();
+        m_loop.quit();
+        return;
+    }
     if (fd < 0) {
         retryLater();
         return;
@@ -94,6 +146,8 @@ void NodeDaemon::connect()
     hello.set("op", "node_register");
     hello.set("node", m_settings.name);
     hello.set("pid", static_cast<std::int64_t>(::getpid()));
+    hello.set("limits", limitModeName(m_settings.limits));
+    hello.set("limits_detail", m_settings.limitsDetail);
     Json running = Json::array();
     for (const auto &[id, job] : m_running) {
         running.push(static_cast<std::int64_t>(id));
@@ -170,6 +224,13 @@ void NodeDaemon::launch(const Json &job)
     fields.jobName = spec["name"].toString();
     fields.user = user;
     fields.node = node;
+    // A task of a job array (sent by controllers that start array tasks).
+    std::optional<std::uint32_t> arrayTask;
+    if (job["array_task_id"].isNumber()) {
+        arrayTask = static_cast<std::uint32_t>(job["array_task_id"].toInt());
+        fields.arrayJobId = static_cast<std::uint32_t>(job["array_job_id"].toInt(id));
+        fields.arrayTaskId = arrayTask;
+    }
     std::string outPattern = spec["std_out"].toString();
     if (outPattern.empty()) {
         outPattern = "slurm-%j.out";
@@ -209,6 +270,15 @@ void NodeDaemon::launch(const Json &job)
     facts.submitHost = spec["submit_host"].toString();
     facts.confPath = view.etcDir + "/slurm.conf";
     facts.home = view.home;
+    facts.arrayTaskId = arrayTask;
+    facts.arrayJobId = fields.arrayJobId.value_or(id);
+    facts.arraySpec = spec["array"].toString();
+    facts.restarts = static_cast<int>(job["restarts"].toInt());
+    // $SLURM_TMPDIR on the node's local disk, as the Alliance's clusters do.
+    std::string tmpName = tmpDirName(user, id);
+    std::string tmpHost = layout.localScratch(node) + "/" + tmpName;
+    ::mkdir(tmpHost.c_str(), 0700);
+    facts.tmpDir = bwrap ? "/localscratch/" + tmpName : tmpHost;
     auto env = batchJobEnvironment(facts, spec["env"].toStringList());
     env.push_back("MINICLUSTER_SOCKET=" + view.runDir + "/ctld.sock");
     if (!bwrap) {
@@ -242,25 +312,48 @@ void NodeDaemon::launch(const Json &job)
     spawn.stdoutPath = hostPath(outPath);
     spawn.stderrPath = hostPath(errPath);
     spawn.chdir = bwrap ? std::string() : workDir;
+    spawn.append = spec["open_mode"].toString() == "append";
 
     std::string error;
-    pid_t pid = spawnProcess(spawn, error);
-    if (pid < 0) {
-        // Slurm: the job fails with JobLaunchFailure and exit code 0:53, silently for the user.
-        std::fprintf(stderr, "minicluster-noded %s: job %u: launch failed: %s\n", node.c_str(), id,
-            error.c_str());
-        Json report = Json::object();
-        report.set("op", "job_ended");
-        report.set("job_id", static_cast<std::int64_t>(id));
-        report.set("exit_code", 0);
-        report.set("exit_signal", 53);
-        report.set("launch_failed", true);
-        report.set("error", error);
-        report.set("end_time", wallClock());
-        sendReport(report);
+    auto limiter = std::make_unique<JobLimiter>(m_settings.limits,
+        nodeGroup() + "/job_" + std::to_string(id),
+        jobLimits(job["mem_per_node_resolved"].toInt(), facts.cpusOnNode));
+    if (!limiter->create(error)) {
+        limiter->remove();
+        std::filesystem::remove_all(tmpHost);
+        std::filesystem::remove_all(jobDir);
+        failLaunch(id, "limits: " + error);
         return;
     }
-    m_running[id] = RunningJob{pid, spawn.stderrPath, false};
+    spawn.joinFiles = limiter->joinFiles();
+    spawn.rlimits = limiter->rlimits();
+    if (m_settings.limits == LimitMode::Rlimit) {
+        spawn.cpuCount = facts.cpusOnNode;
+        spawn.firstCpu = static_cast<int>(id);
+    }
+    pid_t pid = spawnProcess(spawn, error);
+    if (pid < 0) {
+        limiter->remove();
+        std::filesystem::remove_all(tmpHost);
+        std::filesystem::remove_all(jobDir);
+        failLaunch(id, error);
+        return;
+    }
+    writeFile(jobDir + "/pid", std::to_string(pid) + "\n", 0644);
+    RunningJob &running = m_running[id];
+    running.pid = pid;
+    running.spoolDir = jobDir;
+    running.errPath = spawn.stderrPath;
+    running.limiter = std::move(limiter);
+    running.tmpDir = tmpHost;
+    std::int64_t limit = job["time_limit"].toInt(-1);
+    if (limit > 0) {
+        auto ms = std::chrono::milliseconds(limit * 1000 / std::max(1, m_settings.timeScale));
+        running.timeLimitTimer
+            = m_loop.addTimer(ms, [this, id, pid] { timeLimitReached(id, pid); });
+        scheduleWarningSignal(id, pid, spec["signal"].toString(), limit);
+    }
+    startSampling();
     Json started = Json::object();
     started.set("op", "job_started");
     started.set("job_id", static_cast<std::int64_t>(id));
@@ -277,38 +370,123 @@ void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel)
         return;
     }
     RunningJob &job = it->second;
-    pid_t pid = job.pid;
     if (cancel) {
-        if (!job.cancelled) {
+        if (!job.cancelled && !job.timedOut) {
             // slurmstepd's notice in the job's stderr, as on a real cluster.
-            std::string line = "slurmstepd-" + m_settings.name + ": error: *** JOB "
-                + std::to_string(jobId) + " ON " + m_settings.name + " CANCELLED AT "
-                + sched::formatTimestamp(wallClock()) + " ***\n";
-            int fd = ::open(job.errPath.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-            if (fd >= 0) {
-                proto::writeAll(fd, line);
-                ::close(fd);
-            }
+            appendNotice(job, cancelNotice(m_settings.name, jobId, wallClock()));
         }
         job.cancelled = true;
-        ::kill(-pid, SIGCONT);
-        ::kill(-pid, SIGTERM);
-        m_loop.addTimer(std::chrono::seconds(m_settings.killWait), [this, jobId, pid] {
-            auto still = m_running.find(jobId);
-            if (still != m_running.end() && still->second.pid == pid) {
-                ::kill(-pid, SIGKILL);
-            }
-        });
+        terminate(jobId, job.pid);
         return;
     }
-    ::kill(-pid, signal);
+    job.limiter->signalAll(job.pid, signal, m_settings.mode == SandboxMode::Bubblewrap);
+}
+
+void NodeDaemon::terminate(std::uint32_t jobId, pid_t pid)
+{
+    const RunningJob &job = m_running.at(jobId);
+    bool spare = m_settings.mode == SandboxMode::Bubblewrap;
+    job.limiter->signalAll(pid, SIGCONT, spare);
+    job.limiter->signalAll(pid, SIGTERM, spare);
+    m_loop.addTimer(std::chrono::seconds(m_settings.killWait), [this, jobId, pid] {
+        auto still = m_running.find(jobId);
+        if (still != m_running.end() && still->second.pid == pid) {
+            still->second.limiter->signalAll(pid, SIGKILL);
+        }
+    });
+}
+
+void NodeDaemon::timeLimitReached(std::uint32_t jobId, pid_t pid)
+{
+    auto it = m_running.find(jobId);
+    if (it == m_running.end() || it->second.pid != pid || it->second.cancelled) {
+        return;
+    }
+    it->second.timedOut = true;
+    it->second.timeLimitTimer = 0;
+    appendNotice(it->second, timeLimitNotice(m_settings.name, jobId, wallClock()));
+    terminate(jobId, pid);
+}
+
+void NodeDaemon::scheduleWarningSignal(
+    std::uint32_t jobId, pid_t pid, const std::string &spec, std::int64_t limit)
+{
+    // sbatch --signal=[B:]<number>@<seconds>, normalized by sbatch. With B: the batch shell
+    // gets it; without, Slurm signals the job's steps but not the batch shell: a batch job
+    // without srun steps receives nothing, here as there.
+    auto at = spec.find('@');
+    if (spec.rfind("B:", 0) != 0 || at == std::string::npos) {
+        return;
+    }
+    int signal = std::atoi(spec.substr(2, at - 2).c_str());
+    std::int64_t before = std::atoll(spec.substr(at + 1).c_str());
+    std::int64_t delayMs
+        = std::max<std::int64_t>(0, limit - before) * 1000 / std::max(1, m_settings.timeScale);
+    m_loop.addTimer(std::chrono::milliseconds(delayMs), [this, jobId, pid, signal] {
+        auto it = m_running.find(jobId);
+        if (it == m_running.end() || it->second.pid != pid) {
+            return;
+        }
+        if (m_settings.mode != SandboxMode::Bubblewrap) {
+            ::kill(pid, signal);
+            return;
+        }
+        for (pid_t p : it->second.limiter->pids(pid)) { // bubblewrap's child is the shell
+            std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+            std::string text(
+                (std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+            auto st = parseProcStat(text);
+            if (st && st->ppid == pid) {
+                ::kill(p, signal);
+            }
+        }
+    });
+}
+
+void NodeDaemon::sampleUsage()
+{
+    std::erase_if(m_retired, [](const auto &limiter) { return limiter->remove(); });
+    if (m_running.empty() && m_retired.empty()) {
+        m_sampling = false;
+        return;
+    }
+    std::vector<ProcStat> table; // rlimit mode: one walk of /proc for all jobs
+    if (m_settings.limits == LimitMode::Rlimit && !m_running.empty()) {
+        table = JobLimiter::scanProcesses();
+    }
+    for (auto &[id, job] : m_running) {
+        JobLimiter::Sample s = job.limiter->sample(job.pid, table.empty() ? nullptr : &table);
+        job.usage.add(s.rssKb, s.cpuMs);
+        const JobLimits &limits = job.limiter->limits();
+        // Without a cgroup the daemon is the OOM killer: the whole step goes, as Slurm's
+        // jobacct_gather does with OverMemoryKill.
+        if (job.limiter->mode() == LimitMode::Rlimit && limits.memoryBytes > 0
+            && s.rssKb * 1024 > limits.memoryBytes && !job.overMemory) {
+            job.overMemory = true;
+            appendNotice(
+                job, overMemoryNotice(m_settings.name, id, s.rssKb, limits.memoryBytes / 1024));
+            job.limiter->signalAll(job.pid, SIGKILL);
+        }
+        if (job.limiter->mode() == LimitMode::Rlimit && s.processes > limits.pidsMax) {
+            job.limiter->signalAll(job.pid, SIGKILL); // a fork bomb that got past RLIMIT_NPROC
+        }
+    }
+    m_loop.addTimer(std::chrono::milliseconds(250), [this] { sampleUsage(); });
+}
+
+void NodeDaemon::startSampling()
+{
+    if (!m_sampling) {
+        m_sampling = true;
+        m_loop.addTimer(std::chrono::milliseconds(250), [this] { sampleUsage(); });
+    }
 }
 
 void NodeDaemon::stopAllJobs()
 {
     // The cluster goes down: its jobs end with it (they are NODE_FAIL at the next start).
     for (const auto &[id, job] : m_running) {
-        ::kill(-job.pid, SIGKILL);
+        job.limiter->signalAll(job.pid, SIGKILL);
     }
 }
 
@@ -316,33 +494,104 @@ void NodeDaemon::reapChildren()
 {
     while (true) {
         int status = 0;
-        pid_t pid = ::waitpid(-1, &status, WNOHANG);
+        rusage usage{};
+        pid_t pid = ::wait4(-1, &status, WNOHANG, &usage);
         if (pid <= 0) {
             return;
         }
-        for (auto it = m_running.begin(); it != m_running.end(); ++it) {
-            if (it->second.pid != pid) {
-                continue;
-            }
-            // Kill what the script left behind in its process group, as slurmstepd does.
-            ::kill(-pid, SIGKILL);
-            Json report = Json::object();
-            report.set("op", "job_ended");
-            report.set("job_id", static_cast<std::int64_t>(it->first));
-            int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-            int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-            if (m_settings.mode == SandboxMode::Bubblewrap && code > 128 && it->second.cancelled) {
-                signal = code - 128; // bwrap passes a signal death on as 128 + signal
-                code = 0;
-            }
-            report.set("exit_code", code);
-            report.set("exit_signal", signal);
-            report.set("end_time", wallClock());
-            m_running.erase(it);
-            sendReport(report);
-            break;
+        auto it = std::find_if(m_running.begin(), m_running.end(),
+            [pid](const auto &entry) { return entry.second.pid == pid; });
+        if (it == m_running.end()) {
+            continue;
+        }
+        std::uint32_t id = it->first;
+        RunningJob &job = it->second;
+        // Kill what the script left behind, as slurmstepd does.
+        job.limiter->signalAll(pid, SIGKILL);
+        if (job.timeLimitTimer) {
+            m_loop.cancelTimer(job.timeLimitTimer);
+        }
+        Json report = Json::object();
+        report.set("op", "job_ended");
+        report.set("job_id", static_cast<std::int64_t>(id));
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+        int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        bool killed = job.cancelled || job.timedOut || job.overMemory;
+        if (m_settings.mode == SandboxMode::Bubblewrap && code > 128 && killed) {
+            signal = code - 128; // bwrap passes a signal death on as 128 + signal
+            code = 0;
+        }
+        int oomKills = job.limiter->oomKills();
+        if (oomKills > 0) {
+            appendNotice(job, oomKillNotice(m_settings.name, id, oomKills));
+        }
+        auto ms = [](const timeval &tv) {
+            return static_cast<std::int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;
+        };
+        job.usage.finalCpu(ms(usage.ru_utime) + ms(usage.ru_stime));
+        report.set("exit_code", code);
+        report.set("exit_signal", signal);
+        report.set("end_time", wallClock());
+        if (job.timedOut) {
+            report.set("timeout", true);
+        }
+        if (oomKills > 0 || job.overMemory) {
+            report.set("oom", true);
+        }
+        Json use = Json::object();
+        use.set("total_cpu_ms", job.usage.totalCpuMs());
+        use.set("max_rss_kb", std::max<std::int64_t>(job.usage.maxRssKb(), usage.ru_maxrss));
+        use.set("ave_rss_kb", job.usage.aveRssKb());
+        use.set("samples", job.usage.samples());
+        report.set("usage", std::move(use));
+        report.set("limits", limitModeName(job.limiter->mode()));
+        std::string tmpDir = job.tmpDir;
+        std::string spoolDir = job.spoolDir;
+        std::unique_ptr<JobLimiter> limiter = std::move(job.limiter);
+        m_running.erase(it);
+        std::error_code ignored;
+        std::filesystem::remove_all(tmpDir, ignored);
+        std::filesystem::remove_all(spoolDir, ignored);
+        sendReport(report);
+        // The cgroup empties once the killed leftovers are gone; removal is retried while
+        // sampling.
+        if (!limiter->remove()) {
+            m_retired.push_back(std::move(limiter));
+            startSampling();
         }
     }
+}
+
+void NodeDaemon::appendNotice(const RunningJob &job, const std::string &line)
+{
+    int fd = ::open(job.errPath.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd >= 0) {
+        proto::writeAll(fd, line);
+        ::close(fd);
+    }
+}
+
+void NodeDaemon::failLaunch(std::uint32_t id, const std::string &error)
+{
+    // Slurm: the job fails with JobLaunchFailure and exit code 0:53, silently for the user.
+    std::fprintf(stderr, "minicluster-noded %s: job %u: launch failed: %s\n",
+        m_settings.name.c_str(), id, error.c_str());
+    Json report = Json::object();
+    report.set("op", "job_ended");
+    report.set("job_id", static_cast<std::int64_t>(id));
+    report.set("exit_code", 0);
+    report.set("exit_signal", 53);
+    report.set("launch_failed", true);
+    report.set("error", error);
+    report.set("end_time", wallClock());
+    sendReport(report);
+}
+
+std::string NodeDaemon::nodeGroup() const
+{
+    // One subtree per node of each cluster directory, so two clusters never meet.
+    return m_settings.name + "."
+        + std::to_string(std::hash<std::string>{}(m_settings.layout.dir) % 1000000007);
 }
 
 void NodeDaemon::sendReport(const Json &report)

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace mc::emu {
@@ -69,6 +71,28 @@ pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
         ::dup2(in, 0);
         ::dup2(out, 1);
         ::dup2(err, 2);
+        for (const auto &file : spec.joinFiles) {
+            int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+            if (fd < 0 || ::write(fd, "0", 1) != 1) {
+                std::fprintf(stderr, "minicluster: cannot join %s: %s\n", file.c_str(),
+                    std::strerror(errno));
+                ::_exit(126);
+            }
+            ::close(fd);
+        }
+        for (const auto &[resource, value] : spec.rlimits) {
+            rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+            ::setrlimit(resource, &limit);
+        }
+        if (spec.cpuCount > 0) {
+            long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            for (int i = 0; i < spec.cpuCount && i < online; ++i) {
+                CPU_SET(static_cast<std::size_t>((spec.firstCpu + i) % online), &set);
+            }
+            ::sched_setaffinity(0, sizeof set, &set);
+        }
         if (!spec.chdir.empty() && ::chdir(spec.chdir.c_str()) != 0) {
             ::_exit(1);
         }

@@ -89,7 +89,9 @@ std::vector<std::string> sandboxArgv(
         {"--proc", "/proc", "--dev", "/dev", "--ro-bind-try", "/sys", "/sys", "--tmpfs", "/run",
             "--dir", "/var/tmp"});
     for (const auto &m : spec.mounts) {
-        a.insert(a.end(), {m.writable ? "--bind" : "--ro-bind", m.hostPath, m.sandboxPath});
+        const char *bind = m.writable ? (m.optional ? "--bind-try" : "--bind")
+                                      : (m.optional ? "--ro-bind-try" : "--ro-bind");
+        a.insert(a.end(), {bind, m.hostPath, m.sandboxPath});
     }
     if (!spec.workDir.empty()) {
         a.insert(a.end(), {"--chdir", spec.workDir});

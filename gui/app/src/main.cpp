@@ -1,6 +1,7 @@
 // minicluster-gui: the app's window on one cluster. Everything lives in mc_gui_app.
 
 #include "mc/gui/app_options.h"
+#include "mc/gui/language.h"
 #include "mc/gui/main_window.h"
 
 #include <QApplication>
@@ -9,8 +10,9 @@ int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     mc::gui::setApplicationIdentity();
+    mc::gui::installLanguage(mc::gui::savedLanguage());
     const mc::gui::AppOptions options = mc::gui::parseAppOptions(QApplication::arguments());
-    mc::gui::MainWindow window(options.socketPath);
+    mc::gui::MainWindow window(options);
     window.show();
     return QApplication::exec();
 }

@@ -1,61 +1,195 @@
 #include "mc/gui/main_window.h"
 
 #include "mc/gui/controller_link.h"
+#include "mc/gui/job_details_view.h"
 #include "mc/gui/job_table_model.h"
+#include "mc/gui/language.h"
+#include "mc/gui/node_table_model.h"
+#include "mc/gui/nodes_view.h"
 #include "mc/gui/queue_view.h"
+#include "mc/gui/terminal_tabs.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QEvent>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QStatusBar>
-#include <QTabWidget>
+
+#include <pwd.h>
+#include <unistd.h>
 
 namespace mc::gui {
 
-MainWindow::MainWindow(const QString &socketPath, QWidget *parent)
-    : QMainWindow(parent)
-    , m_link(new ControllerLink(socketPath, this))
-    , m_jobs(new JobTableModel(this))
-    , m_tabs(new QTabWidget(this))
-    , m_queue(new QueueView(m_jobs, m_tabs))
-{
-    setWindowTitle(tr("minicluster"));
-    resize(960, 600);
+namespace {
 
-    m_tabs->setObjectName(QStringLiteral("views"));
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_queue, tr("Queue"));
-    setCentralWidget(m_tabs);
+QString currentUser()
+{
+    const passwd *entry = ::getpwuid(::getuid());
+    return entry ? QString::fromLocal8Bit(entry->pw_name) : qEnvironmentVariable("USER");
+}
+
+} // namespace
+
+MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
+    : QMainWindow(parent)
+    , m_link(new ControllerLink(options.socketPath, this))
+    , m_jobs(new JobTableModel(this))
+    , m_nodes(new NodeTableModel(this))
+    , m_terminals(new TerminalTabs(options.shellProgram, options.shellArguments, this))
+    , m_queue(new QueueView(m_jobs, options.user.isEmpty() ? currentUser() : options.user, this))
+    , m_nodesView(new NodesView(m_nodes, this))
+    , m_details(new JobDetailsView(this))
+{
+    resize(1280, 800);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    setCentralWidget(m_terminals);
+
+    addDock(m_queue, "queueDock", Qt::RightDockWidgetArea);
+    QDockWidget *nodes = addDock(m_nodesView, "nodesDock", Qt::RightDockWidgetArea);
+    QDockWidget *details = addDock(m_details, "jobDetailsDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(nodes, details);
+    nodes->raise();
+    resizeDocks({m_docks.first()}, {640}, Qt::Horizontal);
 
     createMenus();
     createStatusBar();
+    retranslateUi();
 
     connect(m_link, &ControllerLink::statusChanged, this, &MainWindow::showStatus);
     connect(m_link, &ControllerLink::connectedChanged, this, &MainWindow::onConnectedChanged);
-    connect(m_link, &ControllerLink::snapshotReceived, m_jobs,
-        [this](const QList<mc::proto::Json> &jobs, const QList<mc::proto::Json> &, qint64 now) {
+    connect(m_link, &ControllerLink::snapshotReceived, this,
+        [this](const QList<mc::proto::Json> &jobs, const QList<mc::proto::Json> &nodeList,
+            qint64 now) {
             m_jobs->resetJobs(jobs, now);
+            m_nodes->reset(nodeList, jobs);
+            m_details->resetJobs(jobs);
         });
-    connect(m_link, &ControllerLink::jobChanged, m_jobs, &JobTableModel::updateJob);
+    connect(m_link, &ControllerLink::jobChanged, this, [this](const mc::proto::Json &job) {
+        m_jobs->updateJob(job);
+        m_nodes->updateJob(job);
+        m_details->updateJob(job);
+    });
+    connect(m_link, &ControllerLink::nodeChanged, m_nodes, &NodeTableModel::updateNode);
     connect(m_jobs, &JobTableModel::countsChanged, this, &MainWindow::showCounts);
+    connect(m_queue, &QueueView::jobSelected, this, [this, details](qint64 jobId) {
+        m_details->showJob(jobId);
+        if (jobId != 0) {
+            details->raise();
+        }
+    });
 
     showStatus(m_link->statusText());
     showCounts(m_jobs->pendingCount(), m_jobs->runningCount());
+    if (!options.shellProgram.isEmpty()) {
+        m_terminals->openTab();
+    }
     m_link->start();
 }
 
 MainWindow::~MainWindow() = default;
 
+QDockWidget *MainWindow::addDock(QWidget *view, const char *name, Qt::DockWidgetArea area)
+{
+    auto *dock = new QDockWidget(this);
+    dock->setObjectName(QLatin1String(name));
+    dock->setWidget(view);
+    addDockWidget(area, dock);
+    m_docks.append(dock);
+    return dock;
+}
+
 void MainWindow::createMenus()
 {
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *quit = file->addAction(tr("&Quit"));
-    quit->setObjectName(QStringLiteral("quitAction"));
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setMenuRole(QAction::QuitRole);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
+    m_fileMenu = menuBar()->addMenu(QString());
+    m_newTab = m_fileMenu->addAction(QString());
+    m_newTab->setObjectName(QStringLiteral("newTerminalAction"));
+    m_newTab->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    m_newTab->setEnabled(!m_terminals->program().isEmpty());
+    connect(m_newTab, &QAction::triggered, m_terminals, &TerminalTabs::openTab);
+    m_external = m_fileMenu->addAction(QString());
+    m_external->setObjectName(QStringLiteral("externalTerminalAction"));
+    m_external->setEnabled(!m_terminals->program().isEmpty());
+    connect(m_external, &QAction::triggered, this, &MainWindow::openInSystemTerminal);
+    m_fileMenu->addSeparator();
+    m_quit = m_fileMenu->addAction(QString());
+    m_quit->setObjectName(QStringLiteral("quitAction"));
+    m_quit->setShortcut(QKeySequence::Quit);
+    m_quit->setMenuRole(QAction::QuitRole);
+    connect(m_quit, &QAction::triggered, this, &QWidget::close);
+
+    m_viewMenu = menuBar()->addMenu(QString());
+    for (QDockWidget *dock : m_docks) {
+        m_viewMenu->addAction(dock->toggleViewAction());
+    }
+    createLanguageMenu();
+}
+
+void MainWindow::createLanguageMenu()
+{
+    m_languageMenu = menuBar()->addMenu(QString());
+    m_languageMenu->setObjectName(QStringLiteral("languageMenu"));
+    m_languages = new QActionGroup(this);
+    m_languages->setExclusive(true);
+    const QString saved = savedLanguage();
+    const auto addLanguage = [this, &saved](QAction *action, const QString &code) {
+        action->setCheckable(true);
+        action->setData(code);
+        action->setChecked(code == saved);
+        m_languages->addAction(action);
+        m_languageMenu->addAction(action);
+        connect(action, &QAction::triggered, this, [code] {
+            saveLanguage(code);
+            installLanguage(code);
+        });
+    };
+    m_systemLanguage = new QAction(this);
+    m_systemLanguage->setObjectName(QStringLiteral("systemLanguageAction"));
+    addLanguage(m_systemLanguage, QString());
+    m_languageMenu->addSeparator();
+    // Each language is named in itself, so that anyone can find theirs.
+    auto *english = new QAction(QStringLiteral("English"), this);
+    english->setObjectName(QStringLiteral("languageAction_en"));
+    addLanguage(english, QStringLiteral("en"));
+    auto *french = new QAction(QStringLiteral("Français"), this);
+    french->setObjectName(QStringLiteral("languageAction_fr"));
+    addLanguage(french, QStringLiteral("fr"));
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+    }
+}
+
+void MainWindow::retranslateUi()
+{
+    setWindowTitle(tr("minicluster"));
+    m_docks[0]->setWindowTitle(tr("Queue"));
+    m_docks[1]->setWindowTitle(tr("Nodes"));
+    m_docks[2]->setWindowTitle(tr("Job details"));
+    m_fileMenu->setTitle(tr("&File"));
+    m_newTab->setText(tr("New &Terminal Tab"));
+    m_external->setText(tr("Open the Shell in &My Terminal"));
+    m_quit->setText(tr("&Quit"));
+    m_viewMenu->setTitle(tr("&View"));
+    m_languageMenu->setTitle(tr("&Language"));
+    m_systemLanguage->setText(tr("System Language"));
+    showCounts(m_jobs->pendingCount(), m_jobs->runningCount());
+}
+
+void MainWindow::openInSystemTerminal()
+{
+    QString error;
+    if (!m_terminals->openInSystemTerminal(&error)) {
+        QMessageBox::information(this, tr("Open the shell in my terminal"), error);
+    }
 }
 
 void MainWindow::createStatusBar()
@@ -73,8 +207,10 @@ void MainWindow::createStatusBar()
 void MainWindow::onConnectedChanged(bool connected)
 {
     if (!connected) {
-        // While disconnected the queue is unknown; the next snapshot brings it back.
+        // While disconnected the cluster's state is unknown; the next snapshot brings it back.
         m_jobs->clear();
+        m_nodes->clear();
+        m_details->clear();
     }
     m_jobCounts->setVisible(connected);
     m_queue->setConnectionState(connected, m_link->statusText());

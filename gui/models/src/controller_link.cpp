@@ -2,6 +2,7 @@
 
 #include "mc/proto/socket.h"
 
+#include <QElapsedTimer>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -17,6 +18,9 @@ namespace {
 // At most this much is read per notification, so a flood of events cannot starve the GUI; the
 // notifier fires again for the rest.
 constexpr std::size_t kMaxReadPerWakeup = 1 << 20;
+// Messages are handled for at most this long per event-loop iteration; the rest waits for the
+// next one, so that a burst of events never freezes the window (a frame stays under ~16 ms).
+constexpr qint64 kHandleBudgetMs = 8;
 
 QList<mc::proto::Json> toList(const mc::proto::Json &array)
 {
@@ -52,6 +56,10 @@ ControllerLink::ControllerLink(QString socketPath, QObject *parent)
     , m_retryTimer(new QTimer(this))
     , m_status(tr("Not connected to the cluster"))
 {
+    m_drainTimer = new QTimer(this);
+    m_drainTimer->setSingleShot(true);
+    m_drainTimer->setInterval(0);
+    connect(m_drainTimer, &QTimer::timeout, this, &ControllerLink::handleLines);
     m_retryTimer->setSingleShot(true);
     m_retryTimer->setInterval(kDefaultRetryInterval);
     connect(m_retryTimer, &QTimer::timeout, this, &ControllerLink::tryConnect);
@@ -116,7 +124,6 @@ void ControllerLink::tryConnect()
 
 void ControllerLink::onReadable()
 {
-    const quint64 session = m_session;
     const int fd = m_client.fd();
     bool ended = false;
     std::size_t total = 0;
@@ -136,6 +143,18 @@ void ControllerLink::onReadable()
         break;
     }
 
+    if (ended) {
+        m_peerClosed = true;
+        m_notifier->setEnabled(false); // nothing more will come; handle what is buffered
+    }
+    handleLines();
+}
+
+void ControllerLink::handleLines()
+{
+    const quint64 session = m_session;
+    QElapsedTimer clock;
+    clock.start();
     while (auto line = m_lines.nextLine()) {
         if (line->empty()) {
             continue;
@@ -149,9 +168,13 @@ void ControllerLink::onReadable()
         if (!handleMessage(*message) || session != m_session) {
             return;
         }
+        if (clock.elapsed() >= kHandleBudgetMs) {
+            m_drainTimer->start(); // the rest in the next iteration
+            return;
+        }
     }
 
-    if (ended) {
+    if (m_peerClosed) {
         dropConnection(tr("Lost the connection to the cluster controller; reconnecting…"), true);
     }
 }
@@ -208,6 +231,8 @@ void ControllerLink::closeSocket()
     m_notifier = nullptr;
     m_client.close();
     m_lines = mc::proto::LineBuffer();
+    m_drainTimer->stop();
+    m_peerClosed = false;
     m_awaitingReply = false;
 }
 

@@ -39,6 +39,15 @@ Json specToJson(const JobSpec &spec)
         j.set("mem_per_cpu", *spec.memPerCpu);
     }
     j.set("submit_host", spec.submitHost);
+    if (spec.openAppend) {
+        j.set("open_mode", "append");
+    }
+    if (!spec.signal.empty()) {
+        j.set("signal", spec.signal);
+    }
+    if (spec.requeue) {
+        j.set("requeue", *spec.requeue);
+    }
     j.set("hold", spec.hold);
     j.set("nice", spec.nice);
     return j;
@@ -77,6 +86,11 @@ JobSpec specFromJson(const Json &j)
         spec.memPerCpu = j["mem_per_cpu"].toInt();
     }
     spec.submitHost = j["submit_host"].toString();
+    spec.openAppend = j["open_mode"].toString() == "append";
+    spec.signal = j["signal"].toString();
+    if (j["requeue"].isBool()) {
+        spec.requeue = j["requeue"].toBool();
+    }
     spec.hold = j["hold"].toBool();
     spec.nice = static_cast<int>(j["nice"].toInt());
     return spec;

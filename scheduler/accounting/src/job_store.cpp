@@ -34,14 +34,30 @@ CREATE TABLE IF NOT EXISTS steps (
     cpus INTEGER NOT NULL,
     PRIMARY KEY (job_id, step)
 );
-PRAGMA user_version = 1;
+)";
+
+// Version 2: the usage of each step.
+constexpr std::string_view kStepUsage = R"(
+ALTER TABLE steps ADD COLUMN total_cpu_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE steps ADD COLUMN max_rss_kb INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE steps ADD COLUMN ave_rss_kb INTEGER NOT NULL DEFAULT 0;
 )";
 
 } // namespace
 
 bool JobStore::open(const std::string &path, std::string &error)
 {
-    return m_db.open(path, error) && m_db.exec(kSchema, error);
+    if (!m_db.open(path, error) || !m_db.exec(kSchema, error)) {
+        return false;
+    }
+    Statement version(m_db, "PRAGMA user_version");
+    std::int64_t current = version.next() ? version.intColumn(0) : 0;
+    version.reset();
+    if (current < 2) {
+        return m_db.exec("BEGIN;", error) && m_db.exec(kStepUsage, error)
+            && m_db.exec("PRAGMA user_version = 2; COMMIT;", error);
+    }
+    return true;
 }
 
 bool JobStore::saveJob(const sched::Job &job, std::string &error)
@@ -67,7 +83,8 @@ bool JobStore::saveStep(const StepRecord &step, std::string &error)
 {
     Statement st(m_db,
         "INSERT OR REPLACE INTO steps (job_id, step, state, exit_code, exit_signal, "
-        "start_time, end_time, nodes, cpus) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "start_time, end_time, nodes, cpus, total_cpu_ms, max_rss_kb, ave_rss_kb) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, static_cast<std::int64_t>(step.job.value));
     st.bind(2, step.step);
     st.bind(3, sched::longName(step.state));
@@ -77,6 +94,9 @@ bool JobStore::saveStep(const StepRecord &step, std::string &error)
     st.bind(7, step.endTime);
     st.bind(8, sched::compressHostlist(step.nodes));
     st.bind(9, static_cast<std::int64_t>(step.cpus));
+    st.bind(10, step.totalCpuMs);
+    st.bind(11, step.maxRssKb);
+    st.bind(12, step.aveRssKb);
     if (!st.run()) {
         error = st.error();
         return false;
@@ -143,7 +163,8 @@ std::vector<AcctRow> JobStore::query(const AcctQuery &q, std::string &error)
     error = st.error();
     Statement steps(m_db,
         "SELECT step, state, exit_code, exit_signal, start_time, end_time, nodes, "
-        "cpus FROM steps WHERE job_id = ? ORDER BY rowid");
+        "cpus, total_cpu_ms, max_rss_kb, ave_rss_kb FROM steps WHERE job_id = ? ORDER BY "
+        "rowid");
     for (auto &row : rows) {
         steps.reset();
         steps.bind(1, static_cast<std::int64_t>(row.job.id.value));
@@ -159,6 +180,9 @@ std::vector<AcctRow> JobStore::query(const AcctQuery &q, std::string &error)
             s.nodes
                 = sched::expandHostlist(steps.textColumn(6)).value_or(std::vector<std::string>{});
             s.cpus = static_cast<int>(steps.intColumn(7));
+            s.totalCpuMs = steps.intColumn(8);
+            s.maxRssKb = steps.intColumn(9);
+            s.aveRssKb = steps.intColumn(10);
             row.steps.push_back(std::move(s));
         }
     }

@@ -13,5 +13,8 @@ std::string_view scancelHelp();
 std::string_view scancelUsage();
 std::string_view sacctHelp();
 std::string_view sacctUsage();
+std::string_view sinfoHelp();
+std::string_view sinfoUsage();
+std::string_view scontrolHelp(); // also its --usage
 
 } // namespace mc::cmd

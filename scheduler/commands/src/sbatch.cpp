@@ -125,6 +125,15 @@ int Sbatch::run()
     job.set("std_out", fullPath(opts.stdOut));
     job.set("std_err", fullPath(opts.stdErr));
     job.set("std_in", opts.stdIn ? fullPath(opts.stdIn) : std::string("/dev/null"));
+    if (opts.openAppend) {
+        job.set("open_mode", "append");
+    }
+    if (!opts.signal.empty()) {
+        job.set("signal", opts.signal);
+    }
+    if (opts.requeue) {
+        job.set("requeue", *opts.requeue);
+    }
     if (opts.timeLimit) {
         job.set("time_limit", *opts.timeLimit);
     }

@@ -2,6 +2,7 @@
 
 #include "help_texts.h"
 #include "sbatch_options.h"
+#include "scancel_options.h"
 #include "text.h"
 
 #include <algorithm>
@@ -46,6 +47,36 @@ std::optional<Outcome> parseNodes(JobOptions &opts, const std::string &value)
         }
     }
     opts.nodes = static_cast<int>(std::max<std::int64_t>(*minimum, 1));
+    return std::nullopt;
+}
+
+// Slurm's get_signal_opts(): [{R|B}:]<signal>[@<seconds>], seconds 0-65535 (default 60).
+std::optional<Outcome> parseSignal(JobOptions &opts, const std::string &value)
+{
+    std::string_view text = value;
+    bool batch = false;
+    if (text.size() >= 2 && (text[0] == 'R' || text[0] == 'r') && text[1] == ':') {
+        return failure("--signal=R: (reservations) is not supported by minicluster", kExitError);
+    }
+    if (text.size() >= 2 && (text[0] == 'B' || text[0] == 'b') && text[1] == ':') {
+        batch = true;
+        text.remove_prefix(2);
+    }
+    std::int64_t seconds = 60;
+    const std::size_t at = text.find('@');
+    if (at != std::string_view::npos) {
+        auto parsed = parseInteger(std::string(text.substr(at + 1)));
+        if (!parsed || *parsed < 0 || *parsed > 0xffff) {
+            return failure("Invalid --signal specification", kExitError);
+        }
+        seconds = *parsed;
+        text = text.substr(0, at);
+    }
+    auto number = scancel::signalNumber(text);
+    if (!number) {
+        return failure("Invalid --signal specification", kExitError);
+    }
+    opts.signal = (batch ? "B:" : "") + std::to_string(*number) + "@" + std::to_string(seconds);
     return std::nullopt;
 }
 
@@ -123,6 +154,23 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         break;
     case kHold:
         opts.hold = true;
+        break;
+    case kOpenMode: // Slurm reads the first letter: a[ppend] or t[runcate]
+        if (!value.empty() && (value[0] == 'a' || value[0] == 'A')) {
+            opts.openAppend = true;
+        } else if (!value.empty() && (value[0] == 't' || value[0] == 'T')) {
+            opts.openAppend = false;
+        } else {
+            return failure("Invalid --open-mode argument: " + value + ".", kExitError);
+        }
+        break;
+    case kSignal:
+        return parseSignal(opts, value);
+    case kRequeue:
+        opts.requeue = true;
+        break;
+    case kNoRequeue:
+        opts.requeue = false;
         break;
     case kParsable:
         opts.parsable = true;

@@ -39,6 +39,9 @@ struct JobOptions {
     std::optional<int> cpusPerTask, ntasks, nodes;
     std::int64_t nice = 0;
     bool hold = false, parsable = false, quiet = false, verbose = false;
+    bool openAppend = false; // --open-mode=append
+    std::string signal; // --signal, normalized "[B:]<number>@<seconds>"
+    std::optional<bool> requeue; // --requeue / --no-requeue
 };
 
 // Applies one option (`arg` as given, nullopt when none); returns how the run ends when the

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <variant>
 
 namespace mc::cmd::squeue {
 namespace {
@@ -46,35 +47,33 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kOtherSt
     {"STOPPED", "ST"},
 }};
 
-using Compare = std::function<int(const JobRow &, const JobRow &)>;
+// A row's value for one sort key, computed once per row (the rows are then sorted on these
+// values, not on JSON lookups: squeue sorts thousands of jobs).
+using SortKey = std::variant<std::monostate, std::int64_t, std::string, std::vector<std::string>>;
+using Extract = std::function<SortKey(const JobRow &)>;
 
-template <typename T> int threeWay(const T &a, const T &b)
+Extract byText(std::string_view key)
 {
-    return a < b ? -1 : (b < a ? 1 : 0);
-}
-
-Compare byText(std::string_view key)
-{
-    return [key](const JobRow &a, const JobRow &b) {
-        return threeWay((*a.job)[key].toString(), (*b.job)[key].toString());
+    return [key](const JobRow &r) {
+        return SortKey{(*r.job)[key].toString()};
     };
 }
 
-Compare byNumber(std::string_view key)
+Extract byNumber(std::string_view key)
 {
-    return [key](const JobRow &a, const JobRow &b) {
-        return threeWay((*a.job)[key].toInt(), (*b.job)[key].toInt());
+    return [key](const JobRow &r) {
+        return SortKey{(*r.job)[key].toInt()};
     };
 }
 
-Compare noOrder()
+Extract noOrder()
 {
-    return [](const JobRow &, const JobRow &) {
-        return 0;
+    return [](const JobRow &) {
+        return SortKey{};
     };
 }
 
-std::optional<Compare> comparatorFor(char key)
+std::optional<Extract> extractorFor(char key)
 {
     switch (key) {
     case 'B':
@@ -92,19 +91,18 @@ std::optional<Compare> comparatorFor(char key)
     case 'l':
         return byNumber("time_limit");
     case 'L':
-        return [](const JobRow &a, const JobRow &b) {
-            return threeWay((*a.job)["time_limit"].toInt() - timeUsed(a),
-                (*b.job)["time_limit"].toInt() - timeUsed(b));
+        return [](const JobRow &r) {
+            return SortKey{(*r.job)["time_limit"].toInt() - timeUsed(r)};
         };
     case 'm':
         return byNumber("min_memory");
     case 'M':
-        return [](const JobRow &a, const JobRow &b) {
-            return threeWay(timeUsed(a), timeUsed(b));
+        return [](const JobRow &r) {
+            return SortKey{timeUsed(r)};
         };
     case 'N':
-        return [](const JobRow &a, const JobRow &b) {
-            return threeWay((*a.job)["nodes"].toStringList(), (*b.job)["nodes"].toStringList());
+        return [](const JobRow &r) {
+            return SortKey{(*r.job)["nodes"].toStringList()};
         };
     case 'p':
     case 'Q':
@@ -185,25 +183,47 @@ bool Filter::accepts(const proto::Json &job) const
 
 std::optional<char> sortRows(std::vector<JobRow> &rows, std::string_view spec)
 {
-    // Slurm applies the keys from the last to the first, each a (stable here) sort of its own.
-    std::vector<std::pair<Compare, bool>> keys;
+    std::vector<Extract> keys;
+    std::vector<bool> reverse;
     for (std::size_t i = 0; i < spec.size(); ++i) {
         const char key = spec[i];
         if (key == ',' || key == '+' || key == '-') {
             continue;
         }
-        auto compare = comparatorFor(key);
-        if (!compare) {
+        auto extract = extractorFor(key);
+        if (!extract) {
             return key;
         }
-        keys.emplace_back(std::move(*compare), i > 0 && spec[i - 1] == '-');
+        keys.push_back(std::move(*extract));
+        reverse.push_back(i > 0 && spec[i - 1] == '-');
     }
-    for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
-        const auto &[compare, reverse] = *it;
-        std::stable_sort(rows.begin(), rows.end(), [&](const JobRow &a, const JobRow &b) {
-            const int diff = compare(a, b);
-            return reverse ? diff > 0 : diff < 0;
+    // Slurm applies the keys from the last to the first, each a stable sort of its own: the same
+    // order as one stable sort on all keys, the first one primary.
+    struct Decorated {
+        std::vector<SortKey> keys;
+        JobRow row;
+    };
+    std::vector<Decorated> decorated;
+    decorated.reserve(rows.size());
+    for (const auto &row : rows) {
+        Decorated d{{}, row};
+        d.keys.reserve(keys.size());
+        for (const auto &extract : keys) {
+            d.keys.push_back(extract(row));
+        }
+        decorated.push_back(std::move(d));
+    }
+    std::stable_sort(
+        decorated.begin(), decorated.end(), [&reverse](const Decorated &a, const Decorated &b) {
+            for (std::size_t k = 0; k < a.keys.size(); ++k) {
+                if (a.keys[k] != b.keys[k]) {
+                    return reverse[k] ? b.keys[k] < a.keys[k] : a.keys[k] < b.keys[k];
+                }
+            }
+            return false;
         });
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        rows[i] = decorated[i].row;
     }
     return std::nullopt;
 }

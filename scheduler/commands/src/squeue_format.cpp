@@ -1,3 +1,4 @@
+#include "format_spec.h"
 #include "squeue_fields.h"
 #include "text.h"
 
@@ -47,30 +48,16 @@ const Field *byName(std::string_view name)
 std::vector<Column> parseFormat(std::string_view format, std::string &errors)
 {
     std::vector<Column> columns;
-    const std::vector<std::string> tokens = splitList(format, '%');
-    std::size_t first = 0;
-    if (!format.empty() && format.front() != '%' && !tokens.empty()) {
-        columns.push_back(Column{nullptr, 0, false, tokens.front()});
-        first = 1;
+    ShortFormat spec = tokenizeShortFormat(format, false);
+    if (!spec.prefix.empty()) {
+        columns.push_back(Column{nullptr, 0, false, spec.prefix});
     }
-    for (std::size_t t = first; t < tokens.size(); ++t) {
-        const std::string &token = tokens[t];
-        Column column;
-        std::size_t i = 0;
-        if (i < token.size() && token[i] == '.') {
-            column.right = true;
-            ++i;
-        }
-        while (i < token.size() && token[i] >= '0' && token[i] <= '9') {
-            column.width = column.width * 10 + (token[i++] - '0');
-        }
-        const char letter = i < token.size() ? token[i++] : '\0';
-        column.field = byLetter(letter);
-        column.suffix = token.substr(std::min(i, token.size()));
+    for (auto &token : spec.tokens) {
+        Column column{byLetter(token.letter), token.width, token.right, std::move(token.suffix)};
         if (!column.field) {
-            errors
-                += errorLine("squeue", std::string("Invalid job format specification: ") + letter);
-            column.suffix = "%" + token;
+            errors += errorLine(
+                "squeue", std::string("Invalid job format specification: ") + token.letter);
+            column.suffix = "%" + token.raw;
         }
         columns.push_back(std::move(column));
     }
@@ -80,26 +67,10 @@ std::vector<Column> parseFormat(std::string_view format, std::string &errors)
 std::vector<Column> parseLongFormat(std::string_view format, std::string &errors)
 {
     std::vector<Column> columns;
-    for (const auto &token : splitList(format, ',')) {
-        Column column;
-        std::string name = token;
-        const std::size_t colon = token.find(':');
-        if (colon == std::string::npos) {
-            column.width = 20;
-        } else {
-            name = token.substr(0, colon);
-            std::string_view spec = std::string_view(token).substr(colon + 1);
-            if (!spec.empty() && spec.front() == '.') {
-                column.right = true;
-                spec.remove_prefix(1);
-            }
-            std::string_view rest;
-            column.width = static_cast<int>(parseLeadingInteger(spec, &rest));
-            column.suffix = std::string(rest);
-        }
-        column.field = byName(name);
+    for (auto &token : tokenizeLongFormat(format)) {
+        Column column{byName(token.name), token.width, token.right, std::move(token.suffix)};
         if (!column.field) {
-            errors += errorLine("squeue", "Invalid job format specification: " + name);
+            errors += errorLine("squeue", "Invalid job format specification: " + token.name);
         }
         columns.push_back(std::move(column));
     }

@@ -4,9 +4,11 @@
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <pwd.h>
+#include <sstream>
 #include <unistd.h>
 
 extern char **environ;
@@ -49,6 +51,17 @@ std::string readAllStdin()
         text.append(buffer, static_cast<std::size_t>(n));
     }
     return text;
+}
+
+std::optional<std::string> readTextFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (path.empty() || !in) {
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 std::string currentDirectory()
@@ -95,6 +108,15 @@ Context systemContext(int argc, char **argv)
     }
     ctx.hostname = shortHostName();
     ctx.now = static_cast<std::int64_t>(time(nullptr));
+    ctx.readSlurmConf = []() -> std::optional<std::string> {
+        if (const char *conf = std::getenv("SLURM_CONF"); conf && *conf) {
+            return readTextFile(conf);
+        }
+        if (const char *dir = std::getenv("MINICLUSTER_DIR"); dir && *dir) {
+            return readTextFile(std::string(dir) + "/etc/slurm.conf");
+        }
+        return std::nullopt;
+    };
     ctx.controller = [client = std::make_shared<proto::Client>()](
                          const proto::Json &request) -> std::optional<proto::Json> {
         std::string error;

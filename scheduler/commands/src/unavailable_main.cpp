@@ -6,7 +6,7 @@ int main()
 {
     std::fprintf(stderr,
         "%s: error: minicluster does not provide %s yet.\n"
-        "%s: error: Available now: sbatch, squeue, scancel, sacct.\n",
+        "%s: error: Available now: sbatch, squeue, scancel, sacct, sinfo, scontrol, sq.\n",
         MC_COMMAND_NAME, MC_COMMAND_NAME, MC_COMMAND_NAME);
     return 1;
 }

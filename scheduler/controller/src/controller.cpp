@@ -4,7 +4,9 @@
 #include "mc/sched/hostlist.h"
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
+#include <sstream>
 
 namespace mc::ctl {
 
@@ -59,6 +61,33 @@ bool containsId(const Json &list, std::uint32_t id)
 }
 
 } // namespace
+
+bool prologFlagsContain(const std::string &slurmConf)
+{
+    auto lower = [](std::string s) {
+        for (auto &c : s) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return s;
+    };
+    std::istringstream in(slurmConf);
+    for (std::string line; std::getline(in, line);) {
+        line = lower(line.substr(0, line.find('#')));
+        auto at = line.find("prologflags=");
+        if (at != std::string::npos
+            && (at == 0 || std::isspace(static_cast<unsigned char>(line[at - 1])))) {
+            std::string value = line.substr(at + 12);
+            value = value.substr(0, value.find_first_of(" \t"));
+            std::istringstream flags(value);
+            for (std::string flag; std::getline(flags, flag, ',');) {
+                if (flag == "contain") {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
 
 Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct::JobStore &store,
     NodeGateway &gateway)
@@ -314,6 +343,9 @@ Json Controller::accounting(const Json &request, Seconds now) const
             step.set("end_time", s.endTime);
             step.set("nodes", proto::stringList(s.nodes));
             step.set("num_cpus", s.cpus);
+            step.set("total_cpu_ms", s.totalCpuMs);
+            step.set("max_rss_kb", s.maxRssKb);
+            step.set("ave_rss_kb", s.aveRssKb);
             steps.push(std::move(step));
         }
         j.set("steps", std::move(steps));
@@ -398,6 +430,8 @@ Json Controller::nodeJson(const NodeInfo &node) const
     }
     j.set("partitions", std::move(parts));
     j.set("reason", node.connected ? std::string() : node.reason);
+    j.set("limits", node.limits);
+    j.set("limits_detail", node.limitsDetail);
     return j;
 }
 
@@ -408,6 +442,8 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
         return;
     }
     it->second.connected = true;
+    it->second.limits = message["limits"].toString();
+    it->second.limitsDetail = message["limits_detail"].toString();
     it->second.usage.available = true;
     it->second.reason.clear();
     // End reports kept by the node while we were away.
@@ -441,6 +477,20 @@ void Controller::nodeLost(const std::string &node, Seconds now)
     it->second.connected = false;
     it->second.usage.available = false;
     it->second.reason = "Not responding";
+    // Its daemon is gone, and with it the jobs' supervision: they end NODE_FAIL (their
+    // processes are killed when the daemon comes back).
+    std::vector<JobId> lost;
+    for (const auto &[id, job] : m_jobs) {
+        if (job.isActive() && job.batchHost == node) {
+            lost.push_back(id);
+        }
+    }
+    for (JobId id : lost) {
+        Json report = Json::object();
+        report.set("job_id", static_cast<std::int64_t>(id.value));
+        report.set("node_fail", true);
+        jobEnded(m_jobs[id], report, now);
+    }
     emitNode(it->second);
     schedule(now);
 }
@@ -475,15 +525,49 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     step.endTime = job.endTime;
     step.nodes = {job.batchHost};
     step.cpus = job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    const Json &usage = report["usage"];
+    step.totalCpuMs = usage["total_cpu_ms"].toInt();
+    step.maxRssKb = usage["max_rss_kb"].toInt();
+    step.aveRssKb = usage["ave_rss_kb"].toInt();
     if (report["launch_failed"].toBool()) {
         // Slurm: FAILED with JobLaunchFailure, 0:53 on the job and its CANCELLED batch step.
         job.state = JobState::Failed;
         job.reason = Reason::JobLaunchFailure;
         step.state = JobState::Cancelled;
+    } else if (report["node_fail"].toBool() && job.spec.requeue.value_or(true)) {
+        // Slurm's JobRequeue=1 default (or --requeue): the job goes back to the queue and runs
+        // again elsewhere; --no-requeue makes it end NODE_FAIL instead.
+        release(job);
+        job.state = JobState::Pending;
+        job.reason = Reason::None;
+        job.restarts += 1;
+        job.startTime = 0;
+        job.endTime = 0;
+        job.exit = {};
+        job.nodeList.clear();
+        job.batchHost.clear();
+        job.allocCpus = 0;
+        persist(job);
+        emitJob(job, now);
+        return;
     } else if (report["node_fail"].toBool()) {
         job.state = JobState::NodeFail;
         job.reason = Reason::NodeDown;
         step.state = JobState::Cancelled;
+    } else if (report["oom"].toBool()) {
+        // Slurm: OUT_OF_MEMORY with 0:125 on the job and its batch step.
+        job.state = JobState::OutOfMemory;
+        job.reason = Reason::OutOfMemory;
+        job.exit = {0, 125};
+        step.state = JobState::OutOfMemory;
+        step.exit = job.exit;
+    } else if (report["timeout"].toBool() && !job.cancelledBy) {
+        // Slurm: TIMEOUT 0:0 on the job, its batch step CANCELLED by the SIGTERM (0:15).
+        job.state = JobState::Timeout;
+        job.reason = Reason::TimeLimit;
+        step.state = JobState::Cancelled;
+        step.exit = {0, job.exit.signal != 0 ? job.exit.signal : SIGTERM};
+        job.exit = {};
     } else if (job.cancelledBy) {
         job.state = JobState::Cancelled;
         step.state = JobState::Cancelled;
@@ -502,6 +586,18 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     release(job);
     std::string error;
     m_store.saveStep(step, error);
+    if (m_externSteps && !report["launch_failed"].toBool()) {
+        // The extern step holds the job's allocation on its nodes from start to end.
+        acct::StepRecord external;
+        external.job = job.id;
+        external.step = "extern";
+        external.state = report["node_fail"].toBool() ? JobState::Cancelled : JobState::Completed;
+        external.startTime = job.startTime;
+        external.endTime = job.endTime;
+        external.nodes = job.nodeList;
+        external.cpus = job.allocCpus;
+        m_store.saveStep(external, error);
+    }
     persist(job);
     emitJob(job, now);
 }
@@ -584,6 +680,7 @@ Json Controller::launchOrder(const Job &job) const
     j.set("cluster_name", m_config.clusterName);
     j.set("cpus_on_node", job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size())));
     j.set("node_list", sched::compressHostlist(job.nodeList));
+    j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
     order.set("job", std::move(j));
     return order;
 }

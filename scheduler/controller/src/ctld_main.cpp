@@ -85,6 +85,7 @@ int main(int argc, char **argv)
         }
     } gateway;
     mc::ctl::Controller controller(parsed.config, users, store, gateway);
+    controller.setExternSteps(mc::ctl::prologFlagsContain(text));
     if (!controller.restore(error)) {
         std::fprintf(stderr, "minicluster-ctld: restoring state: %s\n", error.c_str());
         return 1;

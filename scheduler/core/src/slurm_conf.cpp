@@ -200,6 +200,23 @@ std::optional<int> gpuCount(std::string_view gres)
     return static_cast<int>(total);
 }
 
+// "REQUEUE", "CANCEL", "OFF" (optionally followed by ",GANG" or ",WITHIN", not modelled).
+std::optional<PreemptMode> parsePreemptMode(std::string_view text)
+{
+    const auto comma = text.find(',');
+    const std::string_view mode = text.substr(0, comma);
+    if (equalsIgnoreCase(mode, "REQUEUE")) {
+        return PreemptMode::Requeue;
+    }
+    if (equalsIgnoreCase(mode, "CANCEL")) {
+        return PreemptMode::Cancel;
+    }
+    if (equalsIgnoreCase(mode, "OFF")) {
+        return PreemptMode::Off;
+    }
+    return std::nullopt;
+}
+
 struct Pair {
     std::string key;
     std::string value;
@@ -352,6 +369,7 @@ private:
     std::optional<std::uint64_t> count(
         const Table &line, const Table &defaults, std::string_view key, std::uint64_t max);
     void globalKey(const Pair &pair);
+    bool schedulingKey(const Pair &pair);
     void slurmctldHost(const Pair &pair);
     void nodeLine(const std::string &names, const Table &line);
     void nodeCpus(NodeConfig &node, const Table &line);
@@ -440,11 +458,86 @@ void ConfParser::globalKey(const Pair &pair)
         } else {
             m_defMemPerCpu = set ? std::optional(std::pair{m_line, *set}) : std::nullopt;
         }
+    } else if (schedulingKey(pair)) {
+        return;
     } else if (contains(kAcceptedKeys, key)) {
         return;
     } else {
         problem("unknown key " + key + "=");
     }
+}
+
+// SchedulerType, PriorityType, PriorityWeight*, PriorityMaxAge, PriorityDecayHalfLife,
+// PriorityFavorSmall, PreemptType, PreemptMode. False when `pair` is none of them.
+bool ConfParser::schedulingKey(const Pair &pair)
+{
+    const std::string &key = pair.key;
+    const std::string &value = pair.value;
+    PriorityConfig &prio = m_config.priority;
+    const std::pair<std::string_view, std::int64_t *> weights[] = {
+        {"PriorityWeightAge", &prio.weightAge}, {"PriorityWeightFairshare", &prio.weightFairshare},
+        {"PriorityWeightJobSize", &prio.weightJobSize},
+        {"PriorityWeightPartition", &prio.weightPartition}, {"PriorityWeightQOS", &prio.weightQos}};
+    for (const auto &[name, field] : weights) {
+        if (equalsIgnoreCase(key, name)) {
+            if (const auto weight = parseCount(value, kMax32)) {
+                *field = static_cast<std::int64_t>(*weight);
+            } else {
+                badValue(key, value);
+            }
+            return true;
+        }
+    }
+    if (equalsIgnoreCase(key, "SchedulerType")) {
+        if (equalsIgnoreCase(value, "sched/backfill")) {
+            m_config.scheduler = SchedulerKind::Backfill;
+        } else if (equalsIgnoreCase(value, "sched/builtin")) {
+            m_config.scheduler = SchedulerKind::Builtin;
+        } else {
+            badValue(key, value);
+        }
+    } else if (equalsIgnoreCase(key, "PriorityType")) {
+        if (equalsIgnoreCase(value, "priority/multifactor")) {
+            prio.kind = PriorityKind::Multifactor;
+        } else if (equalsIgnoreCase(value, "priority/basic")) {
+            prio.kind = PriorityKind::Basic;
+        } else {
+            badValue(key, value);
+        }
+    } else if (equalsIgnoreCase(key, "PriorityMaxAge")
+        || equalsIgnoreCase(key, "PriorityDecayHalfLife")) {
+        const auto limit = parseTimeLimit(value);
+        if (!limit || *limit == kInfinite) {
+            badValue(key, value);
+        } else if (equalsIgnoreCase(key, "PriorityMaxAge")) {
+            prio.maxAge = *limit;
+        } else {
+            prio.decayHalfLife = *limit;
+        }
+    } else if (equalsIgnoreCase(key, "PriorityFavorSmall")) {
+        const auto flag = parseBoolean(value);
+        prio.favorSmall = flag.value_or(false);
+        if (!flag) {
+            badValue(key, value);
+        }
+    } else if (equalsIgnoreCase(key, "PreemptType")) {
+        if (equalsIgnoreCase(value, "preempt/partition_prio")) {
+            m_config.preemptPartitionPrio = true;
+        } else if (equalsIgnoreCase(value, "preempt/none")) {
+            m_config.preemptPartitionPrio = false;
+        } else {
+            problem("PreemptType=" + value + " is not supported by minicluster");
+        }
+    } else if (equalsIgnoreCase(key, "PreemptMode")) {
+        if (const auto mode = parsePreemptMode(value)) {
+            m_config.preemptMode = *mode;
+        } else {
+            badValue(key, value);
+        }
+    } else {
+        return false;
+    }
+    return true;
 }
 
 // "name" or "name(address)"; the first SlurmctldHost line names the primary controller.
@@ -595,6 +688,19 @@ void ConfParser::partitionLine(const std::string &name, const Table &line)
         maxNodes && *maxNodes != kMax32) {
         part.maxNodes
             = static_cast<int>(std::min<std::uint64_t>(*maxNodes, std::numeric_limits<int>::max()));
+    }
+    if (const auto minNodes = count(line, dflt, "MinNodes", kMax32)) {
+        part.minNodes
+            = static_cast<int>(std::min<std::uint64_t>(*minNodes, std::numeric_limits<int>::max()));
+    }
+    if (const std::string *mode = get(line, dflt, "PreemptMode")) {
+        part.preemptMode = parsePreemptMode(*mode);
+        if (!part.preemptMode) {
+            badValue("PreemptMode", *mode);
+        }
+    }
+    if (const auto grace = count(line, dflt, "GraceTime", kMax32)) {
+        part.graceTime = static_cast<Seconds>(*grace);
     }
     auto tier = count(line, dflt, "PriorityTier", kMax16);
     if (const auto priority = count(line, dflt, "Priority", kMax16)) { // sets the tier too

@@ -1,3 +1,4 @@
+#include "mc/acct/database.h"
 #include "mc/acct/job_codec.h"
 #include "mc/acct/job_store.h"
 
@@ -34,6 +35,8 @@ private slots:
     void unfinishedJobsSurviveReopeningTheFile();
     void queryFiltersByUserAndJobAndKeepsStepsInOrder();
     void jobIdsAreNeverReused();
+    void stepUsageIsStoredAndOlderFilesAreMigrated();
+    void nodeOptionsRoundTripThroughTheRecord();
 };
 
 void JobStoreTest::recordRoundTripsEveryField()
@@ -117,6 +120,68 @@ void JobStoreTest::jobIdsAreNeverReused()
     QCOMPARE(store.lastJobId(), 4u);
     store.setLastJobId(9);
     QCOMPARE(store.lastJobId(), 9u);
+}
+
+void JobStoreTest::stepUsageIsStoredAndOlderFilesAreMigrated()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.path().toStdString() + "/ctld.sqlite";
+    std::string error;
+    {
+        // A file written before steps had usage columns (schema version 1).
+        acct::Database old;
+        QVERIFY(old.open(path, error));
+        QVERIFY2(old.exec("CREATE TABLE steps (job_id INTEGER NOT NULL, step TEXT NOT NULL, "
+                          "state TEXT NOT NULL, exit_code INTEGER NOT NULL, exit_signal INTEGER "
+                          "NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER NOT NULL, "
+                          "nodes TEXT NOT NULL, cpus INTEGER NOT NULL, PRIMARY KEY (job_id, "
+                          "step)); INSERT INTO steps VALUES (1, 'batch', 'COMPLETED', 0, 0, 5, "
+                          "6, 'cn01', 1); PRAGMA user_version = 1;",
+                     error),
+            error.c_str());
+    }
+    acct::JobStore store;
+    QVERIFY2(store.open(path, error), error.c_str());
+    store.saveJob(makeJob(1, "alice", sched::JobState::Completed), error);
+    store.saveJob(makeJob(2, "alice", sched::JobState::OutOfMemory), error);
+    acct::StepRecord measured{
+        sched::JobId{2}, "batch", sched::JobState::OutOfMemory, {0, 125}, 5, 9, {"cn02"}, 1};
+    measured.totalCpuMs = 2500;
+    measured.maxRssKb = 204800;
+    measured.aveRssKb = 150000;
+    QVERIFY2(store.saveStep(measured, error), error.c_str());
+
+    auto rows = store.query({}, error);
+    QCOMPARE(rows.size(), 2u);
+    QCOMPARE(rows[0].steps.size(), 1u);
+    QCOMPARE(rows[0].steps[0].maxRssKb, 0LL); // recorded before usage existed
+    QCOMPARE(rows[1].steps.at(0).totalCpuMs, 2500LL);
+    QCOMPARE(rows[1].steps.at(0).maxRssKb, 204800LL);
+    QCOMPARE(rows[1].steps.at(0).aveRssKb, 150000LL);
+    QCOMPARE(rows[1].steps.at(0).exit.signal, 125);
+
+    acct::JobStore reopened; // the migration runs once
+    QVERIFY2(reopened.open(path, error), error.c_str());
+    QCOMPARE(reopened.query({}, error).at(1).steps.at(0).maxRssKb, 204800LL);
+}
+
+void JobStoreTest::nodeOptionsRoundTripThroughTheRecord()
+{
+    sched::Job job = makeJob(7, "alice", sched::JobState::Pending);
+    job.spec.openAppend = true;
+    job.spec.signal = "B:10@60";
+    job.spec.requeue = false;
+    auto back = acct::jobFromRecord(acct::jobToRecord(job));
+    QVERIFY(back);
+    QVERIFY(back->spec.openAppend);
+    QCOMPARE(QString::fromStdString(back->spec.signal), QStringLiteral("B:10@60"));
+    QCOMPARE(back->spec.requeue, std::optional<bool>(false));
+    auto plain
+        = acct::jobFromRecord(acct::jobToRecord(makeJob(8, "bob", sched::JobState::Pending)));
+    QVERIFY(plain);
+    QVERIFY(!plain->spec.openAppend);
+    QVERIFY(plain->spec.signal.empty());
+    QVERIFY(!plain->spec.requeue);
 }
 
 QTEST_APPLESS_MAIN(JobStoreTest)

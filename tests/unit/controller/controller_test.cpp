@@ -79,6 +79,12 @@ private slots:
     void onlyTheOwnerMayCancel();
     void restartedControllerKeepsQueueAndNextId();
     void nodeThatForgotAJobEndsItAsNodeFail();
+    void lostNodeDaemonRequeuesJobsByDefault();
+    void timeoutReportEndsTimeoutWithCancelledBatchStep();
+    void oomReportEndsOutOfMemoryWith125AndKeepsUsage();
+    void nodesSayHowTheyEnforceLimits();
+    void prologFlagsContainIsRecognized();
+    void externStepIsRecordedWhenPrologFlagsAskForIt();
 
 private:
     std::unique_ptr<ctl::Controller> makeController();
@@ -261,11 +267,117 @@ void ControllerTest::restartedControllerKeepsQueueAndNextId()
 
 void ControllerTest::nodeThatForgotAJobEndsItAsNodeFail()
 {
-    call(submitRequest("alice", 1));
+    Json request = submitRequest("alice", 1);
+    Json spec = request["job"];
+    spec.set("requeue", false); // sbatch --no-requeue
+    request.set("job", spec);
+    call(request);
     m_ctl->schedule(101);
     m_ctl->nodeLost("cn01", 110);
     m_ctl->nodeRegistered("cn01", registration("cn01"), 120); // comes back without job 1
     QCOMPARE(job(1)["state"].toString(), std::string("NODE_FAIL"));
+}
+
+void ControllerTest::lostNodeDaemonRequeuesJobsByDefault()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn01"});
+    m_ctl->nodeLost("cn01", 110); // JobRequeue=1: back to the queue, then on to cn02
+    QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
+    QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn02"});
+    QCOMPARE(m_gateway.orders.back().first, std::string("cn02"));
+    QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("launch"));
+}
+
+void ControllerTest::timeoutReportEndsTimeoutWithCancelledBatchStep()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    Json report = ended(1, 0, SIGTERM);
+    report.set("timeout", true);
+    m_ctl->nodeReport("cn01", report, 200);
+    Json j = job(1);
+    QCOMPARE(j["state"].toString(), std::string("TIMEOUT"));
+    QCOMPARE(j["reason"].toString(), std::string("TimeLimit"));
+    QCOMPARE(j["exit_code"].toInt(), 0);
+    QCOMPARE(j["exit_signal"].toInt(), 0);
+    Json acct = Json::object();
+    acct.set("op", "acct");
+    Json step = call(acct)["jobs"].items().at(0)["steps"].items().at(0);
+    QCOMPARE(step["step"].toString(), std::string("batch"));
+    QCOMPARE(step["state"].toString(), std::string("CANCELLED"));
+    QCOMPARE(step["exit_signal"].toInt(), static_cast<std::int64_t>(SIGTERM));
+}
+
+void ControllerTest::oomReportEndsOutOfMemoryWith125AndKeepsUsage()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    Json report = ended(1, 0);
+    report.set("oom", true);
+    Json usage = Json::object();
+    usage.set("total_cpu_ms", 1234);
+    usage.set("max_rss_kb", 102400);
+    usage.set("ave_rss_kb", 51200);
+    report.set("usage", usage);
+    m_ctl->nodeReport("cn01", report, 200);
+    Json j = job(1);
+    QCOMPARE(j["state"].toString(), std::string("OUT_OF_MEMORY"));
+    QCOMPARE(j["reason"].toString(), std::string("OutOfMemory"));
+    QCOMPARE(j["exit_signal"].toInt(), 125);
+    Json acct = Json::object();
+    acct.set("op", "acct");
+    Json step = call(acct)["jobs"].items().at(0)["steps"].items().at(0);
+    QCOMPARE(step["state"].toString(), std::string("OUT_OF_MEMORY"));
+    QCOMPARE(step["exit_code"].toInt(), 0);
+    QCOMPARE(step["exit_signal"].toInt(), 125);
+    QCOMPARE(step["total_cpu_ms"].toInt(), 1234);
+    QCOMPARE(step["max_rss_kb"].toInt(), 102400);
+    QCOMPARE(step["ave_rss_kb"].toInt(), 51200);
+    QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("job_end_ack"));
+}
+
+void ControllerTest::nodesSayHowTheyEnforceLimits()
+{
+    Json hello = registration("cn02");
+    hello.set("limits", "cgroup-v1");
+    hello.set("limits_detail", "cgroup v1 as root");
+    m_ctl->nodeRegistered("cn02", hello, 120);
+    Json request = Json::object();
+    request.set("op", "cluster");
+    Json nodes = call(request)["nodes"];
+    QCOMPARE(nodes.items().at(0)["name"].toString(), std::string("cn01"));
+    QCOMPARE(nodes.items().at(0)["limits"].toString(), std::string());
+    QCOMPARE(nodes.items().at(1)["limits"].toString(), std::string("cgroup-v1"));
+    QCOMPARE(nodes.items().at(1)["limits_detail"].toString(), std::string("cgroup v1 as root"));
+}
+
+void ControllerTest::prologFlagsContainIsRecognized()
+{
+    QVERIFY(ctl::prologFlagsContain("ClusterName=a\nPrologFlags=Contain\n"));
+    QVERIFY(ctl::prologFlagsContain("prologflags=Alloc,contain,X11 # Alliance\n"));
+    QVERIFY(!ctl::prologFlagsContain("PrologFlags=Alloc\n"));
+    QVERIFY(!ctl::prologFlagsContain("# PrologFlags=Contain\n"));
+    QVERIFY(!ctl::prologFlagsContain("ClusterName=a\n"));
+}
+
+void ControllerTest::externStepIsRecordedWhenPrologFlagsAskForIt()
+{
+    m_ctl->setExternSteps(true);
+    call(submitRequest("alice", 2));
+    m_ctl->schedule(101);
+    m_ctl->nodeReport("cn01", ended(1, 0), 200);
+    Json acct = Json::object();
+    acct.set("op", "acct");
+    auto steps = call(acct)["jobs"].items().at(0)["steps"].items();
+    QCOMPARE(steps.size(), 2u);
+    QCOMPARE(steps.at(0)["step"].toString(), std::string("batch"));
+    QCOMPARE(steps.at(1)["step"].toString(), std::string("extern"));
+    QCOMPARE(steps.at(1)["state"].toString(), std::string("COMPLETED"));
+    QCOMPARE(steps.at(1)["num_cpus"].toInt(), 2);
+    QCOMPARE(steps.at(1)["start_time"].toInt(), 101);
+    QCOMPARE(steps.at(1)["end_time"].toInt(), 200);
 }
 
 QTEST_APPLESS_MAIN(ControllerTest)

@@ -44,6 +44,10 @@ class JobEnvironmentTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void arrayTaskGetsTheSlurmArrayVariables();
+    void requeuedJobCountsItsRestarts();
+    void arraySpecificationsAreSummarized_data();
+    void arraySpecificationsAreSummarized();
     void defaultJobGetsTheReferenceVariables();
     void requestedTasksAndCpusAppearOnlyWhenAsked();
     void slurmVariablesOverrideTheSubmittersOnes();
@@ -91,6 +95,66 @@ void JobEnvironmentTest::slurmVariablesOverrideTheSubmittersOnes()
     QCOMPARE(env["FOO"], std::string("bar"));
     QCOMPARE(env["SLURM_JOB_NAME"], std::string("wrap"));
     QCOMPARE(env["SLURM_JOB_ID"], std::string("136"));
+}
+
+void JobEnvironmentTest::arrayTaskGetsTheSlurmArrayVariables()
+{
+    // reference/15_job_environment.txt: sbatch -a 3-4, task 3 of job 137 (its own id 137).
+    BatchJobFacts f = facts();
+    auto plain = asMap(batchJobEnvironment(f, {}));
+    QVERIFY(plain.find("SLURM_ARRAY_TASK_ID") == plain.end());
+    f.jobId = 137;
+    f.arrayJobId = 137;
+    f.arrayTaskId = 3;
+    f.arraySpec = "3-4";
+    auto env = asMap(batchJobEnvironment(f, {}));
+    QCOMPARE(env["SLURM_ARRAY_JOB_ID"], std::string("137"));
+    QCOMPARE(env["SLURM_ARRAY_TASK_COUNT"], std::string("2"));
+    QCOMPARE(env["SLURM_ARRAY_TASK_ID"], std::string("3"));
+    QCOMPARE(env["SLURM_ARRAY_TASK_MAX"], std::string("4"));
+    QCOMPARE(env["SLURM_ARRAY_TASK_MIN"], std::string("3"));
+    QCOMPARE(env["SLURM_ARRAY_TASK_STEP"], std::string("1"));
+}
+
+void JobEnvironmentTest::arraySpecificationsAreSummarized_data()
+{
+    QTest::addColumn<QString>("spec");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("min");
+    QTest::addColumn<int>("max");
+    QTest::addColumn<int>("step");
+    QTest::newRow("range with throttle") << "1-10%2" << 10 << 1 << 10 << 1;
+    QTest::newRow("range with step") << "0-6:3" << 3 << 0 << 6 << 3;
+    QTest::newRow("list") << "1,3,5-6" << 4 << 1 << 6 << 1;
+    QTest::newRow("single") << "7" << 1 << 7 << 7 << 1;
+    QTest::newRow("invalid") << "5-2" << 0 << 0 << 0 << 0;
+}
+
+void JobEnvironmentTest::arraySpecificationsAreSummarized()
+{
+    QFETCH(QString, spec);
+    QFETCH(int, count);
+    QFETCH(int, min);
+    QFETCH(int, max);
+    QFETCH(int, step);
+    auto a = summarizeArray(spec.toStdString());
+    if (count == 0) {
+        QVERIFY(!a);
+        return;
+    }
+    QVERIFY(a);
+    QCOMPARE(a->count, count);
+    QCOMPARE(a->min, static_cast<long long>(min));
+    QCOMPARE(a->max, static_cast<long long>(max));
+    QCOMPARE(a->step, static_cast<long long>(step));
+}
+
+void JobEnvironmentTest::requeuedJobCountsItsRestarts()
+{
+    BatchJobFacts f = facts();
+    QVERIFY(asMap(batchJobEnvironment(f, {})).count("SLURM_RESTART_COUNT") == 0);
+    f.restarts = 2;
+    QCOMPARE(asMap(batchJobEnvironment(f, {}))["SLURM_RESTART_COUNT"], std::string("2"));
 }
 
 QTEST_APPLESS_MAIN(JobEnvironmentTest)

@@ -118,6 +118,7 @@ private slots:
     void joinsContinuedLinesAndStripsComments();
     void slurmctldHostWinsOverControlMachine();
     void defMemPerNodeExcludesDefMemPerCpu();
+    void readsSchedulingPriorityAndPreemptionKeys();
 };
 
 void SlurmConfTest::readsTheReferenceClusterWithoutProblems()
@@ -399,6 +400,34 @@ void SlurmConfTest::defMemPerNodeExcludesDefMemPerCpu()
                     "DefMemPerNode"});
     QVERIFY(!parsed.config.defMemPerCpu.has_value());
     QCOMPARE(parsed.config.defMemPerNode, std::optional<mc::sched::MiB>(2048));
+}
+
+void SlurmConfTest::readsSchedulingPriorityAndPreemptionKeys()
+{
+    const ParsedConfig parsed = mc::sched::parseSlurmConf(
+        "SchedulerType=sched/builtin\nPriorityType=priority/multifactor\n"
+        "PriorityWeightAge=1000\nPriorityWeightFairshare=2000\nPriorityWeightJobSize=3\n"
+        "PriorityWeightPartition=4\nPriorityWeightQOS=5\nPriorityMaxAge=1-0\n"
+        "PriorityDecayHalfLife=0\nPriorityFavorSmall=YES\n"
+        "PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE\n"
+        "NodeName=cn01 CPUs=4\n"
+        "PartitionName=p Nodes=cn01 MinNodes=1 PreemptMode=CANCEL GraceTime=120\n"
+        "PartitionName=q Nodes=cn01 PreemptMode=bogus\n");
+    const ClusterConfig &c = parsed.config;
+    QCOMPARE(c.scheduler, mc::sched::SchedulerKind::Builtin);
+    QCOMPARE(c.priority.kind, mc::sched::PriorityKind::Multifactor);
+    QCOMPARE(c.priority.weightAge, 1000);
+    QCOMPARE(c.priority.weightFairshare, 2000);
+    QCOMPARE(c.priority.weightQos, 5);
+    QCOMPARE(c.priority.maxAge, 86400);
+    QCOMPARE(c.priority.decayHalfLife, 0);
+    QVERIFY(c.priority.favorSmall);
+    QVERIFY(c.preemptPartitionPrio);
+    QCOMPARE(c.preemptMode, mc::sched::PreemptMode::Requeue);
+    QCOMPARE(c.partitions[0].preemptMode, std::optional(mc::sched::PreemptMode::Cancel));
+    QCOMPARE(c.partitions[0].graceTime, 120);
+    QCOMPARE(parsed.problems.size(), std::size_t(1)); // PreemptMode=bogus
+    QVERIFY(parsed.problems[0].message.find("PreemptMode") != std::string::npos);
 }
 
 QTEST_APPLESS_MAIN(SlurmConfTest)

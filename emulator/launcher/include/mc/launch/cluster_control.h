@@ -14,6 +14,8 @@ struct ClusterOptions {
     std::string binDir;
     std::string preset = "default";
     std::string sandbox = "auto"; // auto | bubblewrap | plain
+    std::string limits = "auto"; // auto | cgroup-v2 | cgroup-v1 | rlimit
+    int timeScale = 1; // job time limits run this many times faster (demos, tests)
     std::string user; // emulated user; empty: the first of etc/minicluster.conf
 };
 

@@ -33,6 +33,7 @@ struct Mount {
     std::string sandboxPath;
     std::string hostPath;
     bool writable = true;
+    bool optional = false; // skipped when hostPath does not exist (bwrap --ro-bind-try)
 };
 
 // Where minicluster's own files appear inside a node sandbox: its commands first on PATH, the
@@ -40,6 +41,7 @@ struct Mount {
 inline constexpr const char *kSandboxBin = "/opt/minicluster/bin";
 inline constexpr const char *kSandboxEtc = "/opt/minicluster/etc";
 inline constexpr const char *kSandboxRun = "/opt/minicluster/run";
+inline constexpr const char *kSandboxMan = "/opt/minicluster/share/man";
 
 // The cluster's mounts for `node`: /home /project /scratch /datasets shared by all nodes,
 // /localscratch, /tmp and /var/spool/slurmd from the node's own folder, and minicluster's

@@ -3,7 +3,9 @@
 // submitter's exported variables, then Slurm's SLURM_* variables and the few others it sets.
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mc::emu {
@@ -34,7 +36,21 @@ struct BatchJobFacts {
     std::string home;
     std::string tmpDir; // $SLURM_TMPDIR (Alliance convention), empty: unset
     int taskPid = 0;
+    // A task of a job array: SLURM_ARRAY_* are set only when arrayTaskId is.
+    std::uint32_t arrayJobId = 0;
+    std::optional<std::uint32_t> arrayTaskId;
+    std::string arraySpec; // sbatch --array text ("1-10%2", "0-6:3", "1,3,5-6")
+    int restarts = 0; // SLURM_RESTART_COUNT, set once the job was requeued
 };
+
+// What SLURM_ARRAY_TASK_COUNT/MIN/MAX/STEP say of an --array specification.
+struct ArraySummary {
+    int count = 0;
+    long long min = 0;
+    long long max = 0;
+    long long step = 1; // the common distance between task ids, 1 when they are uneven
+};
+std::optional<ArraySummary> summarizeArray(std::string_view spec);
 
 // `exported` is the submitter's environment (NAME=value); Slurm's variables override it.
 std::vector<std::string> batchJobEnvironment(

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace mc::emu {
@@ -16,6 +17,13 @@ struct SpawnSpec {
     std::string stderrPath; // empty or equal to stdout: one file for both
     bool append = false; // --open-mode=append
     std::string chdir; // host path; empty: unchanged
+    // Limits the child applies to itself before exec: cgroup.procs files it joins (a failure
+    // ends it with status 126 and a message on its stderr), rlimits, and the number of CPUs
+    // it may run on (0: all), starting at CPU `firstCpu` modulo the machine's CPUs.
+    std::vector<std::string> joinFiles;
+    std::vector<std::pair<int, long long>> rlimits; // resource, soft = hard limit
+    int cpuCount = 0;
+    int firstCpu = 0;
 };
 
 // Returns the child's pid (also its process group and session id), or -1 with `error` set to

@@ -65,6 +65,8 @@ Q_SIGNALS:
 private:
     void tryConnect();
     void onReadable();
+    // Handles buffered messages for a bounded time; schedules itself again for the rest.
+    void handleLines();
     // Handles one message; false when the connection was dropped while handling it.
     bool handleMessage(const mc::proto::Json &message);
     // Closes the socket; when `retry`, schedules the next attempt.
@@ -78,11 +80,13 @@ private:
     mc::proto::LineBuffer m_lines;
     QSocketNotifier *m_notifier = nullptr;
     QTimer *m_retryTimer = nullptr;
+    QTimer *m_drainTimer = nullptr;
     QString m_status;
     // Bumped whenever the socket is closed, so a read loop notices that a slot dropped it.
     quint64 m_session = 0;
     bool m_started = false;
     bool m_awaitingReply = false;
+    bool m_peerClosed = false; // end of stream seen; dropped once the buffered lines are handled
     bool m_connected = false;
 };
 

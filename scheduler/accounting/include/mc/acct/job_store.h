@@ -23,6 +23,10 @@ struct StepRecord {
     sched::Seconds endTime = 0;
     std::vector<std::string> nodes;
     int cpus = 0;
+    // Usage sampled on the node (sacct TotalCPU, MaxRSS, AveRSS; seff).
+    std::int64_t totalCpuMs = 0;
+    std::int64_t maxRssKb = 0;
+    std::int64_t aveRssKb = 0;
 };
 
 struct AcctQuery {

@@ -41,6 +41,10 @@ struct Context {
     UserLookup lookupUser; // the user database (getpwnam/getpwuid)
     std::string hostname; // short host name (sbatch's submit_host)
     std::int64_t now = 0; // wall clock, seconds since the epoch
+    // Text of the cluster's slurm.conf ($SLURM_CONF, else $MINICLUSTER_DIR/etc/slurm.conf);
+    // nullopt when there is none. sinfo and scontrol read what the controller does not report
+    // (features, DefaultTime, global keys) from it, as real Slurm's commands do.
+    std::function<std::optional<std::string>()> readSlurmConf;
 
     // Value of an environment variable; nullopt when unset (an empty value is set).
     std::optional<std::string> getenv(std::string_view name) const;

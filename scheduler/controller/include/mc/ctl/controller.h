@@ -31,6 +31,10 @@ public:
     virtual bool send(const std::string &node, const proto::Json &order) = 0;
 };
 
+// True when slurm.conf text sets PrologFlags with Contain (what makes Slurm create the extern
+// step of every job). The core's parser accepts the key without keeping it.
+bool prologFlagsContain(const std::string &slurmConf);
+
 class Controller {
 public:
     Controller(sched::ClusterConfig config, sched::SiteUsers users, acct::JobStore &store,
@@ -59,11 +63,16 @@ public:
 
     const sched::ClusterConfig &config() const { return m_config; }
 
+    // slurm.conf PrologFlags=Contain: every job also gets an "extern" step in accounting.
+    void setExternSteps(bool on) { m_externSteps = on; }
+
 private:
     struct NodeInfo {
         sched::NodeUsage usage;
         bool connected = false;
         std::string reason;
+        std::string limits; // how the node enforces limits ("cgroup-v1", ...), and why
+        std::string limitsDetail;
     };
 
     proto::Json submit(const proto::Json &request, Seconds now);
@@ -88,6 +97,7 @@ private:
     std::map<sched::JobId, sched::Job> m_jobs;
     std::map<std::string, NodeInfo> m_nodes;
     std::uint32_t m_lastJobId = 0;
+    bool m_externSteps = false;
 };
 
 } // namespace mc::ctl

@@ -46,8 +46,23 @@ struct JobSpec {
     std::optional<MiB> memPerNode; // --mem
     std::optional<MiB> memPerCpu; // --mem-per-cpu
     std::string submitHost;
+    // Issue #4 (nodes): output files, warning signal, requeue on node failure.
+    bool openAppend = false; // --open-mode=append (default truncate)
+    std::string signal; // --signal, normalized "[B:]<number>@<seconds>"; empty: none
+    std::optional<bool> requeue; // --requeue / --no-requeue; unset: the cluster's JobRequeue
     bool hold = false; // --hold
     int nice = 0;
+    // Scheduler requests (issue #3); defaults mean "not given".
+    int ntasksPerNode = 0; // --ntasks-per-node; 0: not given
+    int gpusPerNode = 0; // --gres=gpu:N (per node) or --gpus=N spread over --nodes
+    bool exclusive = false; // --exclusive: whole nodes
+    std::vector<std::string> nodeList; // --nodelist, expanded: every one must be allocated
+    std::vector<std::string> excludeNodes; // --exclude, expanded
+    std::string constraint; // --constraint: features joined by & (all) or | (any)
+    std::optional<Seconds> timeMin; // --time-min: backfill may shorten the limit down to this
+    std::optional<Seconds> begin; // --begin, as an epoch
+    std::string dependency; // --dependency text, e.g. "afterok:12:13,singleton"
+    std::string array; // --array text, e.g. "1-100%5"; empty: not an array
 };
 
 struct ExitStatus {
@@ -71,6 +86,16 @@ struct Job {
     ExitStatus exit;
     std::string batchHost;
     std::optional<std::uint32_t> cancelledBy; // uid that ran scancel; the end is CANCELLED
+    // Scheduler state (issue #3); defaults keep older records valid.
+    bool heldByAdmin = false; // scontrol hold: only an operator releases it (JobHeldAdmin)
+    std::int64_t priority = 0; // last computed priority (sprio, squeue %Q)
+    std::uint32_t arrayJobId = 0; // %A; 0 when not part of an array
+    std::optional<std::uint32_t> arrayTaskId; // %a of a started task; unset on the array record
+    std::vector<std::uint32_t> arrayPending; // task ids not started yet (on the array record)
+    int arrayMaxRunning = 0; // % throttle; 0: none
+    int restarts = 0; // requeues so far
+    std::optional<Seconds> plannedStart; // squeue --start; unset: N/A
+    std::optional<Seconds> preemptEnd; // a preempted job in its GraceTime ends by then
 
     bool isPending() const { return state == JobState::Pending; }
     bool isActive() const { return state == JobState::Running || state == JobState::Completing; }

@@ -1,12 +1,16 @@
 #pragma once
-// One scheduling pass: pending jobs and node usage in, decisions out. Pure: it reads no clock
-// (`now` is given) and does no I/O. Today: first-in-first-out within each partition by
-// priority then job id, jobs placed on the first nodes with room (issue #3 brings multifactor
-// priority and backfill behind the same interface).
+// One scheduling pass: the cluster's state and `now` in, decisions with their reasons out.
+// Pure: it reads no clock and does no I/O. Pending jobs are ordered by partition PriorityTier,
+// then priority (priority.h), then job id; a policy (policy.h: FIFO or backfill) decides what
+// a job that cannot start holds back. Every pending job gets a start or a wait decision.
 
+#include "mc/sched/cluster_index.h"
+#include "mc/sched/dependency.h"
 #include "mc/sched/job.h"
+#include "mc/sched/priority.h"
 #include "mc/sched/slurm_conf.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,8 @@ struct NodeUsage {
     int allocCpus = 0;
     MiB allocMemory = 0;
     bool available = true; // false when down, drained or not registered
+    int gpus = 0;
+    int allocGpus = 0;
 };
 
 // The resources a job needs on each of its nodes.
@@ -27,29 +33,83 @@ struct JobShape {
     int nodes = 1;
     int cpusPerNode = 1;
     MiB memPerNode = 0;
+    int gpusPerNode = 0;
+    bool exclusive = false; // --exclusive or OverSubscribe=EXCLUSIVE: whole nodes
 };
 
-// Resolves the job's request against cluster defaults (DefMemPerCPU, DefMemPerNode).
+// Resolves the job's request against cluster defaults (DefMemPerCPU, DefMemPerNode):
+// --ntasks-per-node sets tasks per node (and the node count from --ntasks when larger);
+// tasks that fit no single node of the cluster spread over as many nodes as they need.
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config);
 
 struct StartDecision {
     JobId job;
     std::vector<std::string> nodes;
     JobShape shape;
+    std::optional<std::uint32_t> arrayTaskId; // the task of an array record that starts
+    std::optional<Seconds> timeLimit; // set when backfill shortened it toward --time-min
+    bool backfilled = false; // started ahead of a higher-priority job that waits
 };
 
 struct WaitDecision {
     JobId job;
     Reason reason;
+    std::optional<Seconds> plannedStart; // squeue --start; nullopt: N/A
+    std::vector<JobId> waitingFor; // running jobs (Resources), the job ahead (Priority),
+                                   // or unfinished targets (Dependency)
+    std::vector<std::string> nodes; // planned nodes, or the unavailable ones (ReqNodeNotAvail)
+    std::string dependency; // squeue %E when it has one
+};
+
+// A running job ended so that a higher-tier job can start (PreemptType=preempt/partition_prio).
+struct PreemptDecision {
+    JobId victim;
+    JobId preemptor;
+    PreemptMode mode = PreemptMode::Cancel; // Cancel ends it PREEMPTED, Requeue requeues it
+    Seconds endAt = 0; // now + GraceTime of the victim's partition
+};
+
+struct PriorityEntry {
+    JobId job;
+    PriorityFactors factors;
 };
 
 struct SchedulePlan {
     std::vector<StartDecision> starts;
     std::vector<WaitDecision> waits; // every pending job that does not start, with its reason
+    std::vector<PreemptDecision> preemptions;
+    std::vector<PriorityEntry> priorities; // every pending job, for sprio
 };
 
-// `pending` in any order; jobs are considered by (priority desc, id asc) — today priority is
-// submission order. `nodes` is updated by the caller after applying the plan.
+// Everything a pass reads. `running` are the jobs holding nodes (for planned starts and
+// backfill); their expected end is startTime + timeLimit, or preemptEnd when set.
+struct SchedulerInput {
+    const ClusterConfig *config = nullptr;
+    std::vector<NodeUsage> nodes;
+    std::vector<const Job *> pending;
+    std::vector<const Job *> running;
+    const JobLookup *lookup = nullptr; // nullptr: looks among pending and running only
+    const FairShareLedger *fairshare = nullptr;
+    Seconds now = 0;
+    const ClusterIndex *index = nullptr; // nullptr: the pass indexes `nodes` itself
+};
+
+struct SchedulerOptions {
+    std::optional<SchedulerKind> policy; // unset: SchedulerType= of the config
+    int reservationDepth = 100; // blocked jobs that get a reservation and a planned start
+};
+
+class Scheduler {
+public:
+    explicit Scheduler(SchedulerOptions options = {});
+    SchedulePlan run(const SchedulerInput &input) const;
+
+private:
+    SchedulerOptions m_options;
+};
+
+// The controller's entry point: `pending` in any order, no running jobs known (so no planned
+// starts). `nodes` is updated by the caller after applying the plan.
 SchedulePlan schedule(const ClusterConfig &config, const std::vector<NodeUsage> &nodes,
     const std::vector<const Job *> &pending, Seconds now);
 

@@ -5,6 +5,7 @@
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,26 @@
 namespace mc::sched {
 
 enum class PartitionState { Up, Down, Drain, Inactive };
+
+// SchedulerType=sched/builtin (strict priority order) or sched/backfill (Slurm's default).
+enum class SchedulerKind { Builtin, Backfill };
+// PriorityType=priority/basic (submission order) or priority/multifactor.
+enum class PriorityKind { Basic, Multifactor };
+// PreemptMode= (global or per partition); Off unless PreemptType=preempt/partition_prio.
+enum class PreemptMode { Off, Cancel, Requeue };
+
+// PriorityWeight*= and the other multifactor keys of slurm.conf.
+struct PriorityConfig {
+    PriorityKind kind = PriorityKind::Basic;
+    std::int64_t weightAge = 0;
+    std::int64_t weightFairshare = 0;
+    std::int64_t weightJobSize = 0;
+    std::int64_t weightPartition = 0;
+    std::int64_t weightQos = 0;
+    Seconds maxAge = 7 * 24 * 3600; // PriorityMaxAge=, default 7-0
+    Seconds decayHalfLife = 7 * 24 * 3600; // PriorityDecayHalfLife=, default 7-0; 0: no decay
+    bool favorSmall = false; // PriorityFavorSmall=
+};
 
 struct NodeConfig {
     std::string name;
@@ -33,6 +54,9 @@ struct PartitionConfig {
     bool exclusive = false; // OverSubscribe=EXCLUSIVE
     std::optional<int> maxNodes;
     std::vector<std::string> allowAccounts; // empty: all
+    int minNodes = 1; // MinNodes=
+    std::optional<PreemptMode> preemptMode; // PreemptMode= of the partition; unset: cluster's
+    Seconds graceTime = 0; // GraceTime= (seconds) before a preempted job is ended
 };
 
 struct ClusterConfig {
@@ -41,6 +65,10 @@ struct ClusterConfig {
     std::optional<MiB> defMemPerCpu; // DefMemPerCPU=
     std::optional<MiB> defMemPerNode; // DefMemPerNode=
     Seconds killWait = 30; // KillWait= (seconds)
+    SchedulerKind scheduler = SchedulerKind::Backfill; // SchedulerType=
+    PriorityConfig priority;
+    bool preemptPartitionPrio = false; // PreemptType=preempt/partition_prio
+    PreemptMode preemptMode = PreemptMode::Off; // PreemptMode= (cluster-wide)
     std::vector<NodeConfig> nodes;
     std::vector<PartitionConfig> partitions;
 

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Times `minicluster-simulate` on a synthetic SWF trace (issue #3 goal: 100,000 jobs < 30 s).
+# Usage: bench/sched_simulate.sh [BUILD_DIR] [JOBS] [MEAN_GAP_S] [RUNS]
+#   defaults: build/release, 100000 jobs, 90 s between arrivals (about 85% of the 1,000-node
+#   cluster offered), 3 runs; prints each run's wall time and the median.
+set -euo pipefail
+build=${1:-build/release}
+jobs=${2:-100000}
+gap=${3:-90}
+runs=${4:-3}
+dir=$(mktemp -d /tmp/mc-simbench-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+cat > "$dir/slurm.conf" <<CONF
+ClusterName=bench
+NodeName=cn[0001-0900] CPUs=32 RealMemory=128000
+NodeName=gpu[001-100] CPUs=32 RealMemory=128000 Gres=gpu:4
+PartitionName=all Nodes=ALL Default=YES MaxTime=7-00:00:00
+CONF
+# SWF: id submit wait run procs cpu mem reqprocs reqtime reqmem status user group app queue
+#      partition preceding think; same distributions as bench/sched_workload.h.
+awk -v n="$jobs" -v gap="$gap" 'BEGIN {
+  srand(42); t = 0
+  for (i = 1; i <= n; i++) {
+    t += -gap * log(1 - rand()); run = 30 + int(rand() * 86371); p = 2 ^ int(rand() * 9)
+    printf "%d %d -1 %d %d -1 -1 %d %d -1 1 %d -1 -1 -1 -1 -1 -1\n", i, t, run, p, p, run + int(run / 2) + 60, i % 50
+  }
+}' > "$dir/trace.swf"
+times=()
+for r in $(seq "$runs"); do
+  start=$(date +%s.%N)
+  "$build/bin/minicluster-simulate" --conf "$dir/slurm.conf" --workload "$dir/trace.swf" > "$dir/out.txt"
+  end=$(date +%s.%N)
+  s=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", b - a}')
+  times+=("$s")
+  echo "run $r: ${s} s"
+done
+cat "$dir/out.txt"
+printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "median: %.2f s over %d runs (%s jobs)\n", m, NR, "'"$jobs"'"}'

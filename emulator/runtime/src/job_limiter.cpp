@@ -1,0 +1,589 @@
+#include "mc/emu/job_limiter.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace mc::emu {
+
+namespace {
+
+constexpr const char *kSubtree = "minicluster";
+
+std::string readText(const std::string &path)
+{
+    std::ifstream in(path);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool writeText(const std::string &path, const std::string &text, std::string &error)
+{
+    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+        error = path + ": " + std::strerror(errno);
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        return false;
+    }
+    ::close(fd);
+    return true;
+}
+
+bool isDir(const std::string &path)
+{
+    struct stat st { };
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// mkdir -p below `base` (which must exist); the created directories are appended to `made`.
+bool makeDirs(const std::string &base, const std::string &rel, std::vector<std::string> *made,
+    std::string &error)
+{
+    std::string path = base;
+    std::istringstream parts(rel);
+    std::string part;
+    while (std::getline(parts, part, '/')) {
+        if (part.empty()) {
+            continue;
+        }
+        path += "/" + part;
+        if (::mkdir(path.c_str(), 0755) == 0) {
+            if (made) {
+                made->push_back(path);
+            }
+        } else if (errno != EEXIST) {
+            error = path + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    return true;
+}
+
+std::vector<std::string> words(const std::string &text)
+{
+    std::istringstream in(text);
+    std::vector<std::string> out;
+    std::string w;
+    while (in >> w) {
+        out.push_back(w);
+    }
+    return out;
+}
+
+bool hasWord(const std::string &text, std::string_view word)
+{
+    auto w = words(text);
+    return std::find(w.begin(), w.end(), word) != w.end();
+}
+
+// Mount point of the cgroup v1 hierarchy holding `controller`, or of cgroup2 ("" if none).
+std::string cgroupMount(std::string_view controller)
+{
+    std::ifstream in("/proc/self/mounts");
+    std::string line;
+    while (std::getline(in, line)) {
+        auto f = words(line);
+        if (f.size() < 4) {
+            continue;
+        }
+        if (controller.empty() && f[2] == "cgroup2") {
+            return f[1];
+        }
+        if (!controller.empty() && f[2] == "cgroup") {
+            std::istringstream opts(f[3]);
+            std::string opt;
+            while (std::getline(opts, opt, ',')) {
+                if (opt == controller) {
+                    return f[1];
+                }
+            }
+        }
+    }
+    return {};
+}
+
+// Where minicluster's v2 subtree goes: the mount's root as root, else the nearest writable
+// ancestor of our own cgroup (a systemd-delegated user subtree).
+std::string v2Base(const std::string &mount)
+{
+    if (::geteuid() == 0 && ::access(mount.c_str(), W_OK) == 0) {
+        return mount;
+    }
+    std::ifstream in("/proc/self/cgroup");
+    std::string line;
+    std::string own;
+    while (std::getline(in, line)) {
+        if (line.rfind("0::", 0) == 0) {
+            own = line.substr(3);
+        }
+    }
+    while (!own.empty() && own != "/") {
+        own = own.substr(0, own.rfind('/'));
+        std::string dir = mount + (own.empty() ? "" : own);
+        if (::access(dir.c_str(), W_OK) == 0
+            && ::access((dir + "/cgroup.subtree_control").c_str(), W_OK) == 0) {
+            return dir;
+        }
+    }
+    return {};
+}
+
+std::string v2Root()
+{
+    std::string mount = cgroupMount("");
+    if (mount.empty()) {
+        return {};
+    }
+    std::string base = v2Base(mount);
+    return base.empty() ? std::string() : base + "/" + kSubtree;
+}
+
+// Enables memory, pids and cpu for the children of `dir` (errors are judged by the caller
+// from cgroup.controllers of the children).
+void enableV2Controllers(const std::string &dir)
+{
+    std::string error;
+    for (const char *c : {"+memory", "+pids", "+cpu"}) {
+        writeText(dir + "/cgroup.subtree_control", c, error);
+    }
+}
+
+LimitProbe probeV2()
+{
+    LimitProbe p;
+    p.mode = LimitMode::CgroupV2;
+    std::string mount = cgroupMount("");
+    if (mount.empty()) {
+        p.detail = "no cgroup v2 filesystem is mounted";
+        return p;
+    }
+    std::string base = v2Base(mount);
+    if (base.empty()) {
+        p.detail = "cgroup v2 at " + mount + " has no subtree this user may write (no "
+            + "systemd delegation)";
+        return p;
+    }
+    enableV2Controllers(base);
+    std::string error;
+    if (!makeDirs(base, kSubtree, nullptr, error)) {
+        p.detail = "cannot create a cgroup: " + error;
+        return p;
+    }
+    std::string root = base + "/" + kSubtree;
+    std::string controllers = readText(root + "/cgroup.controllers");
+    std::string missing;
+    for (const char *c : {"memory", "pids"}) {
+        if (!hasWord(controllers, c)) {
+            missing += missing.empty() ? c : std::string(", ") + c;
+        }
+    }
+    if (!missing.empty()) {
+        ::rmdir(root.c_str());
+        p.detail = "cgroup v2 at " + mount + " lacks the " + missing + " controller"
+            + (missing.find(',') != std::string::npos ? "s" : "")
+            + (cgroupMount("memory").empty() ? "" : " (held by cgroup v1)");
+        return p;
+    }
+    p.ok = true;
+    p.detail = "cgroup v2 at " + root + " (memory.max, cpu.max, pids.max)";
+    return p;
+}
+
+LimitProbe probeV1()
+{
+    LimitProbe p;
+    p.mode = LimitMode::CgroupV1;
+    if (::geteuid() != 0) {
+        p.detail = "cgroup v1 needs root";
+        return p;
+    }
+    for (const char *c : {"memory", "pids"}) {
+        std::string mount = cgroupMount(c);
+        std::string error;
+        if (mount.empty()) {
+            p.detail = std::string("no cgroup v1 ") + c + " hierarchy is mounted";
+            return p;
+        }
+        if (!makeDirs(mount, kSubtree, nullptr, error)) {
+            p.detail = "cannot create a cgroup: " + error;
+            return p;
+        }
+    }
+    p.ok = true;
+    std::string memory = cgroupMount("memory");
+    p.detail = "cgroup v1 as root (memory" + std::string(cgroupMount("cpu").empty() ? "" : ", cpu")
+        + ", pids hierarchies under " + memory.substr(0, memory.rfind('/')) + ")";
+    return p;
+}
+
+LimitProbe probeRlimit()
+{
+    LimitProbe p;
+    p.ok = true;
+    p.mode = LimitMode::Rlimit;
+    p.detail = "rlimits and /proc polling every 250 ms (no usable cgroup)";
+    return p;
+}
+
+std::int64_t numberAfter(const std::string &text, std::string_view key)
+{
+    std::istringstream in(text);
+    std::string k;
+    std::int64_t v = 0;
+    while (in >> k >> v) {
+        if (k == key) {
+            return v;
+        }
+    }
+    return 0;
+}
+
+std::vector<pid_t> readPids(const std::string &procsFile)
+{
+    std::ifstream in(procsFile);
+    std::vector<pid_t> out;
+    pid_t pid = 0;
+    while (in >> pid) {
+        out.push_back(pid);
+    }
+    return out;
+}
+
+} // namespace
+
+LimitProbe probeLimits(std::string_view wanted)
+{
+    if (wanted == "cgroup-v2") {
+        return probeV2();
+    }
+    if (wanted == "cgroup-v1") {
+        return probeV1();
+    }
+    if (wanted == "rlimit") {
+        LimitProbe p = probeRlimit();
+        p.detail = "rlimits and /proc polling every 250 ms (chosen with --limits rlimit)";
+        return p;
+    }
+    if (wanted != "auto") {
+        LimitProbe p;
+        p.detail = "unknown limits mode '" + std::string(wanted)
+            + "' (auto, cgroup-v2, cgroup-v1 or rlimit)";
+        return p;
+    }
+    LimitProbe v2 = probeV2();
+    if (v2.ok) {
+        return v2;
+    }
+    LimitProbe v1 = probeV1();
+    if (v1.ok) {
+        v1.detail += "; " + v2.detail;
+        return v1;
+    }
+    LimitProbe r = probeRlimit();
+    r.detail += ": " + v2.detail + "; " + v1.detail;
+    return r;
+}
+
+JobLimiter::JobLimiter(LimitMode mode, std::string group, JobLimits limits)
+    : m_mode(mode)
+    , m_group(std::move(group))
+    , m_limits(limits)
+{ }
+
+bool JobLimiter::create(std::string &error)
+{
+    if (m_mode == LimitMode::Rlimit) {
+        return true;
+    }
+    std::string rel = std::string(kSubtree) + "/" + m_group;
+    if (m_mode == LimitMode::CgroupV2) {
+        std::string root = v2Root();
+        if (root.empty()) {
+            error = "cgroup v2 is not available";
+            return false;
+        }
+        // Controllers are enabled level by level; the job's own cgroup holds the processes.
+        std::string path = root.substr(0, root.rfind('/'));
+        enableV2Controllers(path);
+        std::string dir = path;
+        std::istringstream parts(rel);
+        std::string part;
+        while (std::getline(parts, part, '/')) {
+            enableV2Controllers(dir);
+            dir += "/" + part;
+            if (::mkdir(dir.c_str(), 0755) == 0) {
+            } else if (errno != EEXIST) {
+                error = dir + ": " + std::strerror(errno);
+                return false;
+            }
+        }
+        m_dirs = {dir}; // the directories above stay for the node's next job
+        m_memoryDir = dir;
+        m_cpuDir = dir;
+        m_procsFiles = {dir + "/cgroup.procs"};
+        std::string controllers = readText(dir + "/cgroup.controllers");
+        if (m_limits.memoryBytes > 0
+            && !writeText(dir + "/memory.max", std::to_string(m_limits.memoryBytes), error)) {
+            return false;
+        }
+        std::string ignored;
+        writeText(dir + "/memory.swap.max", "0", ignored);
+        if (m_limits.cpus > 0 && hasWord(controllers, "cpu")
+            && !writeText(dir + "/cpu.max",
+                std::to_string(m_limits.cpuQuotaUs()) + " " + std::to_string(kCpuPeriodUs),
+                error)) {
+            return false;
+        }
+        return writeText(dir + "/pids.max", std::to_string(m_limits.pidsMax), error);
+    }
+    // cgroup v1: one directory per hierarchy.
+    for (const char *c : {"memory", "pids", "cpu", "cpuacct"}) {
+        std::string mount = cgroupMount(c);
+        if (mount.empty()) {
+            continue;
+        }
+        std::string dir = mount + "/" + rel;
+        if (std::find(m_dirs.begin(), m_dirs.end(), dir) != m_dirs.end()) {
+            continue; // cpu and cpuacct share a hierarchy
+        }
+        if (!makeDirs(mount, rel, nullptr, error)) {
+            return false;
+        }
+        m_dirs.push_back(dir); // the node's directory above it stays for the next job
+        m_procsFiles.push_back(dir + "/cgroup.procs");
+        std::string name = c;
+        if (name == "memory") {
+            m_memoryDir = dir;
+            if (m_limits.memoryBytes > 0) {
+                std::string bytes = std::to_string(m_limits.memoryBytes);
+                if (!writeText(dir + "/memory.limit_in_bytes", bytes, error)) {
+                    return false;
+                }
+                std::string ignored; // no swap accounting on many kernels
+                writeText(dir + "/memory.memsw.limit_in_bytes", bytes, ignored);
+            }
+        } else if (name == "pids") {
+            if (!writeText(dir + "/pids.max", std::to_string(m_limits.pidsMax), error)) {
+                return false;
+            }
+        } else if (name == "cpu" && m_limits.cpus > 0) {
+            if (!writeText(dir + "/cpu.cfs_period_us", std::to_string(kCpuPeriodUs), error)
+                || !writeText(
+                    dir + "/cpu.cfs_quota_us", std::to_string(m_limits.cpuQuotaUs()), error)) {
+                return false;
+            }
+        }
+        if (isDir(dir) && ::access((dir + "/cpuacct.usage").c_str(), R_OK) == 0) {
+            m_cpuDir = dir;
+        }
+    }
+    if (m_memoryDir.empty()) {
+        error = "no cgroup v1 memory hierarchy";
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::pair<int, long long>> JobLimiter::rlimits() const
+{
+    if (m_mode != LimitMode::Rlimit || ::geteuid() == 0) {
+        return {}; // root ignores RLIMIT_NPROC
+    }
+    long long mine = 0;
+    DIR *d = ::opendir("/proc");
+    if (d) {
+        while (dirent *e = ::readdir(d)) {
+            struct stat st { };
+            if (e->d_name[0] >= '0' && e->d_name[0] <= '9'
+                && ::stat((std::string("/proc/") + e->d_name).c_str(), &st) == 0
+                && st.st_uid == ::getuid()) {
+                ++mine;
+            }
+        }
+        ::closedir(d);
+    }
+    return {{RLIMIT_NPROC, mine + m_limits.pidsMax}};
+}
+
+std::vector<pid_t> JobLimiter::pids(pid_t leader) const
+{
+    if (m_mode != LimitMode::Rlimit) {
+        return readPids(m_memoryDir + "/cgroup.procs");
+    }
+    std::vector<pid_t> out;
+    DIR *d = ::opendir("/proc");
+    if (!d) {
+        return out;
+    }
+    while (dirent *e = ::readdir(d)) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') {
+            continue;
+        }
+        auto st = parseProcStat(readText(std::string("/proc/") + e->d_name + "/stat"));
+        if (st && st->session == leader) {
+            out.push_back(st->pid);
+        }
+    }
+    ::closedir(d);
+    return out;
+}
+
+std::vector<ProcStat> JobLimiter::scanProcesses()
+{
+    std::vector<ProcStat> out;
+    DIR *d = ::opendir("/proc");
+    if (!d) {
+        return out;
+    }
+    while (dirent *e = ::readdir(d)) {
+        if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
+            if (auto st = parseProcStat(readText(std::string("/proc/") + e->d_name + "/stat"))) {
+                out.push_back(*st);
+            }
+        }
+    }
+    ::closedir(d);
+    return out;
+}
+
+JobLimiter::Sample JobLimiter::sample(pid_t leader, const std::vector<ProcStat> *table) const
+{
+    Sample s;
+    static const long pageKb = ::sysconf(_SC_PAGESIZE) / 1024;
+    static const long ticks = ::sysconf(_SC_CLK_TCK);
+    std::int64_t cpuTicks = 0;
+    auto count = [&](const ProcStat &st) {
+        ++s.processes;
+        s.rssKb += st.rssPages * pageKb;
+        cpuTicks += st.cpuTicks;
+    };
+    if (table && m_mode == LimitMode::Rlimit) {
+        for (const auto &st : *table) {
+            if (st.session == leader) {
+                count(st);
+            }
+        }
+    } else {
+        for (pid_t pid : pids(leader)) {
+            if (auto st = parseProcStat(readText("/proc/" + std::to_string(pid) + "/stat"))) {
+                count(*st);
+            }
+        }
+    }
+    s.cpuMs = cpuTicks * 1000 / std::max(1L, ticks);
+    if (m_mode == LimitMode::CgroupV1 && !m_cpuDir.empty()) {
+        std::int64_t ns = std::strtoll(readText(m_cpuDir + "/cpuacct.usage").c_str(), nullptr, 10);
+        s.cpuMs = std::max<std::int64_t>(s.cpuMs, ns / 1000000);
+    } else if (m_mode == LimitMode::CgroupV2) {
+        s.cpuMs
+            = std::max(s.cpuMs, numberAfter(readText(m_cpuDir + "/cpu.stat"), "usage_usec") / 1000);
+    }
+    return s;
+}
+
+int JobLimiter::oomKills() const
+{
+    if (m_mode == LimitMode::CgroupV1) {
+        return static_cast<int>(
+            numberAfter(readText(m_memoryDir + "/memory.oom_control"), "oom_kill"));
+    }
+    if (m_mode == LimitMode::CgroupV2) {
+        return static_cast<int>(numberAfter(readText(m_memoryDir + "/memory.events"), "oom_kill"));
+    }
+    return 0;
+}
+
+void JobLimiter::signalAll(pid_t leader, int signal, bool spareLeader) const
+{
+    if (!spareLeader) {
+        ::kill(-leader, signal);
+    }
+    for (pid_t pid : pids(leader)) {
+        if (pid != leader || !spareLeader) {
+            ::kill(pid, signal);
+        }
+    }
+}
+
+bool JobLimiter::remove()
+{
+    std::erase_if(m_dirs,
+        [](const std::string &dir) { return ::rmdir(dir.c_str()) == 0 || errno == ENOENT; });
+    return m_dirs.empty();
+}
+
+namespace {
+
+std::vector<std::string> nodeRoots(LimitMode mode, const std::string &nodeGroup)
+{
+    std::vector<std::string> roots;
+    if (mode == LimitMode::CgroupV2) {
+        std::string root = v2Root();
+        if (!root.empty()) {
+            roots.push_back(root + "/" + nodeGroup);
+        }
+    } else if (mode == LimitMode::CgroupV1) {
+        for (const char *c : {"memory", "pids", "cpu", "cpuacct"}) {
+            std::string mount = cgroupMount(c);
+            std::string dir = mount + "/" + kSubtree + "/" + nodeGroup;
+            if (!mount.empty() && std::find(roots.begin(), roots.end(), dir) == roots.end()) {
+                roots.push_back(dir);
+            }
+        }
+    }
+    return roots;
+}
+
+} // namespace
+
+void removeNodeCgroups(LimitMode mode, const std::string &nodeGroup)
+{
+    reapOrphanCgroups(mode, nodeGroup);
+    for (const auto &root : nodeRoots(mode, nodeGroup)) {
+        ::rmdir(root.c_str());
+    }
+}
+
+int reapOrphanCgroups(LimitMode mode, const std::string &nodeGroup)
+{
+    std::vector<std::string> roots = nodeRoots(mode, nodeGroup);
+    int found = 0;
+    for (const auto &root : roots) {
+        DIR *d = ::opendir(root.c_str());
+        if (!d) {
+            continue;
+        }
+        std::vector<std::string> jobs;
+        while (dirent *e = ::readdir(d)) {
+            if (std::strncmp(e->d_name, "job_", 4) == 0) {
+                jobs.push_back(root + "/" + e->d_name);
+            }
+        }
+        ::closedir(d);
+        for (const auto &dir : jobs) {
+            for (pid_t pid : readPids(dir + "/cgroup.procs")) {
+                ::kill(pid, SIGKILL);
+            }
+            ++found;
+            for (int i = 0; i < 50 && ::rmdir(dir.c_str()) != 0 && errno == EBUSY; ++i) {
+                ::usleep(10000); // the killed processes leave the cgroup within milliseconds
+            }
+        }
+    }
+    return mode == LimitMode::CgroupV1 ? found / std::max<int>(1, static_cast<int>(roots.size()))
+                                       : found;
+}
+
+} // namespace mc::emu

@@ -1,0 +1,44 @@
+#pragma once
+// The job details page: every field the controller reports for the selected job (the fields of
+// `scontrol show job`), its output files, and its state explained in plain words. It keeps the
+// last job object of every job it heard of, so selecting a job needs no request.
+
+#include "mc/proto/json.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QLabel;
+class QTextBrowser;
+
+namespace mc::gui {
+
+class JobDetailsView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit JobDetailsView(QWidget *parent = nullptr);
+
+    void resetJobs(const QList<mc::proto::Json> &jobs);
+    void updateJob(const mc::proto::Json &job);
+    void clear();
+    // Shows this job (0: none).
+    void showJob(qint64 jobId);
+    qint64 shownJob() const { return m_shown; }
+
+    QString explanationText() const;
+    QString fieldsText() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void refresh();
+
+    QHash<qint64, mc::proto::Json> m_jobs;
+    qint64 m_shown = 0;
+    QLabel *m_explanation;
+    QTextBrowser *m_fields;
+};
+
+} // namespace mc::gui

@@ -1,0 +1,335 @@
+#include "scontrol_records.h"
+
+#include "mc/sched/hostlist.h"
+#include "mc/sched/memory.h"
+#include "mc/sched/time_format.h"
+#include "text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <sys/utsname.h>
+
+namespace mc::cmd::scontrol {
+namespace {
+
+using proto::Json;
+
+std::string str(std::int64_t n)
+{
+    return std::to_string(n);
+}
+
+std::string stamp(std::int64_t epoch)
+{
+    return sched::formatTimestamp(epoch); // "Unknown" for 0
+}
+
+std::string orNull(const std::string &text)
+{
+    return text.empty() ? std::string("(null)") : text;
+}
+
+// sbatch's filename patterns as scontrol shows them: %j %x %u %A %a %% expanded, relative paths
+// under the working directory, the default slurm-%j.out when none was given.
+std::string stdioPath(const Json &job, const std::string &pattern, bool isInput)
+{
+    if (pattern.empty()) {
+        return isInput ? std::string("/dev/null") : stdioPath(job, "slurm-%j.out", false);
+    }
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] != '%' || i + 1 >= pattern.size()) {
+            out += pattern[i];
+            continue;
+        }
+        const char c = pattern[++i];
+        if (c == 'j' || c == 'A' || c == 'J') {
+            out += str(job["job_id"].toInt());
+        } else if (c == 'x') {
+            out += job["name"].toString();
+        } else if (c == 'u') {
+            out += job["user"].toString();
+        } else if (c == 'a') {
+            out += "4294967294";
+        } else if (c == '%') {
+            out += '%';
+        } else {
+            out += '%';
+            out += c;
+        }
+    }
+    return absolutePath(out, job["work_dir"].toString());
+}
+
+std::string cpuList(int cpus)
+{
+    return cpus <= 1 ? std::string("0") : "0-" + str(cpus - 1);
+}
+
+std::string osText()
+{
+    utsname u{};
+    if (uname(&u) != 0) {
+        return "Linux";
+    }
+    return std::string(u.sysname) + " " + u.release + " " + u.version;
+}
+
+std::string archText()
+{
+    utsname u{};
+    return uname(&u) == 0 ? std::string(u.machine) : std::string("x86_64");
+}
+
+} // namespace
+
+std::string render(const Record &record, bool oneLiner)
+{
+    std::string text;
+    for (std::size_t i = 0; i < record.size(); ++i) {
+        if (oneLiner) {
+            text += (i ? " " : "") + record[i];
+        } else {
+            text += (i ? "   " : "") + record[i] + "\n";
+        }
+    }
+    text += "\n";
+    return text;
+}
+
+Record jobRecord(const Json &job, std::int64_t now, int detail)
+{
+    const std::string state = job["state"].toString();
+    const std::int64_t submit = job["submit_time"].toInt();
+    const std::int64_t eligible = job["eligible_time"].toInt(submit);
+    const std::int64_t start = job["start_time"].toInt();
+    const std::int64_t end = job["end_time"].toInt();
+    const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
+    const bool pending = state == "PENDING";
+    const bool running = state == "RUNNING" || state == "SUSPENDED" || state == "COMPLETING";
+    std::int64_t runTime = 0;
+    if (running && start > 0) {
+        runTime = std::max<std::int64_t>(0, now - start);
+    } else if (!pending && start > 0 && end >= start) {
+        runTime = end - start;
+    }
+    std::int64_t endTime = end;
+    if ((running || pending) && limit != sched::kInfinite && start > 0) {
+        endTime = start + limit; // pending: the expected end, as Slurm shows it
+    }
+    const std::string reason = job["reason"].toString("None");
+    const bool accrues = !pending
+        || (reason != "BeginTime" && reason != "Dependency" && reason.rfind("JobHeld", 0) != 0);
+    const std::string user = job["user"].toString();
+    const auto nodes = job["nodes"].toStringList();
+    const std::string nodeList = sched::compressHostlist(nodes);
+    const int numNodes = static_cast<int>(job["num_nodes"].toInt(1));
+    const int numCpus = static_cast<int>(job["num_cpus"].toInt(1));
+    const std::int64_t mem = job["min_memory"].toInt();
+    const bool perCpu = job["mem_per_cpu"].toBool();
+    const std::int64_t totalMem = perCpu ? mem * numCpus : mem * numNodes;
+    const std::string command = job["command"].toString();
+
+    Record r;
+    r.push_back("JobId=" + str(job["job_id"].toInt()) + " JobName=" + job["name"].toString());
+    r.push_back("UserId=" + user + "(" + str(job["uid"].toInt()) + ") GroupId=" + user + "("
+        + str(job["gid"].toInt(job["uid"].toInt())) + ") MCS_label=N/A");
+    r.push_back("Priority=" + str(job["priority"].toInt()) + " Nice=" + str(job["nice"].toInt())
+        + " Account=" + job["account"].toString() + " QOS=" + job["qos"].toString("normal"));
+    r.push_back("JobState=" + state + " Reason=" + reason
+        + " Dependency=" + orNull(job["dependency"].toString()));
+    r.push_back("Requeue=1 Restarts=" + str(job["restarts"].toInt())
+        + " BatchFlag=1 Reboot=0 ExitCode=" + str(job["exit_code"].toInt()) + ":"
+        + str(job["exit_signal"].toInt()));
+    if (detail > 0) {
+        r.push_back("DerivedExitCode=0:0");
+    }
+    r.push_back("RunTime=" + sched::formatHms(runTime) + " TimeLimit=" + sched::formatHms(limit)
+        + " TimeMin=N/A");
+    r.push_back("SubmitTime=" + stamp(submit) + " EligibleTime=" + stamp(eligible));
+    r.push_back("AccrueTime=" + (accrues ? stamp(eligible) : std::string("Unknown")));
+    r.push_back("StartTime=" + stamp(start) + " EndTime=" + stamp(endTime) + " Deadline=N/A");
+    const std::int64_t lastEval = job["last_sched_eval"].toInt(pending ? submit : start);
+    r.push_back(
+        "SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + stamp(lastEval) + " Scheduler=Main");
+    r.push_back("Partition=" + job["partition"].toString() + " AllocNode:Sid="
+        + job["submit_host"].toString("localhost") + ":" + str(job["submit_sid"].toInt()));
+    r.push_back("ReqNodeList=(null) ExcNodeList=(null)");
+    r.push_back("NodeList=" + nodeList);
+    if (!nodes.empty()) {
+        r.push_back("BatchHost=" + job["batch_host"].toString(nodes.front()));
+    }
+    r.push_back("NumNodes=" + str(numNodes) + " NumCPUs=" + str(numCpus)
+        + " NumTasks=" + str(job["num_tasks"].toInt(1))
+        + " CPUs/Task=" + str(job["cpus_per_task"].toInt(1)) + " ReqB:S:C:T=0:0:*:*");
+    r.push_back("TRES=cpu=" + str(numCpus) + ",mem=" + sched::formatMemory(totalMem)
+        + ",node=" + str(numNodes) + ",billing=" + str(numCpus));
+    r.push_back("Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*");
+    if (detail > 1 && !nodes.empty()) {
+        r.push_back("JOB_GRES=(null)");
+        const int perNode = numCpus / std::max(1, static_cast<int>(nodes.size()));
+        const std::int64_t memPerNode = perCpu ? mem * perNode : mem;
+        for (const auto &node : nodes) {
+            r.push_back("  Nodes=" + node + " CPU_IDs=" + cpuList(perNode)
+                + " Mem=" + str(memPerNode) + " GRES=");
+        }
+    }
+    r.push_back("MinCPUsNode=" + str(job["cpus_per_task"].toInt(1))
+        + (perCpu ? " MinMemoryCPU=" : " MinMemoryNode=") + sched::formatMemory(mem)
+        + " MinTmpDiskNode=0");
+    r.push_back("Features=(null) DelayBoot=00:00:00");
+    r.push_back("OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
+    r.push_back("Command=" + orNull(command));
+    r.push_back("WorkDir=" + job["work_dir"].toString());
+    const std::string errPattern = job["std_err"].toString();
+    r.push_back("StdErr="
+        + stdioPath(job, errPattern.empty() ? job["std_out"].toString() : errPattern, false));
+    r.push_back("StdIn=" + stdioPath(job, job["std_in"].toString(), true));
+    r.push_back("StdOut=" + stdioPath(job, job["std_out"].toString(), false));
+    r.push_back("Power=");
+    r.push_back("");
+    return r;
+}
+
+Record nodeRecord(const NodeView &n, const ClusterView &)
+{
+    std::string partitions;
+    for (const auto &p : n.partitions) {
+        partitions += (partitions.empty() ? "" : ",") + p;
+    }
+    std::string features;
+    for (const auto &f : n.features) {
+        features += (features.empty() ? "" : ",") + f;
+    }
+    char load[32];
+    std::snprintf(load, sizeof load, "%.2f", static_cast<double>(n.allocCpus));
+    const std::string gres = n.gpus > 0 ? "gpu:" + str(n.gpus) : std::string();
+    std::string allocTres;
+    if (n.allocCpus > 0 || n.allocMemory > 0) {
+        allocTres = "cpu=" + str(n.allocCpus) + ",mem=" + sched::formatMemory(n.allocMemory);
+    }
+
+    Record r;
+    r.push_back(
+        "NodeName=" + n.name + " Arch=" + archText() + " CoresPerSocket=" + str(n.cpus) + " ");
+    r.push_back("CPUAlloc=" + str(n.allocCpus) + " CPUEfctv=" + str(n.cpus)
+        + " CPUTot=" + str(n.cpus) + " CPULoad=" + load);
+    r.push_back("AvailableFeatures=" + orNull(features));
+    r.push_back("ActiveFeatures=" + orNull(features));
+    r.push_back("Gres=" + orNull(gres));
+    r.push_back("NodeAddr=" + n.name + " NodeHostName=" + n.name + " Version=22.05.8");
+    r.push_back("OS=" + osText() + " ");
+    r.push_back("RealMemory=" + str(n.memory) + " AllocMem=" + str(n.allocMemory)
+        + " FreeMem=" + str(n.memory - n.allocMemory) + " Sockets=1 Boards=1");
+    r.push_back("State=" + scontrolNodeState(n)
+        + " ThreadsPerCore=1 TmpDisk=0 Weight=" + str(n.weight) + " Owner=N/A MCS_label=N/A");
+    r.push_back("Partitions=" + partitions + " ");
+    r.push_back("BootTime=None SlurmdStartTime=None");
+    r.push_back("LastBusyTime=Unknown");
+    r.push_back("CfgTRES=cpu=" + str(n.cpus) + ",mem=" + sched::formatMemory(n.memory)
+        + ",billing=" + str(n.cpus) + (n.gpus > 0 ? ",gres/gpu=" + str(n.gpus) : ""));
+    r.push_back("AllocTRES=" + allocTres);
+    r.push_back("CapWatts=n/a");
+    r.push_back("CurrentWatts=0 AveWatts=0");
+    r.push_back("ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s");
+    if (!n.reason.empty()) {
+        r.push_back("Reason=" + n.reason + " [" + (n.reasonUser.empty() ? "slurm" : n.reasonUser)
+            + "@" + stamp(n.reasonTime) + "]");
+    }
+    return r;
+}
+
+Record partitionRecord(const PartitionView &p, const ClusterView &view)
+{
+    int cpus = 0;
+    int gpus = 0;
+    std::int64_t memory = 0;
+    for (const auto &name : p.nodes) {
+        if (const NodeView *n = view.node(name)) {
+            cpus += n->cpus;
+            gpus += n->gpus;
+            memory += n->memory;
+        }
+    }
+    std::string accounts;
+    for (const auto &a : p.allowAccounts) {
+        accounts += (accounts.empty() ? "" : ",") + a;
+    }
+    std::string state = p.state;
+    std::transform(state.begin(), state.end(), state.begin(),
+        [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const std::string nodes = str(static_cast<std::int64_t>(p.nodes.size()));
+
+    Record r;
+    r.push_back("PartitionName=" + p.name);
+    r.push_back("AllowGroups=ALL AllowAccounts="
+        + (accounts.empty() ? std::string("ALL") : accounts) + " AllowQos=ALL");
+    r.push_back(std::string("AllocNodes=ALL Default=") + (p.isDefault ? "YES" : "NO") + " QoS=N/A");
+    r.push_back(
+        "DefaultTime=" + (p.defaultTime ? sched::formatHms(*p.defaultTime) : std::string("NONE"))
+        + " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO");
+    r.push_back("MaxNodes=" + (p.maxNodes ? str(*p.maxNodes) : std::string("UNLIMITED"))
+        + " MaxTime=" + sched::formatHms(p.maxTime)
+        + " MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED");
+    r.push_back("Nodes=" + sched::compressHostlist(p.nodes));
+    r.push_back("PriorityJobFactor=1 PriorityTier=" + str(p.priorityTier)
+        + " RootOnly=NO ReqResv=NO OverSubscribe=" + (p.exclusive ? "EXCLUSIVE" : "NO"));
+    r.push_back("OverTimeLimit=NONE PreemptMode=OFF");
+    r.push_back("State=" + state + " TotalCPUs=" + str(cpus) + " TotalNodes=" + nodes
+        + " SelectTypeParameters=NONE");
+    r.push_back("JobDefaults=(null)");
+    r.push_back("DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED");
+    r.push_back("TRES=cpu=" + str(cpus) + ",mem=" + sched::formatMemory(memory) + ",node=" + nodes
+        + ",billing=" + str(cpus) + (gpus > 0 ? ",gres/gpu=" + str(gpus) : ""));
+    return r;
+}
+
+std::string configText(const std::string &slurmConf, const std::string &confPath,
+    const std::string &clusterName, std::int64_t now)
+{
+    std::vector<std::pair<std::string, std::string>> keys;
+    auto set = [&keys](const std::string &key, const std::string &value) {
+        for (auto &[k, v] : keys) {
+            if (equalsIgnoreCase(k, key)) {
+                v = value;
+                return;
+            }
+        }
+        keys.emplace_back(key, value);
+    };
+    std::istringstream lines(slurmConf);
+    std::string line;
+    while (std::getline(lines, line)) {
+        line = line.substr(0, line.find('#'));
+        std::istringstream words(line);
+        std::string word;
+        bool first = true;
+        while (words >> word) {
+            const auto eq = word.find('=');
+            if (eq == std::string::npos) {
+                break;
+            }
+            const std::string key = word.substr(0, eq);
+            if (first
+                && (equalsIgnoreCase(key, "NodeName") || equalsIgnoreCase(key, "PartitionName")
+                    || equalsIgnoreCase(key, "DownNodes") || equalsIgnoreCase(key, "NodeSet"))) {
+                break;
+            }
+            first = false;
+            set(key, word.substr(eq + 1));
+        }
+    }
+    set("ClusterName", clusterName);
+    set("SLURM_CONF", confPath);
+    set("SLURM_VERSION", "22.05.8");
+    std::sort(keys.begin(), keys.end(),
+        [](const auto &a, const auto &b) { return toLower(a.first) < toLower(b.first); });
+    std::string text = "Configuration data as of " + stamp(now) + "\n";
+    for (const auto &[key, value] : keys) {
+        text += padRight(key, 23) + " = " + value + "\n";
+    }
+    return text;
+}
+
+} // namespace mc::cmd::scontrol

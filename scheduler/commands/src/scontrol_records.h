@@ -1,0 +1,30 @@
+#pragma once
+// scontrol's records: a job, node or partition as the lines of `Key=Value` pairs Slurm 22.05
+// prints, and how they are laid out (indented lines, or one line with -o).
+
+#include "cluster_view.h"
+#include "mc/proto/json.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mc::cmd::scontrol {
+
+// The first line, then the indented ones; a record prints as "first\n   line\n...\n\n", or with
+// -o as all lines joined by single spaces.
+using Record = std::vector<std::string>;
+
+std::string render(const Record &record, bool oneLiner);
+
+// `detail`: 0, 1 (-d: DerivedExitCode) or 2 (-dd: also the per-node allocation line).
+Record jobRecord(const proto::Json &job, std::int64_t now, int detail);
+Record nodeRecord(const NodeView &node, const ClusterView &view);
+Record partitionRecord(const PartitionView &part, const ClusterView &view);
+
+// "Configuration data as of <now>" and "Key = value" lines from slurm.conf's global keys plus
+// the values every cluster has (ClusterName, SLURM_CONF, SLURM_VERSION, ...), sorted by key.
+std::string configText(const std::string &slurmConf, const std::string &confPath,
+    const std::string &clusterName, std::int64_t now);
+
+} // namespace mc::cmd::scontrol

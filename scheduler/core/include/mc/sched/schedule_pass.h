@@ -1,0 +1,88 @@
+#pragma once
+// The working state of one scheduling pass, shared by the policies: the planner of node
+// availability, which jobs were blocked first in each partition, the plan being built. Node
+// choice lives here: a job's candidates are its partition's available nodes that have its
+// features and are not excluded, the --nodelist ones first, then by Weight and config order.
+
+#include "mc/sched/planner.h"
+#include "mc/sched/scheduler.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mc::sched {
+
+// --constraint against a node's Features: "a", "a&b" (all), "a|b" (any), "a,b" (all).
+bool satisfiesConstraint(const NodeConfig *node, std::string_view constraint);
+
+// One pending job (or array record) as the pass sees it.
+struct QueueEntry {
+    const Job *job = nullptr;
+    const PartitionConfig *partition = nullptr;
+    JobShape shape;
+    Amount need; // per node (whole node when exclusive: then per candidate, see needOn)
+    const std::vector<std::size_t> *candidates = nullptr; // node indices, required ones first
+    std::size_t required = 0; // how many of the first candidates must be used (--nodelist)
+    PriorityFactors factors;
+    Seconds duration = kInfinite; // the time limit
+};
+
+class SchedulePass {
+public:
+    SchedulePass(const SchedulerInput &input, SchedulePlan &plan);
+
+    const SchedulerInput &input() const { return m_input; }
+    Seconds now() const { return m_input.now; }
+    Planner &planner() { return m_planner; }
+    const Planner &planner() const { return m_planner; }
+    SchedulePlan &plan() { return m_plan; }
+
+    // Fills candidates, required, need and duration of `entry`.
+    void prepare(QueueEntry &entry);
+    // What `entry` takes on node `n` (the whole node when exclusive).
+    Amount needOn(const QueueEntry &entry, std::size_t n) const;
+    // Nodes on which `entry` can run for `duration` from now, or nullopt.
+    std::optional<std::vector<std::size_t>> fitNow(const QueueEntry &entry, Seconds duration);
+    // The earliest slot for `entry` in the planner, honouring reservations made so far.
+    std::optional<Planner::Slot> earliest(const QueueEntry &entry) const;
+    // Records a start now on `nodes` (takes the resources in the planner).
+    void start(const QueueEntry &entry, const std::vector<std::size_t> &nodes, Seconds duration,
+        std::optional<std::uint32_t> taskId, bool shortened);
+    // Reserves `slot` for `entry` so that later jobs cannot delay it.
+    void reserve(const QueueEntry &entry, const Planner::Slot &slot);
+    // Running jobs on `nodes` expected to end by `at`: what a blocked job waits for.
+    std::vector<JobId> runningOn(const std::vector<std::size_t> &nodes, Seconds at) const;
+    std::vector<std::string> names(const std::vector<std::size_t> &nodes) const;
+
+    // The first job of `partition` that could not start in this pass, if any.
+    std::optional<JobId> firstBlocked(const std::string &partition) const;
+    void markBlocked(const std::string &partition, JobId job);
+    int reservations() const { return m_reservations; }
+    bool anyStartedAhead() const { return !m_blocked.empty(); }
+
+private:
+    struct Running {
+        JobId id;
+        std::vector<std::size_t> nodes;
+        Seconds end;
+    };
+
+    const SchedulerInput &m_input;
+    SchedulePlan &m_plan;
+    Planner m_planner;
+    std::optional<ClusterIndex> m_ownIndex;
+    const ClusterIndex *m_index = nullptr;
+    std::vector<Running> m_running;
+    std::map<std::string, JobId> m_blocked; // partition -> first blocked job
+    int m_reservations = 0;
+    // Shapes that did not fit now, with the shortest duration that failed: a job of the same
+    // shape and candidates needing at least as long fails too (resources only shrink in a pass).
+    std::map<std::string, Seconds> m_failed;
+    // Candidate lists by partition, constraint, --nodelist and --exclude (shared by entries).
+    std::map<std::string, std::vector<std::size_t>> m_candidates;
+};
+
+} // namespace mc::sched

@@ -1,0 +1,86 @@
+#include "mc/sched/job_array.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace mc::sched {
+namespace {
+
+std::optional<std::uint32_t> number(std::string_view text)
+{
+    std::uint32_t value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+} // namespace
+
+std::optional<ArraySpec> parseArraySpec(std::string_view text)
+{
+    ArraySpec spec;
+    if (const auto percent = text.find('%'); percent != std::string_view::npos) {
+        const auto limit = number(text.substr(percent + 1));
+        if (!limit || *limit == 0) {
+            return std::nullopt;
+        }
+        spec.maxRunning = static_cast<int>(std::min<std::uint32_t>(*limit, 1u << 16));
+        text = text.substr(0, percent);
+    }
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        std::string_view item = text.substr(0, comma);
+        text.remove_prefix(comma == std::string_view::npos ? text.size() : comma + 1);
+        std::uint32_t step = 1;
+        if (const auto colon = item.find(':'); colon != std::string_view::npos) {
+            const auto s = number(item.substr(colon + 1));
+            if (!s || *s == 0) {
+                return std::nullopt;
+            }
+            step = *s;
+            item = item.substr(0, colon);
+        }
+        const auto dash = item.find('-');
+        const auto first = number(item.substr(0, dash));
+        const auto last = dash == std::string_view::npos ? first : number(item.substr(dash + 1));
+        if (!first || !last || *last < *first || *last > kMaxArrayTaskId) {
+            return std::nullopt;
+        }
+        for (std::uint32_t id = *first; id <= *last; id += step) {
+            spec.taskIds.push_back(id);
+        }
+    }
+    std::sort(spec.taskIds.begin(), spec.taskIds.end());
+    spec.taskIds.erase(std::unique(spec.taskIds.begin(), spec.taskIds.end()), spec.taskIds.end());
+    if (spec.taskIds.empty()) {
+        return std::nullopt;
+    }
+    return spec;
+}
+
+std::string formatArrayTasks(const std::vector<std::uint32_t> &taskIds, int maxRunning)
+{
+    std::string text = "[";
+    for (std::size_t i = 0; i < taskIds.size();) {
+        std::size_t j = i;
+        while (j + 1 < taskIds.size() && taskIds[j + 1] == taskIds[j] + 1) {
+            ++j;
+        }
+        if (i > 0) {
+            text += ',';
+        }
+        text += std::to_string(taskIds[i]);
+        if (j > i) {
+            text += '-' + std::to_string(taskIds[j]);
+        }
+        i = j + 1;
+    }
+    if (maxRunning > 0) {
+        text += '%' + std::to_string(maxRunning);
+    }
+    return text + "]";
+}
+
+} // namespace mc::sched

@@ -1,0 +1,176 @@
+// Benchmark (label bench, no timed assertion): how long the UI thread stays away from its event
+// loop while the main window, showing a cluster of 10,000 jobs on 200 nodes, takes a burst of
+// 1,000 submissions (job events) followed by their starts (job + node events).
+//
+// A "frame" here is the time between two ticks of a 1 ms timer on the GUI thread: every model
+// update, layout and repaint happens inside one. The test prints the median, 99th percentile
+// and longest gap during the burst, and the time the initial snapshot took. Run: ctest --test-dir
+// BUILD -R gui.ui_burst_bench -V
+
+#include "fake_controller.h"
+#include "mc/gui/job_table_model.h"
+#include "mc/gui/main_window.h"
+#include "test_jobs.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using mc::gui::MainWindow;
+using mc::gui::test::FakeController;
+using mc::gui::test::pendingJob;
+using mc::gui::test::runningJob;
+using mc::proto::Json;
+
+namespace {
+
+constexpr int kNodes = 200;
+constexpr int kJobs = 10000;
+constexpr int kBurst = 1000;
+
+std::string nodeName(int i)
+{
+    char name[16];
+    std::snprintf(name, sizeof name, "cn%03d", i + 1);
+    return name;
+}
+
+Json node(int i, int allocCpus)
+{
+    return Json::object()
+        .set("name", nodeName(i))
+        .set("state", allocCpus == 0 ? "idle" : (allocCpus >= 32 ? "allocated" : "mixed"))
+        .set("cpus", 32)
+        .set("alloc_cpus", allocCpus)
+        .set("memory", 128000)
+        .set("alloc_memory", allocCpus * 1000)
+        .set("gpus", 0)
+        .set("partitions", Json::array().push("cpu"));
+}
+
+// Measures how long the GUI thread stays away from its event loop: a 1 ms precise timer ticks
+// whenever the loop is free, so the gap between two ticks is the longest piece of work (model
+// updates, layout, painting) that ran in between. Gaps are recorded in milliseconds.
+class FrameMeter {
+public:
+    FrameMeter()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(1);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            m_spans.push_back(static_cast<double>(m_clock.nsecsElapsed()) / 1e6);
+            m_clock.restart();
+        });
+    }
+
+    void start()
+    {
+        m_spans.clear();
+        m_clock.start();
+        m_timer.start();
+    }
+    std::vector<double> stop()
+    {
+        m_timer.stop();
+        std::sort(m_spans.begin(), m_spans.end());
+        return m_spans;
+    }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    std::vector<double> m_spans;
+};
+
+double percentile(const std::vector<double> &sorted, double p)
+{
+    if (sorted.empty()) {
+        return 0;
+    }
+    const auto at = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1));
+    return sorted[at];
+}
+
+} // namespace
+
+class UiBurstBench : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void burstOfSubmissionsOnABusyCluster()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("run")));
+        const QString socket = dir.filePath(QStringLiteral("run/ctld.sock"));
+        FakeController controller(socket.toStdString());
+        QVERIFY(controller.listen());
+        mc::gui::AppOptions options;
+        options.socketPath = socket;
+        MainWindow window(options);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(controller.accept());
+        QVERIFY(controller.readLine());
+
+        // The busy cluster: 6,000 running jobs (30 per node), 4,000 pending.
+        Json jobs = Json::array();
+        Json nodes = Json::array();
+        for (int n = 0; n < kNodes; ++n) {
+            nodes.push(node(n, 30));
+        }
+        for (int j = 1; j <= kJobs; ++j) {
+            if (j <= 6000) {
+                jobs.push(runningJob(j, {nodeName((j - 1) % kNodes)}).set("num_cpus", 1));
+            } else {
+                jobs.push(pendingJob(j, j % 3 == 0 ? "Resources" : "Priority"));
+            }
+        }
+        FrameMeter meter;
+        QElapsedTimer snapshotClock;
+        snapshotClock.start();
+        QVERIFY(
+            controller.send(Json::object().set("ok", true).set("jobs", jobs).set("nodes", nodes)));
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->rowCount(), kJobs, 120000);
+        const qint64 snapshotMs = snapshotClock.elapsed();
+
+        // The burst: 1,000 submissions, then 60 of them start on nodes with room.
+        std::string burst;
+        for (int j = kJobs + 1; j <= kJobs + kBurst; ++j) {
+            burst += Json::object().set("event", "job").set("job", pendingJob(j)).dump() + "\n";
+        }
+        for (int j = kJobs + 1; j <= kJobs + 60; ++j) {
+            const int n = j % kNodes;
+            burst += Json::object()
+                         .set("event", "job")
+                         .set("job", runningJob(j, {nodeName(n)}).set("num_cpus", 1))
+                         .dump()
+                + "\n";
+            burst += Json::object().set("event", "node").set("node", node(n, 31)).dump() + "\n";
+        }
+        meter.start();
+        QVERIFY(controller.sendRaw(burst));
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->rowCount(), kJobs + kBurst, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->runningCount(), 6060, 60000);
+        // Let the repaints that follow the burst happen inside the measurement.
+        QTest::qWait(200);
+        const std::vector<double> spans = meter.stop();
+
+        qInfo("ui_burst_bench: snapshot of %d jobs / %d nodes applied in %lld ms", kJobs, kNodes,
+            snapshotMs);
+        qInfo("ui_burst_bench: burst of %d submissions + 60 starts: %zu timer gaps, "
+              "median %.2f ms, p99 %.2f ms, longest %.2f ms",
+            kBurst, spans.size(), percentile(spans, 0.5), percentile(spans, 0.99),
+            spans.empty() ? 0.0 : spans.back());
+        QVERIFY(!spans.empty());
+    }
+};
+
+QTEST_MAIN(UiBurstBench)
+#include "ui_burst_bench.moc"

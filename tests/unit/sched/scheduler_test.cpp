@@ -1,0 +1,199 @@
+// The scheduling pass through its public entry points: the controller's schedule() contract
+// and Scheduler with running jobs (reservations, backfill, reasons, preemption).
+
+#include "mc/sched/scheduler.h"
+
+#include <QtTest>
+
+using namespace mc::sched;
+
+namespace {
+
+ClusterConfig cluster(const char *extra = "")
+{
+    std::string text = "NodeName=cn[01-02] CPUs=4 RealMemory=8000\n"
+                       "PartitionName=cpu Nodes=cn[01-02] Default=YES MaxTime=1-00:00:00\n";
+    return parseSlurmConf(text + extra).config;
+}
+
+Job pendingJob(std::uint32_t id, int tasks, Seconds limit)
+{
+    Job j;
+    j.id = JobId{id};
+    j.spec.partition = "cpu";
+    j.spec.user = "alice";
+    j.spec.ntasks = tasks;
+    j.timeLimit = limit;
+    return j;
+}
+
+Job runningJob(std::uint32_t id, std::vector<std::string> nodes, int cpusPerNode, Seconds end)
+{
+    Job j = pendingJob(id, cpusPerNode, end);
+    j.state = JobState::Running;
+    j.startTime = 0;
+    j.allocCpus = cpusPerNode * static_cast<int>(nodes.size());
+    j.nodeList = std::move(nodes);
+    return j;
+}
+
+std::vector<NodeUsage> usage(const ClusterConfig &c, const std::vector<const Job *> &running)
+{
+    std::vector<NodeUsage> nodes;
+    for (const auto &n : c.nodes) {
+        NodeUsage u{n.name, n.cpus, n.realMemory, 0, 0, true, n.gpus, 0};
+        for (const Job *j : running) {
+            for (const auto &name : j->nodeList) {
+                if (name == n.name) {
+                    u.allocCpus += j->allocCpus / static_cast<int>(j->nodeList.size());
+                }
+            }
+        }
+        nodes.push_back(u);
+    }
+    return nodes;
+}
+
+const WaitDecision *waitOf(const SchedulePlan &plan, std::uint32_t id)
+{
+    for (const auto &w : plan.waits) {
+        if (w.job.value == id) {
+            return &w;
+        }
+    }
+    return nullptr;
+}
+
+bool started(const SchedulePlan &plan, std::uint32_t id)
+{
+    return std::any_of(plan.starts.begin(), plan.starts.end(),
+        [&](const StartDecision &s) { return s.job.value == id; });
+}
+
+} // namespace
+
+class SchedulerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void controllerEntryPointStartsWhatFitsAndGivesEveryOtherJobAReason()
+    {
+        const ClusterConfig c = cluster();
+        Job a = pendingJob(1, 4, 600);
+        Job b = pendingJob(2, 4, 600);
+        Job d = pendingJob(3, 4, 600);
+        const SchedulePlan plan = schedule(c, usage(c, {}), {&d, &b, &a}, 0);
+        QCOMPARE(plan.starts.size(), std::size_t(2));
+        QCOMPARE(plan.starts[0].job.value, 1u);
+        QCOMPARE(plan.starts[0].nodes, std::vector<std::string>{"cn01"});
+        QCOMPARE(plan.starts[0].shape.cpusPerNode, 4);
+        QCOMPARE(plan.waits.size(), std::size_t(1));
+        QCOMPARE(plan.waits[0].reason, Reason::Resources);
+    }
+
+    void shortJobBackfillsWithoutDelayingTheReservedJob()
+    {
+        const ClusterConfig c = cluster();
+        Job run = runningJob(1, {"cn01", "cn02"}, 2, 600);
+        Job top = pendingJob(2, 8, 600); // needs both nodes whole: reserved at 600
+        Job shortJob = pendingJob(3, 2, 300);
+        Job longJob = pendingJob(4, 2, 900);
+        SchedulerInput in{
+            &c, usage(c, {&run}), {&top, &shortJob, &longJob}, {&run}, nullptr, nullptr, 0};
+        const SchedulePlan plan = Scheduler().run(in);
+        QVERIFY(started(plan, 3));
+        QVERIFY(!started(plan, 4));
+        QCOMPARE(waitOf(plan, 2)->reason, Reason::Resources);
+        QCOMPARE(waitOf(plan, 2)->plannedStart, std::optional<Seconds>(600));
+        QCOMPARE(waitOf(plan, 2)->waitingFor, std::vector<JobId>{JobId{1}});
+        QCOMPARE(waitOf(plan, 4)->reason, Reason::Priority);
+        QVERIFY(plan.starts[0].backfilled);
+    }
+
+    void fifoStartsNothingBehindTheBlockedHead()
+    {
+        const ClusterConfig c = cluster("SchedulerType=sched/builtin\n");
+        Job run = runningJob(1, {"cn01", "cn02"}, 2, 600);
+        Job top = pendingJob(2, 8, 600);
+        Job shortJob = pendingJob(3, 2, 300);
+        SchedulerInput in{&c, usage(c, {&run}), {&top, &shortJob}, {&run}, nullptr, nullptr, 0};
+        const SchedulePlan plan = Scheduler().run(in);
+        QVERIFY(plan.starts.empty());
+        QCOMPARE(waitOf(plan, 3)->reason, Reason::Priority);
+        QCOMPARE(waitOf(plan, 3)->waitingFor, std::vector<JobId>{JobId{2}});
+    }
+
+    void policyOptionOverridesTheConfiguredSchedulerType()
+    {
+        const ClusterConfig c = cluster("SchedulerType=sched/builtin\n");
+        Job run = runningJob(1, {"cn01", "cn02"}, 2, 600);
+        Job top = pendingJob(2, 8, 600);
+        Job shortJob = pendingJob(3, 2, 300);
+        SchedulerInput in{&c, usage(c, {&run}), {&top, &shortJob}, {&run}, nullptr, nullptr, 0};
+        SchedulerOptions options;
+        options.policy = SchedulerKind::Backfill;
+        QVERIFY(started(Scheduler(options).run(in), 3));
+    }
+
+    void heldAndLimitedJobsGetTheirOwnReasonsInSlurmOrder()
+    {
+        const ClusterConfig c = cluster();
+        Job held = pendingJob(1, 1, 60);
+        held.spec.hold = true;
+        held.heldByAdmin = true;
+        Job tooLong = pendingJob(2, 1, 2 * 24 * 3600);
+        Job later = pendingJob(3, 1, 60);
+        later.spec.begin = 500;
+        Job downNode = pendingJob(4, 1, 60);
+        downNode.spec.nodeList = {"cn02"};
+        std::vector<NodeUsage> nodes = usage(c, {});
+        nodes[1].available = false;
+        SchedulerInput in{&c, nodes, {&held, &tooLong, &later, &downNode}, {}, nullptr, nullptr, 0};
+        const SchedulePlan plan = Scheduler().run(in);
+        QCOMPARE(waitOf(plan, 1)->reason, Reason::JobHeldAdmin);
+        QCOMPARE(waitOf(plan, 2)->reason, Reason::PartitionTimeLimit);
+        QCOMPARE(waitOf(plan, 3)->reason, Reason::BeginTime);
+        QCOMPARE(waitOf(plan, 4)->reason, Reason::ReqNodeNotAvail);
+        QCOMPARE(waitOf(plan, 4)->nodes, std::vector<std::string>{"cn02"});
+    }
+
+    void higherTierPartitionPreemptsALowerOne()
+    {
+        const ClusterConfig c = parseSlurmConf("PreemptType=preempt/partition_prio\n"
+                                               "PreemptMode=REQUEUE\n"
+                                               "NodeName=cn01 CPUs=4 RealMemory=8000\n"
+                                               "PartitionName=low Nodes=cn01 PriorityTier=1 "
+                                               "GraceTime=60 Default=YES\n"
+                                               "PartitionName=high Nodes=cn01 PriorityTier=5 "
+                                               "PreemptMode=OFF\n")
+                                    .config;
+        Job victim = runningJob(1, {"cn01"}, 4, 3600);
+        victim.spec.partition = "low";
+        Job urgent = pendingJob(2, 4, 600);
+        urgent.spec.partition = "high";
+        SchedulerInput in{&c, usage(c, {&victim}), {&urgent}, {&victim}, nullptr, nullptr, 100};
+        const SchedulePlan plan = Scheduler().run(in);
+        QCOMPARE(plan.preemptions.size(), std::size_t(1));
+        QCOMPARE(plan.preemptions[0].victim.value, 1u);
+        QCOMPARE(plan.preemptions[0].mode, PreemptMode::Requeue);
+        QCOMPARE(plan.preemptions[0].endAt, 160);
+        QCOMPARE(waitOf(plan, 2)->plannedStart, std::optional<Seconds>(160));
+    }
+
+    void shapeSpreadsTasksThatFitNoSingleNode()
+    {
+        const ClusterConfig c = cluster();
+        JobSpec spec;
+        spec.ntasks = 8;
+        QCOMPARE(shapeOf(spec, c).nodes, 2);
+        QCOMPARE(shapeOf(spec, c).cpusPerNode, 4);
+        spec.ntasks = 4;
+        spec.ntasksPerNode = 1;
+        spec.ntasksGiven = true;
+        QCOMPARE(shapeOf(spec, c).nodes, 4);
+        QCOMPARE(shapeOf(spec, c).cpusPerNode, 1);
+    }
+};
+
+QTEST_APPLESS_MAIN(SchedulerTest)
+#include "scheduler_test.moc"
