@@ -2,7 +2,8 @@
 # Issue #2 figures, as medians over many runs on an idle cluster:
 #   1. sbatch round trip (submit, committed to SQLite, reply), timed inside the login shell;
 #   2. submission -> the job's first line of output in its file.
-# Usage: bench/first_job_latency.sh [BUILD_DIR] [RUNS]   (default build/release, 100 runs)
+# Usage: [MC_UP_ARGS="--limits rlimit"] bench/first_job_latency.sh [BUILD_DIR] [RUNS]
+# (default build/release, 100 runs; MC_UP_ARGS are passed to `minicluster up`)
 # Timestamps come from bash's $EPOCHREALTIME, as in ../shared/refslurm/perf.sh.
 set -euo pipefail
 build=${1:-build/release}
@@ -10,7 +11,7 @@ runs=${2:-100}
 bin=$(cd "$build/bin" && pwd)
 dir=$(mktemp -d /tmp/mc-bench-XXXXXX)
 trap '"$bin/minicluster" --dir "$dir/c" down >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-"$bin/minicluster" --dir "$dir/c" up
+"$bin/minicluster" --dir "$dir/c" ${MC_UP_ARGS:-} up
 
 "$bin/minicluster" --dir "$dir/c" shell -c "
 set -e
