@@ -149,6 +149,13 @@ void FirstJobTest::waitingJobShowsPendingThenRunsAndCancelEndsIt()
                  QStringLiteral("sshare: error: minicluster does not provide sshare yet.\n")),
         qPrintable(sshare.err));
 
+    // The launcher itself, typed on the login node, explains where it belongs.
+    ShellResult nested = cluster.shell(QStringLiteral("minicluster status"));
+    QCOMPARE(nested.exitCode, 2);
+    QVERIFY2(nested.err.startsWith(QStringLiteral(
+                 "minicluster: this shell is already on the cluster's login node.\n")),
+        qPrintable(nested.err));
+
     // Another user's job cannot be cancelled.
     ShellResult denied = cluster.shell(QStringLiteral("scancel 2"), QStringLiteral("bob"));
     QCOMPARE(denied.err,

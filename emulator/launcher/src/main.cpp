@@ -49,6 +49,7 @@ int main(int argc, char **argv)
     mc::launch::ClusterOptions options;
     options.binDir = mc::emu::executableDir();
     std::string dir = mc::proto::defaultClusterDir();
+    bool dirGiven = false;
     std::string command;
     std::optional<std::string> shellCommand;
     bool noGui = false;
@@ -87,6 +88,7 @@ int main(int argc, char **argv)
             return 0;
         } else if (a == "--dir") {
             dir = value("--dir");
+            dirGiven = true;
         } else if (a == "--user") {
             options.user = value("--user");
         } else if (a == "--preset") {
@@ -113,6 +115,15 @@ int main(int argc, char **argv)
         options.layout.dir.pop_back();
     }
 
+    // On the cluster's own nodes (the login shell sets MINICLUSTER_SOCKET) there is no cluster
+    // to start or enter: say so instead of trying to create one inside the sandbox.
+    if (!dirGiven && std::getenv("MINICLUSTER_SOCKET") != nullptr) {
+        std::fprintf(stderr,
+            "minicluster: this shell is already on the cluster's login node.\n"
+            "minicluster: start, stop and enter clusters from your own computer's terminal;\n"
+            "minicluster: here, use the cluster's commands (sbatch, squeue, sinfo, ...).\n");
+        return 2;
+    }
     if (command.empty()) {
         bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
         command = display && !noGui ? "gui" : "shell";
