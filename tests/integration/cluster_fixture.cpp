@@ -26,12 +26,12 @@ ClusterFixture::~ClusterFixture()
     }
 }
 
-ShellResult ClusterFixture::minicluster(const QStringList &args) const
+ShellResult ClusterFixture::minicluster(const QStringList &args, int timeoutMs) const
 {
     QProcess p;
     p.start(binary(), QStringList{QStringLiteral("--dir"), dir()} + args);
     ShellResult r;
-    if (!p.waitForFinished(60000)) {
+    if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished();
         r.err = QStringLiteral("timed out");
@@ -83,14 +83,14 @@ bool ClusterFixture::up(const QStringList &extra)
     return r.exitCode == 0;
 }
 
-ShellResult ClusterFixture::shell(const QString &command, const QString &user) const
+ShellResult ClusterFixture::shell(const QString &command, const QString &user, int timeoutMs) const
 {
     QStringList args;
     if (!user.isEmpty()) {
         args << QStringLiteral("--user") << user;
     }
     args << QStringLiteral("shell") << QStringLiteral("-c") << command;
-    return minicluster(args);
+    return minicluster(args, timeoutMs);
 }
 
 QString ClusterFixture::homeFile(const QString &user, const QString &name) const

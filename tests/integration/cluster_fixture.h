@@ -23,9 +23,13 @@ public:
     // Before up(): the cluster's etc/slurm.conf is the default preset's with `key`=`value`
     // (e.g. KillWait=1 so that tests do not wait 30 s).
     bool setSlurmConf(const QString &key, const QString &value);
-    // Runs `minicluster --dir DIR [--user USER] shell -c COMMAND`.
-    ShellResult shell(const QString &command, const QString &user = QString()) const;
-    ShellResult minicluster(const QStringList &args) const;
+    // Runs `minicluster --dir DIR [--user USER] shell -c COMMAND`; gives up after `timeoutMs`
+    // (workflow managers poll for longer than the default).
+    ShellResult shell(const QString &command, const QString &user = QString(),
+        int timeoutMs = kDefaultTimeoutMs) const;
+    ShellResult minicluster(const QStringList &args, int timeoutMs = kDefaultTimeoutMs) const;
+
+    static constexpr int kDefaultTimeoutMs = 60000;
 
     QString dir() const { return m_dir.path() + QStringLiteral("/cluster"); }
     // A file in the emulated user's home, as the host sees it.

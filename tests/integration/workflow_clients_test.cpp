@@ -5,7 +5,6 @@
 #include "cluster_fixture.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -44,26 +43,8 @@ c.txt: b.txt
 EOF
 )";
 
-// Runs a long command in the cluster's login shell (workflow managers poll for tens of seconds,
-// longer than ClusterFixture::shell() waits).
-ShellResult longShell(const ClusterFixture &cluster, const QString &command)
-{
-    QProcess p;
-    p.start(QStringLiteral(MC_BIN_DIR "/minicluster"),
-        {QStringLiteral("--dir"), cluster.dir(), QStringLiteral("shell"), QStringLiteral("-c"),
-            command});
-    ShellResult r;
-    if (!p.waitForFinished(240000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+// Workflow managers poll for tens of seconds, longer than the fixture's default wait.
+constexpr int kWorkflowTimeoutMs = 240000;
 
 QString readFile(const QString &path)
 {
@@ -120,10 +101,10 @@ void WorkflowClientsTest::snakemakeClusterModeRunsThreeStepsAsBatchJobs()
     }
     ClusterFixture cluster;
     QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
-    ShellResult run = longShell(cluster,
-        QString::fromUtf8(kSnakefile)
+    ShellResult run = cluster.shell(QString::fromUtf8(kSnakefile)
             + QStringLiteral("cd wf && snakemake --cluster 'sbatch --parsable -t 5' -j 3 "
-                             "--latency-wait 10 --quiet"));
+                             "--latency-wait 10 --quiet"),
+        QString(), kWorkflowTimeoutMs);
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     QCOMPARE(readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("wf/c.txt"))),
         QStringLiteral("a\nb\nc\n"));
@@ -141,10 +122,10 @@ void WorkflowClientsTest::snakemakeSlurmExecutorRunsThreeStepsAsBatchJobs()
         QSKIP("snakemake --slurm runs every rule through srun inside its batch job, and "
               "minicluster does not provide srun yet");
     }
-    ShellResult run = longShell(cluster,
-        QString::fromUtf8(kSnakefile)
+    ShellResult run = cluster.shell(QString::fromUtf8(kSnakefile)
             + QStringLiteral("cd wf && snakemake --slurm -j 3 --latency-wait 10 --quiet "
-                             "--default-resources runtime=5 mem_mb=200"));
+                             "--default-resources runtime=5 mem_mb=200"),
+        QString(), kWorkflowTimeoutMs);
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     QCOMPARE(readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("wf/c.txt"))),
         QStringLiteral("a\nb\nc\n"));
@@ -160,9 +141,9 @@ void WorkflowClientsTest::makeflowSlurmBatchSystemRunsThreeStepsAsBatchJobs()
     QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
     // Debian's makeflow is built with Open MPI, whose start-up looks for an orted daemon that
     // the package does not install; an isolated singleton needs none.
-    ShellResult run = longShell(cluster,
-        QString::fromUtf8(kMakeflow)
-            + QStringLiteral("cd wf && OMPI_MCA_ess_singleton_isolated=1 makeflow -T slurm wf.mf"));
+    ShellResult run = cluster.shell(QString::fromUtf8(kMakeflow)
+            + QStringLiteral("cd wf && OMPI_MCA_ess_singleton_isolated=1 makeflow -T slurm wf.mf"),
+        QString(), kWorkflowTimeoutMs);
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     QVERIFY2(run.out.contains(QStringLiteral("nothing left to do.")), qPrintable(run.out));
     QCOMPARE(readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("wf/c.txt"))),
