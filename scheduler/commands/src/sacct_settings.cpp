@@ -32,8 +32,7 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
 {
     const OptionDef &def = *option.def;
     if (!def.supported) {
-        return Outcome{
-            {}, errorLine(kProgram, optionName(def) + " is not supported by minicluster"), 1};
+        return notSupported(kProgram, optionName(def));
     }
     const std::string value = option.value.value_or("");
     std::string err;

@@ -4,6 +4,7 @@
 #include "mc/cmd/context.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/sched/job_state.h"
+#include "outcome.h"
 #include "sacct_fields.h"
 
 #include <cstdint>
@@ -14,11 +15,6 @@
 namespace mc::cmd::sacct {
 
 // How a run ends early: what to print and the exit code.
-struct Outcome {
-    std::string out;
-    std::string err;
-    int exitCode = 0;
-};
 
 // "sacct: fatal: <message>", exit 1.
 Outcome fatal(std::string_view message);

@@ -56,7 +56,7 @@ std::optional<Outcome> parseSignal(JobOptions &opts, const std::string &value)
     std::string_view text = value;
     bool batch = false;
     if (text.size() >= 2 && (text[0] == 'R' || text[0] == 'r') && text[1] == ':') {
-        return failure("--signal=R: (reservations) is not supported by minicluster", kExitError);
+        return notSupported(kProgram, "--signal=R: (reservations)", kExitError);
     }
     if (text.size() >= 2 && (text[0] == 'B' || text[0] == 'b') && text[1] == ':') {
         batch = true;
@@ -109,7 +109,7 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     const std::optional<std::string> &arg, Source source, const Context &ctx)
 {
     if (!def.supported) {
-        return failure(optionName(def) + " is not supported by minicluster", kExitError);
+        return notSupported(kProgram, optionName(def), kExitError);
     }
     const std::string value = arg.value_or("");
     switch (def.id) {

@@ -6,6 +6,7 @@
 #include "mc/cmd/option_parser.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
+#include "outcome.h"
 
 #include <optional>
 #include <string>
@@ -19,13 +20,6 @@ inline constexpr int kExitBadOption = 255; // Slurm's exit(-1) after an option e
 // Where an option came from; --mem and --mem-per-cpu conflict unless one is from the
 // environment (Slurm's _validate_memory_options()).
 enum class Source { CommandLine, Directive, Environment };
-
-// How a run ends early: what to print and the exit code.
-struct Outcome {
-    std::string out;
-    std::string err;
-    int exitCode = 0;
-};
 
 // "sbatch: error: <message>" with `exitCode`.
 Outcome failure(std::string_view message, int exitCode);

@@ -3,6 +3,7 @@
 #include "help_texts.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
+#include "outcome.h"
 #include "scancel_options.h"
 #include "text.h"
 
@@ -24,12 +25,6 @@ constexpr std::int64_t kConnectionError = 1001; // SLURM_COMMUNICATIONS_CONNECTI
 constexpr std::int64_t kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
 constexpr std::int64_t kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
 constexpr std::int64_t kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
-
-struct Outcome {
-    std::string out;
-    std::string err;
-    int exitCode = 0;
-};
 
 struct Settings {
     std::optional<std::string> account, name, partition, qos, userName, nodelist;
@@ -66,8 +61,7 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
 {
     const OptionDef &def = *option.def;
     if (!def.supported) {
-        return Outcome{
-            {}, errorLine(kProgram, optionName(def) + " is not supported by minicluster"), 1};
+        return notSupported(kProgram, optionName(def));
     }
     const std::string value = option.value.value_or("");
     switch (def.id) {

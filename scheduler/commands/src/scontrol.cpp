@@ -4,6 +4,7 @@
 #include "help_texts.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/sched/hostlist.h"
+#include "outcome.h"
 #include "scontrol_options.h"
 #include "scontrol_records.h"
 #include "text.h"
@@ -66,12 +67,6 @@ constexpr std::array kOptions{
     OptionDef{"yaml", 0, kNo, kYaml, kRefused},
 };
 
-struct Outcome {
-    std::string out;
-    std::string err;
-    int exitCode = 0;
-};
-
 struct Settings {
     bool oneLiner = false;
     bool quiet = false;
@@ -83,11 +78,6 @@ bool keyword(std::string_view word, std::string_view full, std::size_t minimum =
 {
     return word.size() >= std::min(minimum, full.size()) && word.size() <= full.size()
         && equalsIgnoreCase(word, full.substr(0, word.size()));
-}
-
-Outcome notSupported(std::string_view what)
-{
-    return {{}, errorLine(kProgram, std::string(what) + " is not supported by minicluster"), 1};
 }
 
 Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string> &ids)
@@ -297,7 +287,7 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
         "topology"};
     for (const char *known : kKnown) {
         if (keyword(entity, known)) {
-            return notSupported("show " + std::string(known));
+            return notSupported(kProgram, "show " + std::string(known));
         }
     }
     return {{}, "invalid entity:" + entity + " for keyword:show\n", 1};
@@ -322,7 +312,7 @@ int Scontrol::run()
     for (const auto &option : cli.options) {
         const OptionDef &def = *option.def;
         if (!def.supported) {
-            return finish(notSupported(optionName(def)));
+            return finish(notSupported(kProgram, optionName(def)));
         }
         switch (def.id) {
         case kHelp:
@@ -348,7 +338,7 @@ int Scontrol::run()
     }
     const auto &words = cli.operands;
     if (words.empty()) {
-        return finish(notSupported("Interactive mode"));
+        return finish(notSupported(kProgram, "Interactive mode"));
     }
     const std::string &command = words.front();
     if (keyword(command, "show")) {
@@ -373,7 +363,7 @@ int Scontrol::run()
         "wait_job", "write", "cluster", "completing"};
     for (const char *known : kChanging) {
         if (equalsIgnoreCase(command, known)) {
-            return finish(notSupported(known));
+            return finish(notSupported(kProgram, known));
         }
     }
     return finish({{}, "invalid keyword: " + command + "\n", 1});

@@ -3,6 +3,7 @@
 #include "cluster_view.h"
 #include "help_texts.h"
 #include "mc/sched/hostlist.h"
+#include "outcome.h"
 #include "sinfo_fields.h"
 #include "sinfo_options.h"
 #include "text.h"
@@ -27,12 +28,6 @@ constexpr std::string_view kNodeLongFormat
 constexpr std::string_view kSummarizeFormat = "%#P %.5a %.10l %.16F %N";
 constexpr std::string_view kReasonsFormat = "%20E %9u %19H %N";
 constexpr std::string_view kReasonsLongFormat = "%20E %12U %19H %6t %N";
-
-struct Outcome {
-    std::string out;
-    std::string err;
-    int exitCode = 0;
-};
 
 // A -t word: the long states it selects; "no_respond" selects non-responding nodes.
 struct StateMatch {
@@ -94,8 +89,7 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option)
 {
     const OptionDef &def = *option.def;
     if (!def.supported) {
-        return Outcome{
-            {}, errorLine(kProgram, optionName(def) + " is not supported by minicluster"), 1};
+        return notSupported(kProgram, optionName(def));
     }
     const std::string value = option.value.value_or("");
     switch (def.id) {

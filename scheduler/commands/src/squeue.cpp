@@ -2,6 +2,7 @@
 
 #include "help_texts.h"
 #include "mc/sched/hostlist.h"
+#include "outcome.h"
 #include "squeue_fields.h"
 #include "squeue_filter.h"
 #include "squeue_options.h"
@@ -24,12 +25,6 @@ constexpr std::string_view kLongListFormat = "jobarrayid:.18 ,partition:.9 ,name
                                              "state:.8 ,timeused:.10 ,timelimit:.9 ,numnodes:.6 ,"
                                              "reasonlist:0";
 constexpr std::string_view kStartFormat = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
-
-struct Outcome {
-    std::string out;
-    std::string err;
-    int exitCode = 0;
-};
 
 struct Settings {
     std::optional<std::string> format, longFormat, sort;
@@ -99,8 +94,7 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
 {
     const OptionDef &def = *option.def;
     if (!def.supported) {
-        return Outcome{
-            {}, errorLine(kProgram, optionName(def) + " is not supported by minicluster"), 1};
+        return notSupported(kProgram, optionName(def));
     }
     const std::string value = option.value.value_or("");
     switch (def.id) {
