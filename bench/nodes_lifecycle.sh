@@ -7,9 +7,11 @@
 #      ../shared/reference/perf.md; goal under 6 s), REPEAT times;
 #   3. idle memory of the whole cluster's daemons (ctld + every noded): RSS and PSS from
 #      /proc/PID/smaps_rollup (real Slurm ~190 MB; goal under 60 MB).
-# Usage: [MANY_MODES="plain:rlimit bubblewrap:cgroup-v1"] bench/nodes_lifecycle.sh [BUILD_DIR]
-#        [RUNS] [JOBS] [REPEAT]   (default build/release, 21, 1000, 3; MANY_MODES: the
-#        sandbox:limits pairs of part 2, default auto:auto). Timestamps: bash's $EPOCHREALTIME.
+# Usage: [MANY_MODES="plain:rlimit bubblewrap:cgroup-v1"] [PARTS="1 2 3"]
+#        bench/nodes_lifecycle.sh [BUILD_DIR] [RUNS] [JOBS] [REPEAT]
+#        (default build/release, 21, 1000, 3; MANY_MODES: the sandbox:limits pairs of part 2,
+#        default auto:auto; PARTS: which of the three parts to run, default all).
+#        Timestamps: bash's $EPOCHREALTIME.
 set -euo pipefail
 build=${1:-build/release}
 runs=${2:-21}
@@ -40,6 +42,8 @@ stop() {
 }
 in_shell() { "$bin/minicluster" --dir "$current" shell -c "$1"; }
 
+parts=" ${PARTS:-1 2 3} "
+if [[ $parts == *" 1 "* ]]; then
 echo "== 1. turnaround of one trivial job, ms (submit -> left the queue; $runs runs)"
 for sandbox in plain bubblewrap; do
     for limits in rlimit cgroup-v1 cgroup-v2; do
@@ -60,6 +64,9 @@ for sandbox in plain bubblewrap; do
     done
 done
 
+fi
+
+if [[ $parts == *" 2 "* ]]; then
 echo "== 2. $jobs trivial jobs, first submission -> all COMPLETED, s ($repeat runs each)"
 for pair in ${MANY_MODES:-auto:auto}; do
     sandbox=${pair%%:*}
@@ -89,13 +96,38 @@ for pair in ${MANY_MODES:-auto:auto}; do
     awk '{print "    completed jobs in sacct:", $3}' "$work"/many-*.txt
 done
 
-echo "== 3. idle memory of the daemons (auto modes, after startup), MB"
+fi
+
+if [[ $parts == *" 3 "* ]]; then
+echo "== 3. idle memory of the daemons (auto modes), MB: right after startup, then with the"
+echo "   node sandboxes alive (one job on each CPU node; a sandbox stays a minute after its job)"
 start idle auto auto
-for f in "$current"/run/ctld.pid "$current"/run/noded-*.pid; do
-    pid=$(cat "$f")
-    awk -v n="$(basename "$f" .pid)" '/^Rss:/ {r=$2} /^Pss:/ {p=$2}
-        END {printf "  %-14s RSS %6.1f  PSS %6.1f\n", n, r/1024, p/1024}' "/proc/$pid/smaps_rollup"
-done | tee "$work/mem.txt"
-awk '{r+=$3; p+=$5} END {printf "  total          RSS %6.1f  PSS %6.1f\n", r, p}' "$work/mem.txt"
+rss() { # NAME PID
+    awk -v n="$1" '/^Rss:/ {r=$2} /^Pss:/ {p=$2}
+        END {printf "  %-22s RSS %6.1f  PSS %6.1f\n", n, r/1024, p/1024}' "/proc/$2/smaps_rollup"
+}
+daemons() {
+    for f in "$current"/run/ctld.pid "$current"/run/noded-*.pid "$current"/run/stored.pid \
+        "$current"/run/logind.pid; do
+        [ -f "$f" ] || continue
+        pid=$(cat "$f")
+        rss "$(basename "$f" .pid)" "$pid"
+        # a node's sandbox: bubblewrap (the node daemon's child) and minicluster-sandboxd in it
+        for b in $(ps -o pid= --ppid "$pid" 2>/dev/null); do
+            [ "$(cat /proc/$b/comm)" = bwrap ] || continue
+            rss "  $(basename "$f" .pid) bwrap" "$b"
+            for s in $(ps -o pid= --ppid "$b"); do rss "  $(basename "$f" .pid) sandboxd" "$s"; done
+        done
+    done
+}
+total() { awk '{r+=$(NF-2); p+=$NF} END {printf "  total                  RSS %6.1f  PSS %6.1f\n", r, p}'; }
+daemons | tee "$work/mem.txt"
+total <"$work/mem.txt"
+in_shell "for n in cn01 cn02 cn03 cn04; do sbatch -w \$n -o /dev/null --wrap true >/dev/null; done
+          while squeue -h -o %i | grep -q .; do sleep 0.05; done"
+echo "  with the four CPU nodes' sandboxes:"
+daemons | tee "$work/mem2.txt" | grep -E "bwrap|sandboxd"
+total <"$work/mem2.txt"
 echo "  limits: $(head -n 1 "$current/run/limits"), sandbox: $(head -n 1 "$current/run/sandbox")"
 stop
+fi

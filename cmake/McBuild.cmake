@@ -5,8 +5,10 @@ set(CMAKE_COMPILE_WARNING_AS_ERROR ${MC_WERROR})
 add_library(mc_warnings INTERFACE)
 target_compile_options(mc_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
     -Wsign-conversion -Wnon-virtual-dtor -Wold-style-cast
-    # GCC 12 reports false -Wrestrict overlaps in std::string concatenation at -O3 (GCC PR105651).
-    $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
+    # GCC 12 at -O3 reports false -Wrestrict overlaps in std::string concatenation (GCC PR105651)
+    # and false uninitialized / out-of-bounds reads inside std::variant and std::vector
+    # (PR105562, PR106199): still shown, no longer errors there.
+    "$<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict;-Wno-error=maybe-uninitialized;-Wno-error=array-bounds;-Wno-error=stringop-overflow>")
 
 option(MC_SANITIZE "Build with ASan+UBSan" OFF)
 if(MC_SANITIZE)

@@ -8,11 +8,16 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libgl-dev libsqlite3-dev
   # the app: its terminal (libvterm) and its translations (Qt Linguist: lupdate, lrelease)
-  libvterm-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
+  libvterm-dev qt6-charts-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
   # run: the node sandbox, and the app's display in tests
   bubblewrap xvfb xauth
+  # the software environment: Lmod (`module`), the host's Python with venv, and the wheels of
+  # pip and setuptools for the offline wheelhouse (software/CMakeLists.txt)
+  lmod python3-venv python3-pip python3-pip-whl python3-setuptools-whl python3-wheel
   # `man sbatch` on the login node
   man-db
+  # the workstation (lesson 1): ssh, scp and rsync from the emulated laptop to login1's sshd
+  openssh-client openssh-server rsync
   # tests and benchmarks
   python3 hyperfine
   # workflow managers that must run unmodified against the cluster (integration.workflow_clients)

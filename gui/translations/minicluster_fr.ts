@@ -51,6 +51,367 @@
     </message>
 </context>
 <context>
+    <name>mc::gui::FilesystemsView</name>
+    <message>
+        <source>Quotas are not available yet: the storage node has not published a usage snapshot (%1).</source>
+        <translation>Les quotas ne sont pas encore disponibles : le nœud de stockage n’a pas publié de relevé d’utilisation (%1).</translation>
+    </message>
+    <message>
+        <source>Measured by the storage node at %1 (cluster clock), %2 ago.</source>
+        <translation>Mesuré par le nœud de stockage à %1 (horloge du cluster), il y a %2.</translation>
+    </message>
+    <message>
+        <source>/%1 (group %2)</source>
+        <translation>/%1 (groupe %2)</translation>
+    </message>
+    <message>
+        <source>/%1 (user %2)</source>
+        <translation>/%1 (utilisateur %2)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 sur %2</translation>
+    </message>
+    <message>
+        <source>%1, no quota</source>
+        <translation>%1, sans quota</translation>
+    </message>
+    <message>
+        <source>%1 of %2 files</source>
+        <translation>%1 fichiers sur %2</translation>
+    </message>
+    <message>
+        <source>%1 files, no quota</source>
+        <translation>%1 fichiers, sans quota</translation>
+    </message>
+    <message>
+        <source>not there</source>
+        <translation>absent</translation>
+    </message>
+    <message>
+        <source>over %1 files</source>
+        <translation>plus de %1 fichiers</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation><numerusform>%n fichier</numerusform><numerusform>%n fichiers</numerusform></translation>
+    </message>
+    <message>
+        <source>unused for %1</source>
+        <translation>inutilisé depuis %1</translation>
+    </message>
+    <message>
+        <source>purge candidate (listed %1)</source>
+        <translation>à purger (listé le %1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) on the purge notice</source>
+        <translation><numerusform>%n fichier dans l’avis de purge</numerusform><numerusform>%n fichiers dans l’avis de purge</numerusform></translation>
+    </message>
+    <message>
+        <source>not created</source>
+        <translation>pas créé</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualiser</translation>
+    </message>
+    <message>
+        <source>Usage and quotas (diskusage_report)</source>
+        <translation>Utilisation et quotas (diskusage_report)</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Système de fichiers</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Espace</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Fichiers</translation>
+    </message>
+    <message>
+        <source>Your files, the longest unused first (the scratch purge removes files unused for too long)</source>
+        <translation>Vos fichiers, les plus longtemps inutilisés d’abord (la purge de scratch supprime les fichiers inutilisés depuis trop longtemps)</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Chemin</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Taille</translation>
+    </message>
+    <message>
+        <source>Age</source>
+        <translation>Âge</translation>
+    </message>
+    <message>
+        <source>Purge</source>
+        <translation>Purge</translation>
+    </message>
+    <message>
+        <source>$SLURM_TMPDIR of running jobs (node-local disk, removed when the job ends)</source>
+        <translation>$SLURM_TMPDIR des jobs en cours (disque local du nœud, supprimé à la fin du job)</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>$SLURM_TMPDIR</source>
+        <translation>$SLURM_TMPDIR</translation>
+    </message>
+</context>
+<context>
+    <name>mc::gui::HistoryView</name>
+    <message>
+        <source>The history is not available: %1</source>
+        <translation>L’historique n’est pas disponible : %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) in the accounting database.</source>
+        <translation><numerusform>%n job dans la base de comptabilité.</numerusform><numerusform>%n jobs dans la base de comptabilité.</numerusform></translation>
+    </message>
+    <message>
+        <source>Time waited before starting</source>
+        <translation>Temps d’attente avant le démarrage</translation>
+    </message>
+    <message>
+        <source>CPU efficiency (%)</source>
+        <translation>Efficacité CPU (%)</translation>
+    </message>
+    <message>
+        <source>Memory efficiency (%)</source>
+        <translation>Efficacité mémoire (%)</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <source>jobs</source>
+        <translation>jobs</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualiser</translation>
+    </message>
+    <message>
+        <source>Only my jobs</source>
+        <translation>Seulement mes jobs</translation>
+    </message>
+    <message>
+        <source>Press Refresh to read the accounting database (what sacct reads).</source>
+        <translation>Cliquez sur Actualiser pour lire la base de comptabilité (ce que lit sacct).</translation>
+    </message>
+    <message>
+        <source>0–1m</source>
+        <translation>0–1 min</translation>
+    </message>
+    <message>
+        <source>1–5m</source>
+        <translation>1–5 min</translation>
+    </message>
+    <message>
+        <source>5–15m</source>
+        <translation>5–15 min</translation>
+    </message>
+    <message>
+        <source>15–60m</source>
+        <translation>15–60 min</translation>
+    </message>
+    <message>
+        <source>1–4h</source>
+        <translation>1–4 h</translation>
+    </message>
+    <message>
+        <source>4h+</source>
+        <translation>4 h et +</translation>
+    </message>
+    <message>
+        <source>percent (bins of 10)</source>
+        <translation>pour cent (tranches de 10)</translation>
+    </message>
+</context>
+<context>
+    <name>mc::gui::InstructorPanel</name>
+    <message>
+        <source>Cluster clock: %1, running at %2× real time.</source>
+        <translation>Horloge du cluster : %1, à %2× le temps réel.</translation>
+    </message>
+    <message>
+        <source>Choose a node first.</source>
+        <translation>Choisissez d’abord un nœud.</translation>
+    </message>
+    <message>
+        <source>Give a reason: Slurm requires one to drain, fail or down a node (sinfo -R shows it).</source>
+        <translation>Donnez une raison : Slurm en exige une pour drainer, mettre en panne ou arrêter un nœud (sinfo -R l’affiche).</translation>
+    </message>
+    <message>
+        <source>%1: %2 done.</source>
+        <translation>%1 : %2 fait.</translation>
+    </message>
+    <message>
+        <source>%1: %2 refused: %3</source>
+        <translation>%1 : %2 refusé : %3</translation>
+    </message>
+    <message>
+        <source>Background users are submitting.</source>
+        <translation>Les utilisateurs d’arrière-plan soumettent des jobs.</translation>
+    </message>
+    <message>
+        <source>No background load.</source>
+        <translation>Pas de charge d’arrière-plan.</translation>
+    </message>
+    <message>
+        <source>No classmates are defined in etc/minicluster.conf: no background load.</source>
+        <translation>Aucun camarade n’est défini dans etc/minicluster.conf : pas de charge d’arrière-plan.</translation>
+    </message>
+    <message>
+        <source>%1 submitted, %2 refused.</source>
+        <translation>%1 soumis, %2 refusés.</translation>
+    </message>
+    <message>
+        <source>Last refusal: %1</source>
+        <translation>Dernier refus : %1</translation>
+    </message>
+    <message>
+        <source>Workload file (SWF)</source>
+        <translation>Fichier de charge (SWF)</translation>
+    </message>
+    <message>
+        <source>Standard Workload Format (*.swf *.txt);;All files (*)</source>
+        <translation>Standard Workload Format (*.swf *.txt);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1.</source>
+        <translation>Impossible de lire %1.</translation>
+    </message>
+    <message>
+        <source>%1 has no job lines in the Standard Workload Format.</source>
+        <translation>%1 n’a aucune ligne de job au format Standard Workload Format.</translation>
+    </message>
+    <message>
+        <source>Resetting needs the minicluster command, which was not found next to this program.</source>
+        <translation>La réinitialisation demande la commande minicluster, introuvable à côté de ce programme.</translation>
+    </message>
+    <message>
+        <source>Reset the cluster</source>
+        <translation>Réinitialiser le cluster</translation>
+    </message>
+    <message>
+        <source>Stop the cluster, delete its queue and its whole job history, and start it again? Files in home, project and scratch are kept.</source>
+        <translation>Arrêter le cluster, effacer sa file d’attente et tout son historique de jobs, puis le redémarrer ? Les fichiers de home, project et scratch sont conservés.</translation>
+    </message>
+    <message>
+        <source>Stopping the cluster…</source>
+        <translation>Arrêt du cluster…</translation>
+    </message>
+    <message>
+        <source>minicluster down failed: %1</source>
+        <translation>minicluster down a échoué : %1</translation>
+    </message>
+    <message>
+        <source>Starting the cluster again…</source>
+        <translation>Redémarrage du cluster…</translation>
+    </message>
+    <message>
+        <source>The cluster was reset: empty queue, no history.</source>
+        <translation>Le cluster a été réinitialisé : file vide, aucun historique.</translation>
+    </message>
+    <message>
+        <source>minicluster up failed: %1</source>
+        <translation>minicluster up a échoué : %1</translation>
+    </message>
+    <message>
+        <source>Cluster clock</source>
+        <translation>Horloge du cluster</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>Vitesse</translation>
+    </message>
+    <message>
+        <source>Set speed</source>
+        <translation>Régler la vitesse</translation>
+    </message>
+    <message>
+        <source>Fast-forward</source>
+        <translation>Avance rapide</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> jours</translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation> h</translation>
+    </message>
+    <message>
+        <source>The scheduler, time limits and the scratch purge follow the cluster clock.</source>
+        <translation>L’ordonnanceur, les limites de temps et la purge de scratch suivent l’horloge du cluster.</translation>
+    </message>
+    <message>
+        <source>Nodes (as the instructor, %1)</source>
+        <translation>Nœuds (en tant qu’enseignant, %1)</translation>
+    </message>
+    <message>
+        <source>Reason, shown by sinfo -R</source>
+        <translation>Raison, affichée par sinfo -R</translation>
+    </message>
+    <message>
+        <source>Drain</source>
+        <translation>Drainer</translation>
+    </message>
+    <message>
+        <source>Fail</source>
+        <translation>Panne</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Arrêter</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Reprendre</translation>
+    </message>
+    <message>
+        <source>Background users</source>
+        <translation>Utilisateurs d’arrière-plan</translation>
+    </message>
+    <message>
+        <source>Generator (jobs per minute)</source>
+        <translation>Générateur (jobs par minute)</translation>
+    </message>
+    <message>
+        <source>Start the generator</source>
+        <translation>Démarrer le générateur</translation>
+    </message>
+    <message>
+        <source>Workload file replay speed</source>
+        <translation>Vitesse de rejeu du fichier de charge</translation>
+    </message>
+    <message>
+        <source>Replay a workload file (SWF)…</source>
+        <translation>Rejouer un fichier de charge (SWF)…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Arrêter</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Réinitialisation</translation>
+    </message>
+    <message>
+        <source>Reset the cluster…</source>
+        <translation>Réinitialiser le cluster…</translation>
+    </message>
+</context>
+<context>
     <name>mc::gui::JobDetailsView</name>
     <message>
         <source>Select a job in the queue to see everything about it.</source>
@@ -234,6 +595,44 @@
         <source>%1 pending, %2 running</source>
         <translation>%1 en attente, %2 en cours</translation>
     </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Chronologie</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Historique</translation>
+    </message>
+    <message>
+        <source>Filesystems</source>
+        <translation>Systèmes de fichiers</translation>
+    </message>
+    <message>
+        <source>Submit</source>
+        <translation>Soumettre</translation>
+    </message>
+    <message>
+        <source>Instructor</source>
+        <translation>Enseignant</translation>
+    </message>
+    <message>
+        <source>Open in my terminal</source>
+        <translation>Ouvrir dans mon terminal</translation>
+    </message>
+    <message>
+        <source>Open the same login shell in your own terminal program</source>
+        <translation>Ouvrir le même shell de connexion dans votre propre terminal</translation>
+    </message>
+    <message>
+        <source>Run in the terminal</source>
+        <translation>Lancer dans le terminal</translation>
+    </message>
+    <message>
+        <source>This window has no terminal; run this in your shell:
+%1</source>
+        <translation>Cette fenêtre n’a pas de terminal ; lancez ceci dans votre shell :
+%1</translation>
+    </message>
 </context>
 <context>
     <name>mc::gui::NodesView</name>
@@ -250,8 +649,12 @@
         <translation>Aucun job n’y tourne.</translation>
     </message>
     <message>
-        <source>Job %1 (%2): CPUs %3</source>
-        <translation>Job %1 (%2) : CPU %3</translation>
+        <source>Reason: %1</source>
+        <translation>Raison : %1</translation>
+    </message>
+    <message>
+        <source>Job %1 (%2): CPUs %3, memory %4 MiB, GPUs %5</source>
+        <translation>Job %1 (%2) : CPU %3, mémoire %4 Mio, GPU %5</translation>
     </message>
 </context>
 <context>
@@ -290,6 +693,152 @@
     </message>
 </context>
 <context>
+    <name>mc::gui::RequestClient</name>
+    <message>
+        <source>The cluster controller is not running (%1).</source>
+        <translation>Le contrôleur du cluster ne tourne pas (%1).</translation>
+    </message>
+    <message>
+        <source>The cluster controller closed the connection.</source>
+        <translation>Le contrôleur du cluster a fermé la connexion.</translation>
+    </message>
+    <message>
+        <source>The cluster controller did not answer.</source>
+        <translation>Le contrôleur du cluster n’a pas répondu.</translation>
+    </message>
+    <message>
+        <source>The cluster controller sent a malformed reply.</source>
+        <translation>Le contrôleur du cluster a envoyé une réponse mal formée.</translation>
+    </message>
+    <message>
+        <source>The cluster controller does not support “%1” yet.</source>
+        <translation>Le contrôleur du cluster ne prend pas encore en charge « %1 ».</translation>
+    </message>
+    <message>
+        <source>The cluster controller refused the request.</source>
+        <translation>Le contrôleur du cluster a refusé la demande.</translation>
+    </message>
+</context>
+<context>
+    <name>mc::gui::SubmitForm</name>
+    <message>
+        <source>Choose a script first: sbatch needs one.</source>
+        <translation>Choisissez d’abord un script : sbatch en a besoin.</translation>
+    </message>
+    <message>
+        <source>Typed in the terminal; sbatch's answer is there.</source>
+        <translation>Tapé dans le terminal ; la réponse de sbatch s’y trouve.</translation>
+    </message>
+    <message>
+        <source>Could not copy the sample job to %1.</source>
+        <translation>Impossible de copier le job d’exemple vers %1.</translation>
+    </message>
+    <message>
+        <source>(your own script)</source>
+        <translation>(votre propre script)</translation>
+    </message>
+    <message>
+        <source>(no sample jobs installed: give your own script)</source>
+        <translation>(aucun job d’exemple installé : indiquez votre propre script)</translation>
+    </message>
+    <message>
+        <source>Sample job</source>
+        <translation>Job d’exemple</translation>
+    </message>
+    <message>
+        <source>A sample job of minicluster, copied into your home</source>
+        <translation>Un job d’exemple de minicluster, copié dans votre home</translation>
+    </message>
+    <message>
+        <source>Script</source>
+        <translation>Script</translation>
+    </message>
+    <message>
+        <source>The batch script, as your shell sees its path</source>
+        <translation>Le script batch, avec le chemin que voit votre shell</translation>
+    </message>
+    <message>
+        <source>job.sh</source>
+        <translation>job.sh</translation>
+    </message>
+    <message>
+        <source>Job name</source>
+        <translation>Nom du job</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>Compte</translation>
+    </message>
+    <message>
+        <source>--account (empty: your default account)</source>
+        <translation>--account (vide : votre compte par défaut)</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>Limite de temps</translation>
+    </message>
+    <message>
+        <source>--time: minutes, or [days-]hours:minutes:seconds</source>
+        <translation>--time : minutes, ou [jours-]heures:minutes:secondes</translation>
+    </message>
+    <message>
+        <source>Memory per node</source>
+        <translation>Mémoire par nœud</translation>
+    </message>
+    <message>
+        <source>--mem, with a unit: 500M, 2G</source>
+        <translation>--mem, avec une unité : 500M, 2G</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Tâches</translation>
+    </message>
+    <message>
+        <source>--ntasks (0: not given)</source>
+        <translation>--ntasks (0 : non précisé)</translation>
+    </message>
+    <message>
+        <source>CPUs per task</source>
+        <translation>CPU par tâche</translation>
+    </message>
+    <message>
+        <source>--cpus-per-task (0: not given)</source>
+        <translation>--cpus-per-task (0 : non précisé)</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>GPU par nœud</translation>
+    </message>
+    <message>
+        <source>Array</source>
+        <translation>Tableau</translation>
+    </message>
+    <message>
+        <source>--array, e.g. 1-10%2</source>
+        <translation>--array, par ex. 1-10%2</translation>
+    </message>
+    <message>
+        <source>Dependency</source>
+        <translation>Dépendance</translation>
+    </message>
+    <message>
+        <source>--dependency, e.g. afterok:123</source>
+        <translation>--dependency, par ex. afterok:123</translation>
+    </message>
+    <message>
+        <source>The command this form runs (type it yourself next time):</source>
+        <translation>La commande que lance ce formulaire (tapez-la vous-même la prochaine fois) :</translation>
+    </message>
+    <message>
+        <source>Run in the terminal</source>
+        <translation>Lancer dans le terminal</translation>
+    </message>
+</context>
+<context>
     <name>mc::gui::TerminalTabs</name>
     <message>
         <source>login1</source>
@@ -304,6 +853,51 @@
 %2</source>
         <translation>Aucun programme de terminal trouvé (essayés : %1). Lancez ceci dans votre terminal :
 %2</translation>
+    </message>
+</context>
+<context>
+    <name>mc::gui::TimelineView</name>
+    <message>
+        <source>finished</source>
+        <translation>terminé</translation>
+    </message>
+    <message>
+        <source>running (block ends at its time limit)</source>
+        <translation>en cours (le bloc finit à sa limite de temps)</translation>
+    </message>
+    <message>
+        <source>planned by the scheduler</source>
+        <translation>planifié par l’ordonnanceur</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>maintenant</translation>
+    </message>
+    <message>
+        <source>Job %1 (%2, %3): %4
+%5 → %6</source>
+        <translation>Job %1 (%2, %3) : %4
+%5 → %6</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>Zoom avant</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>Zoom arrière</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>Maintenant</translation>
+    </message>
+    <message>
+        <source>Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · red line: now. Ctrl+wheel zooms.</source>
+        <translation>Pâle : terminé · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · ligne rouge : maintenant. Ctrl+molette pour zoomer.</translation>
+    </message>
+    <message>
+        <source>not placed</source>
+        <translation>non placé</translation>
     </message>
 </context>
 <context>

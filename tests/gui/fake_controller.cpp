@@ -110,6 +110,20 @@ bool FakeController::send(const mc::proto::Json &message)
     return sendRaw(message.dump() + '\n');
 }
 
+std::optional<mc::proto::Json> FakeController::answerRequest(const mc::proto::Json &reply)
+{
+    if (!accept()) {
+        return std::nullopt;
+    }
+    const auto line = readLine();
+    auto request = line ? mc::proto::Json::parse(*line) : std::nullopt;
+    if (request) {
+        send(reply);
+    }
+    dropClient();
+    return request;
+}
+
 void FakeController::dropClient()
 {
     if (m_clientFd >= 0) {

@@ -3,13 +3,11 @@
 // connection, reads its requests and writes replies and events, all on the test's thread.
 // Waits process Qt events (so the code under test runs) and give up after their timeout.
 
+#include "mc/proto/json.h"
+
 #include <chrono>
 #include <optional>
 #include <string>
-
-namespace mc::proto {
-class Json;
-}
 
 namespace mc::gui::test {
 
@@ -30,6 +28,9 @@ public:
     // Sends raw bytes / one message followed by '\n'.
     bool sendRaw(const std::string &bytes);
     bool send(const mc::proto::Json &message);
+    // Serves one request on its own connection (RequestClient's way): accepts, reads the
+    // request, answers `reply` and hangs up. Returns the request; nullopt when none came.
+    std::optional<mc::proto::Json> answerRequest(const mc::proto::Json &reply);
     // Hangs up on the client (the listener stays).
     void dropClient();
     // Stops listening and removes the socket file.

@@ -232,9 +232,37 @@ private Q_SLOTS:
         QCOMPARE(jobIdCell.data(JobTableModel::JobIdRole).toLongLong(), 42);
         QCOMPARE(timeCell.data(JobTableModel::JobIdRole).toLongLong(), 42);
         QCOMPARE(timeCell.data(JobTableModel::StateRole).toString(), QStringLiteral("RUNNING"));
-        QCOMPARE(jobIdCell.data(JobTableModel::SortRole).toLongLong(), 42);
+        m_model->updateJob(runningJob(43, {"cn01"}, kNow - 600));
+        QVERIFY(jobIdCell.data(JobTableModel::SortRole).toLongLong()
+            < m_model->index(1, 0).data(JobTableModel::SortRole).toLongLong());
         QCOMPARE(timeCell.data(JobTableModel::SortRole).toLongLong(), 600);
         QCOMPARE(timeCell.data().toString(), QStringLiteral("10:00"));
+    }
+
+    void arrayTasksShowAsSqueueDoesAndSortWithTheirArray()
+    {
+        // Array 50: its record with the tasks still pending, and task 3 running as job 53;
+        // job 51 is an ordinary job submitted between them.
+        m_model->updateJob(pendingJob(50).set("array_job_id", 50).set("array_task_str", "4-10%2"));
+        m_model->updateJob(
+            runningJob(53, {"cn01"}).set("array_job_id", 50).set("array_task_id", 3));
+        m_model->updateJob(pendingJob(51));
+        m_model->updateJob(
+            runningJob(52, {"cn02"}).set("array_job_id", 50).set("array_task_id", 2));
+        const auto cell = [this](qint64 id) {
+            return m_model->index(m_model->rowOfJob(id), JobTableModel::columnIndex(Column::JobId));
+        };
+        QCOMPARE(cell(50).data().toString(), QStringLiteral("50_[4-10%2]"));
+        QCOMPARE(cell(53).data().toString(), QStringLiteral("50_3"));
+        QCOMPARE(cell(52).data().toString(), QStringLiteral("50_2"));
+        QCOMPARE(cell(51).data().toString(), QStringLiteral("51"));
+        const auto key = [&cell](qint64 id) {
+            return cell(id).data(JobTableModel::SortRole).toLongLong();
+        };
+        // Sorted by JOBID: the record, its tasks in task order, then the next job.
+        QVERIFY(key(50) < key(52));
+        QVERIFY(key(52) < key(53));
+        QVERIFY(key(53) < key(51));
     }
 
     void objectWithoutJobIdIsIgnored()

@@ -113,6 +113,35 @@ private Q_SLOTS:
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
+
+    void memoryAndGpusAreFilledByTheJobsHoldingThem()
+    {
+        NodeTableModel model;
+        QAbstractItemModelTester tester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.reset({node("gpu01", 4, 3).set("gpus", 2).set("alloc_memory", 3500)},
+            {runningJob(7, {"gpu01"})
+                    .set("num_cpus", 2)
+                    .set("min_memory", 1000)
+                    .set("mem_per_cpu", true)
+                    .set("gres", "gpu:1"),
+                runningJob(8, {"gpu01"})
+                    .set("num_cpus", 1)
+                    .set("min_memory", 1000)
+                    .set("gpus", 1)});
+        const QModelIndex gpus = model.index(0, NodeTableModel::columnIndex(Column::Gpus));
+        QCOMPARE(
+            gpus.data(NodeTableModel::GpuSlotsRole).toList(), QVariantList({qint64{7}, qint64{8}}));
+        const QVariantList memory = gpus.data(NodeTableModel::MemoryBlocksRole).toList();
+        // Job 7 holds 2 CPUs × 1000 MiB, job 8 1000 MiB, the rest is someone else's.
+        QCOMPARE(memory.size(), 3);
+        QCOMPARE(memory[0].toList(), QVariantList({qint64{7}, qint64{2000}}));
+        QCOMPARE(memory[1].toList(), QVariantList({qint64{8}, qint64{1000}}));
+        QCOMPARE(memory[2].toList(), QVariantList({qint64{-1}, qint64{500}}));
+        QCOMPARE(gpus.data(NodeTableModel::MemoryTotalRole).toLongLong(), 4000);
+        QCOMPARE(model.holdersAt(0).first().gpus, 1);
+        QCOMPARE(model.holdersAt(0).first().memoryMb, 2000);
+    }
 };
 
 QTEST_GUILESS_MAIN(NodeTableModelTest)

@@ -1,24 +1,36 @@
 // mc_gui_screenshots: saves pictures of the app on a running cluster, for docs/images/.
 //
 //   mc_gui_screenshots --dir CLUSTER_DIR --out DIR [--lang fr] [--type "COMMAND"]...
+//                      [--load JOBS_PER_MINUTE] [--wait SECONDS]
 //
-// Opens the main window on the cluster, types each COMMAND in the terminal tab, selects the
-// first node and the first pending job, then saves gui-window.png, gui-terminal.png,
-// gui-queue.png, gui-nodes.png and gui-details.png (suffixed _fr with --lang fr) in DIR. Run it
-// under Xvfb for a real window (README.md, "The app").
+// Opens the main window on the cluster, types each COMMAND in the terminal tab, starts the
+// instructor panel's background users (--load: classmates submitting that many jobs a minute),
+// waits (--wait) so that jobs run and end, selects the first node and the first pending job,
+// then saves gui-window.png, gui-terminal.png, gui-queue.png, gui-nodes.png, gui-details.png,
+// gui-timeline.png, gui-history.png, gui-filesystems.png, gui-submit.png and
+// gui-instructor.png (suffixed _fr with --lang fr) in DIR. Run it under Xvfb for a real window
+// (README.md, "The app").
 
 #include "mc/gui/app_options.h"
+#include "mc/gui/background_load.h"
+#include "mc/gui/history_view.h"
+#include "mc/gui/instructor_panel.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/language.h"
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
+#include "mc/gui/submit_form.h"
 #include "mc/gui/terminal_tabs.h"
+#include "mc/gui/timeline_view.h"
 #include "mc/term/terminal_screen.h"
 #include "mc/term/terminal_view.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QLineEdit>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 
@@ -51,7 +63,11 @@ int main(int argc, char *argv[])
         QStringLiteral("lang"), QStringLiteral("language"), QStringLiteral("CODE"));
     const QCommandLineOption typeOption(
         QStringLiteral("type"), QStringLiteral("command"), QStringLiteral("CMD"));
-    parser.addOptions({dirOption, outOption, langOption, typeOption});
+    const QCommandLineOption loadOption(
+        QStringLiteral("load"), QStringLiteral("background jobs a minute"), QStringLiteral("N"));
+    const QCommandLineOption waitOption(
+        QStringLiteral("wait"), QStringLiteral("seconds before the pictures"), QStringLiteral("S"));
+    parser.addOptions({dirOption, outOption, langOption, typeOption, loadOption, waitOption});
     parser.process(app);
 
     const QString language = mc::gui::installLanguage(
@@ -84,6 +100,19 @@ int main(int argc, char *argv[])
         QTest::qWait(1500);
     }
 
+    if (parser.isSet(loadOption)) {
+        const QStringList users = mc::gui::InstructorPanel::usersOfCluster(parser.value(dirOption));
+        QStringList classmates;
+        for (const QString &user : users) {
+            if (user != options.user && user != QLatin1String("prof")) {
+                classmates << user;
+            }
+        }
+        window.instructorPanel()->backgroundLoad()->startGenerator(
+            classmates, parser.value(loadOption).toDouble(), 2, 7);
+    }
+    QTest::qWait(parser.value(waitOption).toInt() * 1000);
+
     auto *nodes = window.findChild<QTableView *>(QStringLiteral("nodesTable"));
     nodes->selectRow(0);
     auto *queue = window.findChild<QTableView *>(QStringLiteral("queueTable"));
@@ -109,7 +138,41 @@ int main(int argc, char *argv[])
     ok = save(details, out + QStringLiteral("/gui-details%1.png").arg(suffix)) && ok;
     auto *nodesDock = window.findChild<QDockWidget *>(QStringLiteral("nodesDock"));
     nodesDock->raise();
-    QTest::qWait(200);
+    nodesDock->setFloating(true);
+    nodesDock->resize(1100, 420);
+    QTest::qWait(500);
     ok = save(nodesDock, out + QStringLiteral("/gui-nodes%1.png").arg(suffix)) && ok;
+    nodesDock->setFloating(false);
+
+    // The bottom views, each raised in turn.
+    // Each one floated at a readable size for its picture, then docked again.
+    const auto bottom = [&window, &out, &suffix](const char *dock, const char *name) {
+        auto *widget = window.findChild<QDockWidget *>(QLatin1String(dock));
+        widget->raise();
+        widget->setFloating(true);
+        widget->resize(1300, 560);
+        QTest::qWait(900);
+        const bool saved
+            = save(widget, out + QStringLiteral("/gui-%1%2.png").arg(QLatin1String(name), suffix));
+        widget->setFloating(false);
+        return saved;
+    };
+    window.timeline()->setSecondsPerPixel(1.0);
+    window.timeline()->scrollToNow();
+    ok = bottom("timelineDock", "timeline") && ok;
+    QSignalSpy refreshed(window.history(), &mc::gui::HistoryView::refreshed);
+    window.history()->refresh();
+    refreshed.wait(10000);
+    ok = bottom("historyDock", "history") && ok;
+    ok = bottom("filesystemsDock", "filesystems") && ok;
+    auto *sample = window.submitForm()->findChild<QComboBox *>(QStringLiteral("submitSample"));
+    sample->setCurrentIndex(sample->findText(QStringLiteral("array_job.sh")));
+    window.submitForm()
+        ->findChild<QLineEdit *>(QStringLiteral("submitArray"))
+        ->setText(QStringLiteral("1-8%2"));
+    ok = bottom("submitDock", "submit") && ok;
+    window.instructorPanel()->setClock(1.0, 0);
+    ok = bottom("instructorDock", "instructor") && ok;
+    window.instructorPanel()->backgroundLoad()->stop();
     return ok ? 0 : 1;
 }

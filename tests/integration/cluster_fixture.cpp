@@ -14,6 +14,28 @@ QString binary()
 
 } // namespace
 
+bool bubblewrapWorks()
+{
+    return QProcess::execute(QStringLiteral("bwrap"),
+               {QStringLiteral("--unshare-user"), QStringLiteral("--ro-bind"), QStringLiteral("/"),
+                   QStringLiteral("/"), QStringLiteral("/bin/true")})
+        == 0;
+}
+
+QStringList outputLines(const QString &text)
+{
+    return text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+QString readTextFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QString::fromUtf8(f.readAll());
+}
+
 ClusterFixture::ClusterFixture(const QString &sandbox)
     : m_dir(QStringLiteral("/tmp/mc-test-XXXXXX"))
     , m_sandbox(sandbox)

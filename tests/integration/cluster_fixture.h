@@ -6,6 +6,14 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+// Whether bubblewrap can make a user namespace on this machine (tests of the bubblewrap sandbox
+// skip when it cannot).
+bool bubblewrapWorks();
+// The non-empty lines of a command's output.
+QStringList outputLines(const QString &text);
+// The whole of a file as UTF-8; empty when it cannot be read.
+QString readTextFile(const QString &path);
+
 struct ShellResult {
     int exitCode = -1;
     QString out;

@@ -1,21 +1,10 @@
 // The walking skeleton end to end: a real cluster, a real batch script, real processes.
 #include "cluster_fixture.h"
 
-#include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QtTest>
 
 namespace {
-
-QString readFile(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    return QString::fromUtf8(f.readAll());
-}
 
 const char *const kHelloScript = R"(cat > hello.sh <<'EOF'
 #!/bin/bash
@@ -27,19 +16,6 @@ echo "Hello from $(hostname) job=$SLURM_JOB_ID node=$SLURMD_NODENAME"
 echo "this goes to the same file" >&2
 EOF
 )";
-
-bool bubblewrapWorks()
-{
-    return QProcess::execute(QStringLiteral("bwrap"),
-               {QStringLiteral("--unshare-user"), QStringLiteral("--ro-bind"), QStringLiteral("/"),
-                   QStringLiteral("/"), QStringLiteral("/bin/true")})
-        == 0;
-}
-
-QStringList lines(const QString &text)
-{
-    return text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-}
 
 } // namespace
 
@@ -70,7 +46,7 @@ void FirstJobTest::batchJobRunsOnAComputeNodeAndIsAccounted()
 
     ShellResult who = cluster.shell(QStringLiteral("whoami; hostname"));
     QCOMPARE(who.exitCode, 0);
-    QCOMPARE(lines(who.out).value(1), QStringLiteral("login1"));
+    QCOMPARE(outputLines(who.out).value(1), QStringLiteral("login1"));
 
     ShellResult submit
         = cluster.shell(QString::fromUtf8(kHelloScript) + QStringLiteral("sbatch hello.sh"));
@@ -80,8 +56,8 @@ void FirstJobTest::batchJobRunsOnAComputeNodeAndIsAccounted()
 
     const QString outFile
         = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("hello-1.out"));
-    QTRY_VERIFY_WITH_TIMEOUT(readFile(outFile).contains(QStringLiteral("same file")), 10000);
-    QCOMPARE(readFile(outFile),
+    QTRY_VERIFY_WITH_TIMEOUT(readTextFile(outFile).contains(QStringLiteral("same file")), 10000);
+    QCOMPARE(readTextFile(outFile),
         QStringLiteral("Hello from cn01 job=1 node=cn01\nthis goes to the same file\n"));
 
     QTRY_VERIFY_WITH_TIMEOUT(cluster.shell(QStringLiteral("sacct -X -n -o State -j 1"))
@@ -89,7 +65,7 @@ void FirstJobTest::batchJobRunsOnAComputeNodeAndIsAccounted()
         10000);
     ShellResult sacct = cluster.shell(QStringLiteral("sacct -j 1"));
     QCOMPARE(sacct.exitCode, 0);
-    const QStringList rows = lines(sacct.out);
+    const QStringList rows = outputLines(sacct.out);
     QCOMPARE(rows.value(0),
         QStringLiteral("JobID           JobName  Partition    Account  AllocCPUS      State "
                        "ExitCode "));
@@ -113,10 +89,10 @@ void FirstJobTest::waitingJobShowsPendingThenRunsAndCancelEndsIt()
     QCOMPARE(fill.out.count(QStringLiteral("Submitted batch job")), 5);
 
     QTRY_COMPARE_WITH_TIMEOUT(
-        lines(cluster.shell(QStringLiteral("squeue -h -t R -o %i")).out).size(), 4, 10000);
+        outputLines(cluster.shell(QStringLiteral("squeue -h -t R -o %i")).out).size(), 4, 10000);
     ShellResult queue = cluster.shell(QStringLiteral("squeue"));
     QCOMPARE(queue.exitCode, 0);
-    const QStringList rows = lines(queue.out);
+    const QStringList rows = outputLines(queue.out);
     QCOMPARE(rows.value(0),
         QStringLiteral("             JOBID PARTITION     NAME     USER ST       TIME  NODES "
                        "NODELIST(REASON)"));
@@ -142,12 +118,11 @@ void FirstJobTest::waitingJobShowsPendingThenRunsAndCancelEndsIt()
     QVERIFY2(sacct.out.contains(QStringLiteral("1.batch       CANCELLED     0:15")),
         qPrintable(sacct.out));
 
-    // A command still to come says so instead of "command not found".
+    // sshare asks the controller for the fair-share tree (issue #6).
     ShellResult sshare = cluster.shell(QStringLiteral("sshare"));
-    QCOMPARE(sshare.exitCode, 1);
-    QVERIFY2(sshare.err.startsWith(
-                 QStringLiteral("sshare: error: minicluster does not provide sshare yet.\n")),
-        qPrintable(sshare.err));
+    QCOMPARE(sshare.exitCode, 0);
+    QVERIFY2(sshare.out.startsWith(QStringLiteral("Account                    User  RawShares")),
+        qPrintable(sshare.out + sshare.err));
 
     // The launcher itself, typed on the login node, explains where it belongs.
     ShellResult nested = cluster.shell(QStringLiteral("minicluster status"));

@@ -106,6 +106,7 @@ private slots:
     void warningSignalReachesTheBatchShellBeforeTheTimeLimit();
     void forkBombStopsAtThePidsLimitAndTheClusterGoesOn_data();
     void forkBombStopsAtThePidsLimitAndTheClusterGoesOn();
+    void forkBombIsKilledByThePollingPathWithoutCgroups();
     void cpusPerTaskBoundsCpuUse_data();
     void cpusPerTaskBoundsCpuUse();
     void slurmTmpdirLivesAsLongAsTheJobAndExternStepIsRecorded();
@@ -254,6 +255,41 @@ void LimitsTest::forkBombStopsAtThePidsLimitAndTheClusterGoesOn()
         QStringLiteral("other job fine\n"));
     QCOMPARE(cluster.shell(QStringLiteral("echo login node fine")).out,
         QStringLiteral("login node fine\n"));
+}
+
+void LimitsTest::forkBombIsKilledByThePollingPathWithoutCgroups()
+{
+    // rlimit mode: RLIMIT_NPROC stops a non-root user's bomb at fork; as root (CI) it does not
+    // apply, and the node daemon's /proc polling kills the job once it has over 512 processes.
+    ClusterFixture cluster;
+    START_WITH_LIMITS(cluster, QStringLiteral("rlimit"), QStringList{});
+
+    // Polling sums the RSS of the processes, as Slurm's jobacct_gather/linux does, so the
+    // bomb's copies count in full: it asks for most of the node's memory to meet the pids
+    // limit first.
+    ShellResult submit = cluster.shell(QString::fromUtf8(kBombScript)
+                                           .replace(QStringLiteral("sbatch -J bomb"),
+                                               QStringLiteral("sbatch --mem=7000M -J bomb")));
+    QCOMPARE(submit.out, QStringLiteral("Submitted batch job 1\nSubmitted batch job 2\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(isFinal(sacctState(cluster, 1)), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(isFinal(sacctState(cluster, 2)), 30000);
+
+    QString out = readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("bomb-1.out")));
+    if (out.contains(QStringLiteral("fork failed: Resource temporarily unavailable"))) {
+        QCOMPARE(sacctState(cluster, 1), QStringLiteral("COMPLETED")); // RLIMIT_NPROC (not root)
+    } else {
+        QVERIFY2(out.contains(QRegularExpression(QStringLiteral(
+                     "slurmstepd-cn01: error: StepId=1.batch has \\d+ processes, over its limit "
+                     "of 512, being killed\n"))),
+            qPrintable(out));
+        QCOMPARE(sacctState(cluster, 1), QStringLiteral("FAILED"));
+    }
+    QCOMPARE(readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("other-2.out"))),
+        QStringLiteral("other job fine\n"));
+    // Nothing of the bomb is left on the machine.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        cluster.shell(QStringLiteral("pgrep -c -f '[p]ython3 bomb' || true")).out.trimmed(),
+        QStringLiteral("0"), 10000);
 }
 
 void LimitsTest::cpusPerTaskBoundsCpuUse_data()

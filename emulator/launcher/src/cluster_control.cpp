@@ -1,17 +1,22 @@
 #include "mc/launch/cluster_control.h"
 
 #include "mc/emu/job_limiter.h"
+#include "mc/emu/login_watcher.h"
 #include "mc/emu/process.h"
 #include "mc/emu/sandbox.h"
 #include "mc/launch/cluster_setup.h"
+#include "mc/lessons/facts.h"
 #include "mc/proto/client.h"
 #include "mc/sched/site_conf.h"
+#include "mc/sched/slurm_conf.h"
+#include "mc/ws/workstation.h"
 
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -112,6 +117,20 @@ std::string defaultUser(const ClusterOptions &o)
 
 } // namespace
 
+EmulatedUser emulatedUser(const ClusterOptions &options)
+{
+    EmulatedUser who;
+    who.name = defaultUser(options);
+    std::ifstream in(options.layout.etc() + "/minicluster.conf");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    auto users = sched::parseSiteUsers(ss.str());
+    if (const sched::SiteUser *u = users.find(who.name)) {
+        who.account = u->defaultAccount;
+    }
+    return who;
+}
+
 bool isUp(const ClusterOptions &options)
 {
     auto reply = call(options, op("ping"));
@@ -178,6 +197,41 @@ void startNode(
     std::ofstream(o.layout.run() + "/noded-" + node + ".pid") << pid << '\n';
 }
 
+// The storage node (minicluster-stored): quotas snapshot and scratch purge on the cluster clock.
+bool storageAlive(const ClusterOptions &o)
+{
+    std::string pidText = readFirstLine(o.layout.run() + "/stored.pid");
+    return !pidText.empty()
+        && readFirstLine("/proc/" + pidText + "/cmdline").find("minicluster-stored")
+        != std::string::npos;
+}
+
+void startStorage(const ClusterOptions &o, emu::SandboxMode mode)
+{
+    pid_t pid = startDaemon({o.binDir + "/minicluster-stored", "--dir", o.layout.dir, "--sandbox",
+                                std::string(emu::modeName(mode))},
+        o.layout.log() + "/stored.log");
+    std::ofstream(o.layout.run() + "/stored.pid") << pid << '\n';
+}
+
+// The login node's watchdog (minicluster-logind, mc/emu/login_watcher.h).
+bool logindAlive(const ClusterOptions &o)
+{
+    std::string pidText = readFirstLine(o.layout.run() + "/logind.pid");
+    return !pidText.empty()
+        && readFirstLine("/proc/" + pidText + "/cmdline").find("minicluster-logind")
+        != std::string::npos;
+}
+
+void startLogind(const ClusterOptions &o)
+{
+    std::string limits = readFirstLine(o.layout.run() + "/limits");
+    pid_t pid = startDaemon({o.binDir + "/minicluster-logind", "--dir", o.layout.dir, "--limits",
+                                limits.empty() ? std::string("rlimit") : limits},
+        o.layout.log() + "/logind.log");
+    std::ofstream(o.layout.run() + "/logind.pid") << pid << '\n';
+}
+
 // The cluster runs in part (a daemon died): start what is missing with the settings it was
 // started with, so the controller reloads its queue and the nodes rejoin.
 int restart(
@@ -200,6 +254,14 @@ int restart(
             startNode(o, node, nodeArgs);
             started.push_back(node);
         }
+    }
+    if (!storageAlive(o)) {
+        startStorage(o, recordedMode(o));
+        started.push_back("storage1");
+    }
+    if (!logindAlive(o)) {
+        startLogind(o);
+        started.push_back("login1");
     }
     if (!waitFor([&] { return allNodesUp(o); }, std::chrono::seconds(10))) {
         std::fprintf(stderr, "minicluster: some nodes did not register; see %s/noded-*.log\n",
@@ -275,6 +337,8 @@ int up(const ClusterOptions &o, bool quiet)
     for (const auto &node : setup.nodes) {
         startNode(o, node, nodeArgs);
     }
+    startStorage(o, probe.mode);
+    startLogind(o);
     if (!waitFor([&] { return allNodesUp(o); }, std::chrono::seconds(10))) {
         std::fprintf(stderr, "minicluster: some nodes did not register; see %s/noded-*.log\n",
             o.layout.log().c_str());
@@ -299,6 +363,9 @@ int down(const ClusterOptions &o)
     }
     if (pid > 0 && !waitFor([pid] { return ::kill(pid, 0) != 0; }, std::chrono::seconds(5))) {
         ::kill(pid, SIGKILL);
+    }
+    if (logindAlive(o)) {
+        ::kill(std::atoi(readFirstLine(o.layout.run() + "/logind.pid").c_str()), SIGTERM);
     }
     std::printf("minicluster: cluster in %s stopped\n", o.layout.dir.c_str());
     return 0;
@@ -333,6 +400,10 @@ int status(const ClusterOptions &o)
     for (std::string extra; std::getline(limitsFile, extra);) {
         std::printf("  %s\n", extra.c_str());
     }
+    std::string loginPolicy = readFirstLine(o.layout.run() + "/login-policy");
+    std::printf("login node policy: %s\n",
+        loginPolicy.empty() ? "not enforced (minicluster-logind is not running)"
+                            : loginPolicy.c_str());
     std::printf("nodes:\n");
     for (const auto &n : (*reply)["nodes"].items()) {
         std::string reason = n["reason"].toString();
@@ -365,21 +436,22 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
         return 1;
     }
     emu::SandboxView view = emu::sandboxView(mode, o.layout, user, o.binDir);
-    std::vector<std::string> env = {
-        "HOME=" + view.home,
-        "USER=" + user,
-        "LOGNAME=" + user,
-        "SHELL=/bin/bash",
-        "PATH=" + view.binDir + ":/usr/local/bin:/usr/bin:/bin",
-        "MINICLUSTER_SOCKET=" + view.runDir + "/ctld.sock",
-        "SLURM_CONF=" + view.etcDir + "/slurm.conf",
-    };
-    for (const char *keep : {"TERM", "LANG", "LC_ALL", "COLORTERM", "DISPLAY", "ASAN_OPTIONS",
-             "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
-        if (const char *v = std::getenv(keep)) {
-            env.push_back(std::string(keep) + "=" + v);
-        }
+    if (command) {
+        // Interactive shells note their commands through the profile; a `-c` command is noted
+        // here, so that lessons see it (as typed on login1, in the home directory).
+        lessons::HistoryEntry entry;
+        entry.time = lessons::wallClockNow();
+        entry.host = "login1";
+        entry.cwd = "/home/" + user;
+        entry.command = *command;
+        lessons::appendHistory(o.layout, user, entry);
     }
+    std::vector<std::string> env
+        = ws::shellEnvironment(view.home, user, view.binDir + ":/usr/local/bin:/usr/bin:/bin",
+            {"MINICLUSTER_SOCKET=" + view.runDir + "/ctld.sock",
+                "SLURM_CONF=" + view.etcDir + "/slurm.conf"},
+            {"TERM", "LANG", "LC_ALL", "COLORTERM", "DISPLAY", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                "LSAN_OPTIONS"});
     std::vector<std::string> bash;
     if (mode == emu::SandboxMode::Bubblewrap) {
         bash = {"/bin/bash", "--login"};
@@ -413,19 +485,43 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     if (mode == emu::SandboxMode::Plain && ::chdir(view.home.c_str()) != 0) {
         std::perror(view.home.c_str());
     }
-    std::vector<char *> cargv;
-    for (auto &a : argv) {
-        cargv.push_back(a.data());
+    // Everything this shell starts is on login1, watched by the login node's policy.
+    emu::registerLoginShell(o.layout, ::getpid());
+    return ws::execWithEnvironment(std::move(argv), std::move(env));
+}
+
+namespace {
+
+ws::WorkstationOptions workstationOptions(const ClusterOptions &o)
+{
+    ws::WorkstationOptions w;
+    w.layout = o.layout;
+    w.binDir = o.binDir;
+    w.user = defaultUser(o);
+    std::ifstream in(o.layout.etc() + "/slurm.conf");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    w.clusterName = sched::parseSlurmConf(ss.str()).config.clusterName;
+    w.mode = recordedMode(o);
+    return w;
+}
+
+} // namespace
+
+int workstation(const ClusterOptions &o, const std::optional<std::string> &command)
+{
+    if (!isUp(o)) {
+        int rc = up(o, true);
+        if (rc != 0) {
+            return rc;
+        }
     }
-    cargv.push_back(nullptr);
-    std::vector<char *> cenv;
-    for (auto &e : env) {
-        cenv.push_back(e.data());
-    }
-    cenv.push_back(nullptr);
-    ::execvpe(cargv[0], cargv.data(), cenv.data());
-    std::fprintf(stderr, "minicluster: cannot run %s: %s\n", cargv[0], std::strerror(errno));
-    return 127;
+    return ws::workstationShell(workstationOptions(o), command);
+}
+
+int sshdStdio(const ClusterOptions &o, const std::string &user)
+{
+    return ws::sshdStdio(workstationOptions(o), user);
 }
 
 int gui(const ClusterOptions &o)

@@ -2,6 +2,7 @@
 
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
+#include "mc/storage/cluster_storage.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -40,6 +41,29 @@ void writeIfMissing(const std::string &path, const std::string &text)
     }
 }
 
+// Lessons check what was typed where (`ran` checks): every interactive shell that inherits
+// this notes each new history entry as "epoch<TAB>host<TAB>cwd<TAB>command" in
+// run/history/$USER. Exported, so shells that srun/salloc open on compute nodes note too.
+constexpr const char *kHistoryHook
+    = R"hook(# Lessons: note each command with its time and host (see `minicluster lesson`).
+__mc_note() {
+  local line num cmd
+  line=$(HISTTIMEFORMAT= builtin history 1) || return 0
+  line="${line#"${line%%[![:space:]]*}"}"
+  num="${line%%[[:space:]]*}"
+  if [ -z "${__mc_last+x}" ] || [ "$num" = "$__mc_last" ]; then __mc_last=$num; return 0; fi
+  __mc_last=$num
+  cmd="${line#"$num"}"; cmd="${cmd#"${cmd%%[![:space:]]*}"}"
+  [ -n "$cmd" ] || return 0
+  local t=${EPOCHREALTIME/,/.}
+  printf '%s\t%s\t%s\t%s\n' "${t:-$(date +%s)}" "${MINICLUSTER_HOSTNAME:-$HOSTNAME}" "$PWD" \
+    "${cmd//$'\t'/ }" >> "${MINICLUSTER_SOCKET%/*}/history/${USER}" 2>/dev/null
+  return 0
+}
+export -f __mc_note
+export PROMPT_COMMAND=__mc_note
+)hook";
+
 std::string profileText(
     const emu::SandboxView &view, emu::SandboxMode mode, const emu::ClusterLayout &layout)
 {
@@ -66,7 +90,8 @@ std::string profileText(
           "fi\n"
           "if [ -n \"${PS1-}\" ]; then\n"
           "  PS1='[${USER}@${MINICLUSTER_HOSTNAME:-\\h} \\W]\\$ '\n"
-          "fi\n";
+          "fi\n"
+        + kHistoryHook;
 }
 
 } // namespace
@@ -113,7 +138,8 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
     result.killWait = static_cast<int>(parsed.config.killWait);
 
     for (const auto &dir : {layout.run(), layout.state(), layout.log(), layout.home(),
-             layout.project(), layout.scratch(), layout.datasets(), layout.run() + "/shim"}) {
+             layout.project(), layout.scratch(), layout.datasets(), layout.run() + "/shim",
+             layout.run() + "/history"}) {
         fs::create_directories(dir, ec);
     }
     std::string passwd = "root:x:0:0:root:/root:/bin/bash\n";
@@ -134,7 +160,10 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
             "[ -f ~/.bashrc ] && . ~/.bashrc\n");
         writeIfMissing(home + "/.bashrc",
             "# ~/.bashrc: your own settings for interactive shells.\n"
-            "alias ls='ls --color=auto'\n");
+            "alias ls='ls --color=auto'\n"
+            "# The prompt names the node you are on: login1, or the compute node of\n"
+            "# `srun --pty bash`.\n"
+            "PS1='[\\u@${MINICLUSTER_HOSTNAME:-\\h} \\W]\\$ '\n");
     }
     // One group per account (the Alliance's def-<pi> groups), gids from 6000 up.
     std::vector<std::string> accounts;
@@ -157,7 +186,14 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
     writeFile(layout.etc() + "/passwd", passwd);
     writeFile(layout.etc() + "/group", group);
     emu::SandboxView view = emu::sandboxView(mode, layout, "", binDir);
-    writeFile(layout.etc() + "/profile", profileText(view, mode, layout));
+    // The storage layout's links and profile lines ($SCRATCH, $PROJECT, Lmod): mc_storage.
+    auto storageUsers = storage::readStorageUsers(layout.etc());
+    bool sandboxPaths = mode == emu::SandboxMode::Bubblewrap;
+    writeFile(layout.etc() + "/profile",
+        profileText(view, mode, layout)
+            + storage::storageProfile(
+                storage::profilePaths(layout, sandboxPaths, binDir), storageUsers));
+    storage::linkUserDirs(layout, sandboxPaths, storageUsers);
     std::string shim = layout.run() + "/shim/hostname";
     writeFile(shim,
         "#!/bin/sh\n# minicluster's plain mode: the emulated node's name.\n"

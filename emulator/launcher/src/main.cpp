@@ -1,6 +1,9 @@
 // minicluster: start, stop and enter a teaching cluster. See `minicluster --help`.
 #include "mc/emu/process.h"
 #include "mc/launch/cluster_control.h"
+#include "mc/lessons/catalog.h"
+#include "mc/lessons/lesson_cli.h"
+#include "mc/lessons/scenario.h"
 #include "mc/proto/client.h"
 
 #include <algorithm>
@@ -26,6 +29,12 @@ Commands:
   status          say whether the cluster runs, in which sandbox mode, and its nodes
   shell [-c CMD]  a login shell on login1 (or run CMD there and return its exit status)
   gui             open the app
+  lesson ...      guided exercises checked on the cluster (minicluster lesson --help)
+  scenario ...    instructor set-ups: a busy cluster, a fairshare contest, a node
+                  failure (minicluster scenario list | load NAME | stop)
+  workstation [-c CMD]
+                  a shell on your emulated laptop, with its own home, from which
+                  `ssh <cluster name>`, scp and rsync reach login1
   simulate ARGS   replay a workload trace through the scheduler, no processes
                   (minicluster simulate --help)
 
@@ -52,6 +61,7 @@ int main(int argc, char **argv)
     bool dirGiven = false;
     std::string command;
     std::optional<std::string> shellCommand;
+    std::vector<std::string> lessonArgs; // the words after `lesson`
     bool noGui = false;
     std::vector<std::string> args(argv + 1, argv + argc);
     // `minicluster simulate ARGS`: the discrete-event simulator is its own program.
@@ -83,7 +93,9 @@ int main(int argc, char **argv)
             }
             return args[++i];
         };
-        if (a == "-h" || a == "--help") {
+        if ((command == "lesson" || command == "scenario") && (a == "-h" || a == "--help")) {
+            lessonArgs.push_back(a); // their own help
+        } else if (a == "-h" || a == "--help") {
             std::fputs(kUsage, stdout);
             return 0;
         } else if (a == "--dir") {
@@ -101,8 +113,12 @@ int main(int argc, char **argv)
             options.timeScale = std::max(1, std::atoi(value("--time-scale").c_str()));
         } else if (a == "--no-gui") {
             noGui = true;
-        } else if (a == "-c" && command == "shell") {
+        } else if (a == "-c" && (command == "shell" || command == "workstation")) {
             shellCommand = value("-c");
+        } else if (command == "sshd-stdio" && !a.empty() && a[0] != '-') {
+            lessonArgs.push_back(a); // the user ssh logs in as
+        } else if (command == "lesson" || command == "scenario") {
+            lessonArgs.push_back(a);
         } else if (command.empty() && a[0] != '-') {
             command = a;
         } else {
@@ -142,6 +158,31 @@ int main(int argc, char **argv)
     }
     if (command == "gui") {
         return mc::launch::gui(options);
+    }
+    if (command == "workstation") {
+        return mc::launch::workstation(options, shellCommand);
+    }
+    if (command == "sshd-stdio") {
+        // ssh's ProxyCommand (see etc/ssh_config of the workstation), not typed by people.
+        return mc::launch::sshdStdio(
+            options, lessonArgs.empty() ? mc::launch::emulatedUser(options).name : lessonArgs[0]);
+    }
+    if (command == "scenario") {
+        mc::lessons::ScenarioContext context;
+        context.layout = options.layout;
+        context.binDir = options.binDir;
+        context.scenariosDir = mc::lessons::scenariosDir(options.binDir);
+        return mc::lessons::runScenarioCommand(context, lessonArgs);
+    }
+    if (command == "lesson") {
+        mc::lessons::LessonContext context;
+        context.layout = options.layout;
+        auto who = mc::launch::emulatedUser(options);
+        context.user = who.name;
+        context.account = who.account;
+        context.lessonsDir = mc::lessons::lessonsDir(options.binDir);
+        context.samplesDir = mc::lessons::sampleJobsDir(options.binDir);
+        return mc::lessons::runLessonCommand(context, lessonArgs);
     }
     std::fprintf(stderr, "minicluster: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;

@@ -17,6 +17,7 @@ std::vector<Mount> nodeMounts(
         {kSandboxEtc, layout.etc(), false},
         {kSandboxRun, layout.run(), true},
         {kSandboxMan, binDir + "/../share/man", false, true},
+        {kSandboxSoftware, binDir + "/../share/minicluster/software", false, true},
     };
 }
 

@@ -76,6 +76,13 @@ std::string overMemoryNotice(
         + std::to_string(usedKb) + " > " + std::to_string(limitKb) + "), being killed\n";
 }
 
+std::string overPidsNotice(const std::string &node, std::uint32_t jobId, int processes, int limit)
+{
+    return stepPrefix(node) + "StepId=" + std::to_string(jobId) + ".batch has "
+        + std::to_string(processes) + " processes, over its limit of " + std::to_string(limit)
+        + ", being killed\n";
+}
+
 std::string tmpDirName(const std::string &user, std::uint32_t jobId)
 {
     return user + "." + std::to_string(jobId) + ".0";

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -89,7 +90,7 @@ bool hasWord(const std::string &text, std::string_view word)
 }
 
 // Mount point of the cgroup v1 hierarchy holding `controller`, or of cgroup2 ("" if none).
-std::string cgroupMount(std::string_view controller)
+std::string readCgroupMount(std::string_view controller)
 {
     std::ifstream in("/proc/self/mounts");
     std::string line;
@@ -112,6 +113,18 @@ std::string cgroupMount(std::string_view controller)
         }
     }
     return {};
+}
+
+// The same, read once per controller: cgroup filesystems are not remounted while a daemon
+// runs, and every job's cgroups need them.
+std::string cgroupMount(std::string_view controller)
+{
+    static std::map<std::string, std::string, std::less<>> known;
+    auto it = known.find(controller);
+    if (it == known.end()) {
+        it = known.emplace(std::string(controller), readCgroupMount(controller)).first;
+    }
+    return it->second;
 }
 
 // Where minicluster's v2 subtree goes: the mount's root as root, else the nearest writable
@@ -340,7 +353,7 @@ bool JobLimiter::create(std::string &error)
         }
         std::string ignored;
         writeText(dir + "/memory.swap.max", "0", ignored);
-        if (m_limits.cpus > 0 && hasWord(controllers, "cpu")
+        if (m_limits.hasCpuLimit() && hasWord(controllers, "cpu")
             && !writeText(dir + "/cpu.max",
                 std::to_string(m_limits.cpuQuotaUs()) + " " + std::to_string(kCpuPeriodUs),
                 error)) {
@@ -378,7 +391,7 @@ bool JobLimiter::create(std::string &error)
             if (!writeText(dir + "/pids.max", std::to_string(m_limits.pidsMax), error)) {
                 return false;
             }
-        } else if (name == "cpu" && m_limits.cpus > 0) {
+        } else if (name == "cpu" && m_limits.hasCpuLimit()) {
             if (!writeText(dir + "/cpu.cfs_period_us", std::to_string(kCpuPeriodUs), error)
                 || !writeText(
                     dir + "/cpu.cfs_quota_us", std::to_string(m_limits.cpuQuotaUs()), error)) {
@@ -507,10 +520,13 @@ int JobLimiter::oomKills() const
 
 void JobLimiter::signalAll(pid_t leader, int signal, bool spareLeader) const
 {
+    // The job's processes are listed before any is signalled: a process its shell starts after
+    // handling the signal (a trap that goes on) is not hit by a signal sent before it existed.
+    const std::vector<pid_t> list = pids(leader);
     if (!spareLeader) {
         ::kill(-leader, signal);
     }
-    for (pid_t pid : pids(leader)) {
+    for (pid_t pid : list) {
         if (pid != leader || !spareLeader) {
             ::kill(pid, signal);
         }

@@ -4,6 +4,7 @@
 #include "mc/emu/job_limits.h"
 #include "mc/emu/output_pattern.h"
 #include "mc/emu/process.h"
+#include "mc/emu/step_server.h"
 #include "mc/proto/socket.h"
 #include "mc/sched/time_format.h"
 
@@ -13,11 +14,13 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -69,6 +72,9 @@ NodeDaemon::NodeDaemon(proto::EventLoop &loop, NodeSettings settings)
 NodeDaemon::~NodeDaemon()
 {
     // Jobs still listed were killed by stopAllJobs(); their cgroups and the node's go too.
+    m_steps.reset();
+    m_sandboxes.clear();
+    m_deadSandboxes.clear();
     m_running.clear();
     m_retired.clear();
     removeNodeCgroups(m_settings.limits, nodeGroup());
@@ -77,6 +83,17 @@ NodeDaemon::~NodeDaemon()
 void NodeDaemon::start()
 {
     reapLeftovers();
+    // Jobs whose sandbox process dies come back to this daemon and are reaped here
+    // (sandbox_host.h); so do the daemons a job script leaves behind.
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    // srun's step launches (step_server.h).
+    StepServerSettings steps{m_settings.name, m_settings.layout, m_settings.binDir, m_settings.mode,
+        m_settings.limits, nodeGroup()};
+    m_steps = std::make_unique<StepServer>(m_loop, steps);
+    if (std::string error; !m_steps->listen(error)) {
+        std::fprintf(stderr, "minicluster-noded %s: srun steps: %s\n", m_settings.name.c_str(),
+            error.c_str());
+    }
     m_loop.watchSignals({SIGCHLD, SIGTERM, SIGINT, SIGHUP}, [this](int signal) {
         if (signal == SIGCHLD) {
             reapChildren();
@@ -187,7 +204,8 @@ void NodeDaemon::onMessage(const Json &message)
         launch(message["job"]);
     } else if (op == "signal") {
         signalJob(static_cast<std::uint32_t>(message["job_id"].toInt()),
-            static_cast<int>(message["signal"].toInt(SIGKILL)), message["cancel"].toBool());
+            static_cast<int>(message["signal"].toInt(SIGKILL)), message["cancel"].toBool(),
+            message["scope"].toString());
     } else if (op == "job_end_ack") {
         m_unacked.erase(static_cast<std::uint32_t>(message["job_id"].toInt()));
     } else if (op == "shutdown") {
@@ -331,7 +349,38 @@ void NodeDaemon::launch(const Json &job)
         spawn.cpuCount = facts.cpusOnNode;
         spawn.firstCpu = static_cast<int>(id);
     }
-    pid_t pid = spawnProcess(spawn, error);
+    SandboxHost *host = bwrap ? sandboxFor(sandbox) : nullptr;
+    pid_t pid = -1;
+    if (host) {
+        // The node's sandbox forks the job (sandbox_host.h): no bwrap of its own.
+        std::vector<int> fds;
+        if (openStdio(spawn, fds, error)) {
+            for (const auto &file : spawn.joinFiles) {
+                int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+                if (fd < 0) {
+                    error = file + ": " + std::strerror(errno);
+                    break;
+                }
+                fds.push_back(fd);
+            }
+            if (fds.size() == 3 + spawn.joinFiles.size()) {
+                SandboxLaunch l;
+                l.argv = command;
+                l.env = env;
+                l.chdir = workDir;
+                l.rlimits = spawn.rlimits;
+                l.cpuCount = spawn.cpuCount;
+                l.firstCpu = spawn.firstCpu;
+                l.joinFds = static_cast<int>(spawn.joinFiles.size());
+                pid = host->spawn(l, fds, error);
+            }
+            for (int fd : fds) {
+                ::close(fd);
+            }
+        }
+    } else {
+        pid = spawnProcess(spawn, error);
+    }
     if (pid < 0) {
         limiter->remove();
         std::filesystem::remove_all(tmpHost);
@@ -341,6 +390,12 @@ void NodeDaemon::launch(const Json &job)
     }
     writeFile(jobDir + "/pid", std::to_string(pid) + "\n", 0644);
     RunningJob &running = m_running[id];
+    running.sandbox = host;
+    running.viaBwrap = bwrap && !host;
+    if (host && host->idleTimer) {
+        m_loop.cancelTimer(host->idleTimer);
+        host->idleTimer = 0;
+    }
     running.pid = pid;
     running.spoolDir = jobDir;
     running.errPath = spawn.stderrPath;
@@ -363,8 +418,17 @@ void NodeDaemon::launch(const Json &job)
     }
 }
 
-void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel)
+void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel, const std::string &scope)
 {
+    // scancel's scopes: "steps" (Slurm's default for a signal: srun steps only), "batch"
+    // (--batch: the batch shell and its children), "full"/"" (--full: both; also what a
+    // cancel, a preemption's SIGTERM and orders without a scope do).
+    if (m_steps && scope != "batch") { // srun steps of the job
+        m_steps->signalJob(jobId, signal);
+    }
+    if (!cancel && scope == "steps") {
+        return;
+    }
     auto it = m_running.find(jobId);
     if (it == m_running.end()) {
         return;
@@ -379,13 +443,13 @@ void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel)
         terminate(jobId, job.pid);
         return;
     }
-    job.limiter->signalAll(job.pid, signal, m_settings.mode == SandboxMode::Bubblewrap);
+    job.limiter->signalAll(job.pid, signal, job.viaBwrap);
 }
 
 void NodeDaemon::terminate(std::uint32_t jobId, pid_t pid)
 {
     const RunningJob &job = m_running.at(jobId);
-    bool spare = m_settings.mode == SandboxMode::Bubblewrap;
+    bool spare = job.viaBwrap; // bwrap ends with its child and tells how it ended
     job.limiter->signalAll(pid, SIGCONT, spare);
     job.limiter->signalAll(pid, SIGTERM, spare);
     m_loop.addTimer(std::chrono::seconds(m_settings.killWait), [this, jobId, pid] {
@@ -427,7 +491,7 @@ void NodeDaemon::scheduleWarningSignal(
         if (it == m_running.end() || it->second.pid != pid) {
             return;
         }
-        if (m_settings.mode != SandboxMode::Bubblewrap) {
+        if (!it->second.viaBwrap) { // the batch shell is the job's first process
             ::kill(pid, signal);
             return;
         }
@@ -458,17 +522,22 @@ void NodeDaemon::sampleUsage()
         JobLimiter::Sample s = job.limiter->sample(job.pid, table.empty() ? nullptr : &table);
         job.usage.add(s.rssKb, s.cpuMs);
         const JobLimits &limits = job.limiter->limits();
+        const bool polled = job.limiter->mode() == LimitMode::Rlimit;
+        if (polled && s.processes > limits.pidsMax && !job.overPids && !job.overMemory) {
+            // A fork bomb that got past RLIMIT_NPROC (root ignores it): the whole job goes.
+            // Checked first: the copies of a forking process also add up to a large RSS.
+            job.overPids = true;
+            appendNotice(job, overPidsNotice(m_settings.name, id, s.processes, limits.pidsMax));
+            job.limiter->signalAll(job.pid, SIGKILL);
+        }
         // Without a cgroup the daemon is the OOM killer: the whole step goes, as Slurm's
         // jobacct_gather does with OverMemoryKill.
-        if (job.limiter->mode() == LimitMode::Rlimit && limits.memoryBytes > 0
-            && s.rssKb * 1024 > limits.memoryBytes && !job.overMemory) {
+        if (polled && limits.memoryBytes > 0 && s.rssKb * 1024 > limits.memoryBytes
+            && !job.overMemory && !job.overPids) {
             job.overMemory = true;
             appendNotice(
                 job, overMemoryNotice(m_settings.name, id, s.rssKb, limits.memoryBytes / 1024));
             job.limiter->signalAll(job.pid, SIGKILL);
-        }
-        if (job.limiter->mode() == LimitMode::Rlimit && s.processes > limits.pidsMax) {
-            job.limiter->signalAll(job.pid, SIGKILL); // a fork bomb that got past RLIMIT_NPROC
         }
     }
     m_loop.addTimer(std::chrono::milliseconds(250), [this] { sampleUsage(); });
@@ -488,6 +557,9 @@ void NodeDaemon::stopAllJobs()
     for (const auto &[id, job] : m_running) {
         job.limiter->signalAll(job.pid, SIGKILL);
     }
+    if (m_steps) {
+        m_steps->killAll();
+    }
 }
 
 void NodeDaemon::reapChildren()
@@ -499,67 +571,88 @@ void NodeDaemon::reapChildren()
         if (pid <= 0) {
             return;
         }
-        auto it = std::find_if(m_running.begin(), m_running.end(),
-            [pid](const auto &entry) { return entry.second.pid == pid; });
-        if (it == m_running.end()) {
-            continue;
+        for (auto &[key, host] : m_sandboxes) {
+            host->childExited(pid);
         }
-        std::uint32_t id = it->first;
-        RunningJob &job = it->second;
-        // Kill what the script left behind, as slurmstepd does.
-        job.limiter->signalAll(pid, SIGKILL);
-        if (job.timeLimitTimer) {
-            m_loop.cancelTimer(job.timeLimitTimer);
+        for (auto &host : m_deadSandboxes) {
+            host->childExited(pid);
         }
-        Json report = Json::object();
-        report.set("op", "job_ended");
-        report.set("job_id", static_cast<std::int64_t>(id));
-        int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-        int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-        bool killed = job.cancelled || job.timedOut || job.overMemory;
-        if (m_settings.mode == SandboxMode::Bubblewrap && code > 128 && killed) {
-            signal = code - 128; // bwrap passes a signal death on as 128 + signal
-            code = 0;
-        }
-        int oomKills = job.limiter->oomKills();
-        if (oomKills > 0) {
-            appendNotice(job, oomKillNotice(m_settings.name, id, oomKills));
-        }
-        auto ms = [](const timeval &tv) {
-            return static_cast<std::int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;
-        };
-        job.usage.finalCpu(ms(usage.ru_utime) + ms(usage.ru_stime));
-        report.set("exit_code", code);
-        report.set("exit_signal", signal);
-        report.set("end_time", wallClock());
-        if (job.timedOut) {
-            report.set("timeout", true);
-        }
-        if (oomKills > 0 || job.overMemory) {
-            report.set("oom", true);
-        }
-        Json use = Json::object();
-        use.set("total_cpu_ms", job.usage.totalCpuMs());
-        use.set("max_rss_kb", std::max<std::int64_t>(job.usage.maxRssKb(), usage.ru_maxrss));
-        use.set("ave_rss_kb", job.usage.aveRssKb());
-        use.set("samples", job.usage.samples());
-        report.set("usage", std::move(use));
-        report.set("limits", limitModeName(job.limiter->mode()));
-        std::string tmpDir = job.tmpDir;
-        std::string spoolDir = job.spoolDir;
-        std::unique_ptr<JobLimiter> limiter = std::move(job.limiter);
-        m_running.erase(it);
-        std::error_code ignored;
-        std::filesystem::remove_all(tmpDir, ignored);
-        std::filesystem::remove_all(spoolDir, ignored);
-        sendReport(report);
-        // The cgroup empties once the killed leftovers are gone; removal is retried while
-        // sampling.
-        if (!limiter->remove()) {
-            m_retired.push_back(std::move(limiter));
-            startSampling();
+        if (!jobExited(pid, status, usage) && m_steps) {
+            m_steps->childExited(pid, status, usage);
         }
     }
+}
+
+bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
+{
+    auto it = std::find_if(m_running.begin(), m_running.end(),
+        [pid](const auto &entry) { return entry.second.pid == pid; });
+    if (it == m_running.end()) {
+        return false;
+    }
+    std::uint32_t id = it->first;
+    RunningJob &job = it->second;
+    if (m_steps) {
+        m_steps->signalJob(id, SIGKILL); // steps end with their batch job
+    }
+    // Kill what the script left behind, as slurmstepd does.
+    job.limiter->signalAll(pid, SIGKILL);
+    if (job.timeLimitTimer) {
+        m_loop.cancelTimer(job.timeLimitTimer);
+    }
+    Json report = Json::object();
+    report.set("op", "job_ended");
+    report.set("job_id", static_cast<std::int64_t>(id));
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    bool killed = job.cancelled || job.timedOut || job.overMemory || job.overPids;
+    if (job.viaBwrap && code > 128 && killed) {
+        signal = code - 128; // bwrap passes a signal death on as 128 + signal
+        code = 0;
+    }
+    int oomKills = job.limiter->oomKills();
+    if (oomKills > 0) {
+        appendNotice(job, oomKillNotice(m_settings.name, id, oomKills));
+    }
+    auto ms = [](const timeval &tv) {
+        return static_cast<std::int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;
+    };
+    job.usage.finalCpu(ms(usage.ru_utime) + ms(usage.ru_stime));
+    report.set("exit_code", code);
+    report.set("exit_signal", signal);
+    report.set("end_time", wallClock());
+    if (job.timedOut) {
+        report.set("timeout", true);
+    }
+    if (oomKills > 0 || job.overMemory) {
+        report.set("oom", true);
+    }
+    Json use = Json::object();
+    use.set("total_cpu_ms", job.usage.totalCpuMs());
+    use.set("max_rss_kb", std::max<std::int64_t>(job.usage.maxRssKb(), usage.ru_maxrss));
+    use.set("ave_rss_kb", job.usage.aveRssKb());
+    use.set("samples", job.usage.samples());
+    report.set("usage", std::move(use));
+    report.set("limits", limitModeName(job.limiter->mode()));
+    std::string tmpDir = job.tmpDir;
+    std::string spoolDir = job.spoolDir;
+    std::unique_ptr<JobLimiter> limiter = std::move(job.limiter);
+    SandboxHost *sandbox = job.sandbox;
+    m_running.erase(it);
+    std::error_code ignored;
+    std::filesystem::remove_all(tmpDir, ignored);
+    std::filesystem::remove_all(spoolDir, ignored);
+    sendReport(report);
+    // The cgroup empties once the killed leftovers are gone; removal is retried while
+    // sampling.
+    if (!limiter->remove()) {
+        m_retired.push_back(std::move(limiter));
+        startSampling();
+    }
+    if (sandbox) {
+        stopWhenIdle(sandbox);
+    }
+    return true;
 }
 
 void NodeDaemon::appendNotice(const RunningJob &job, const std::string &line)
@@ -585,6 +678,60 @@ void NodeDaemon::failLaunch(std::uint32_t id, const std::string &error)
     report.set("error", error);
     report.set("end_time", wallClock());
     sendReport(report);
+}
+
+SandboxHost *NodeDaemon::sandboxFor(const SandboxSpec &spec)
+{
+    auto key = std::make_pair(spec.uid, spec.gid);
+    auto it = m_sandboxes.find(key);
+    if (it != m_sandboxes.end() && it->second->alive()) {
+        return it->second.get();
+    }
+    std::string server = m_settings.binDir + "/minicluster-sandboxd";
+    if (::access(server.c_str(), X_OK) != 0) {
+        return nullptr; // an older build: a bwrap per job
+    }
+    auto host = std::make_unique<SandboxHost>(
+        m_loop, spec, std::string(kSandboxBin) + "/minicluster-sandboxd");
+    host->onExit = [this](pid_t pid, int status, std::int64_t cpuMs, std::int64_t maxRssKb) {
+        rusage usage{};
+        usage.ru_utime.tv_sec = cpuMs / 1000;
+        usage.ru_utime.tv_usec = (cpuMs % 1000) * 1000;
+        usage.ru_maxrss = maxRssKb;
+        jobExited(pid, status, usage);
+    };
+    std::string error;
+    if (!host->start(error)) {
+        std::fprintf(
+            stderr, "minicluster-noded %s: sandbox: %s\n", m_settings.name.c_str(), error.c_str());
+        return nullptr;
+    }
+    SandboxHost *raw = host.get();
+    if (it != m_sandboxes.end()) {
+        // A sandbox that died: its jobs, reparented to this daemon, may still run.
+        m_deadSandboxes.push_back(std::move(it->second));
+    }
+    m_sandboxes[key] = std::move(host);
+    return raw;
+}
+
+void NodeDaemon::stopWhenIdle(SandboxHost *sandbox)
+{
+    for (const auto &[id, job] : m_running) {
+        if (job.sandbox == sandbox) {
+            return;
+        }
+    }
+    if (sandbox->idleTimer) {
+        m_loop.cancelTimer(sandbox->idleTimer);
+    }
+    // A sandbox without jobs for a minute goes (its memory is given back); the next job of
+    // its user starts a new one.
+    sandbox->idleTimer = m_loop.addTimer(std::chrono::seconds(60), [this, sandbox] {
+        sandbox->idleTimer = 0;
+        std::erase_if(m_sandboxes, [sandbox](const auto &e) { return e.second.get() == sandbox; });
+        std::erase_if(m_deadSandboxes, [sandbox](const auto &e) { return e.get() == sandbox; });
+    });
 }
 
 std::string NodeDaemon::nodeGroup() const

@@ -38,27 +38,45 @@ std::vector<char *> cArray(std::vector<std::string> &strings)
 
 } // namespace
 
-pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
+bool openStdio(const SpawnSpec &spec, std::vector<int> &fds, std::string &error)
 {
     int in = ::open(spec.stdinPath.c_str(), O_RDONLY | O_CLOEXEC);
     if (in < 0) {
         error = spec.stdinPath + ": " + std::strerror(errno);
-        return -1;
+        return false;
     }
     int out = openOutput(spec.stdoutPath, spec.append, error);
     if (out < 0) {
         ::close(in);
-        return -1;
+        return false;
     }
-    int err = out;
+    int err = -1;
     if (!spec.stderrPath.empty() && spec.stderrPath != spec.stdoutPath) {
         err = openOutput(spec.stderrPath, spec.append, error);
+    } else {
+        err = ::fcntl(out, F_DUPFD_CLOEXEC, 0);
         if (err < 0) {
-            ::close(in);
-            ::close(out);
-            return -1;
+            error = std::string("dup: ") + std::strerror(errno);
         }
     }
+    if (err < 0) {
+        ::close(in);
+        ::close(out);
+        return false;
+    }
+    fds = {in, out, err};
+    return true;
+}
+
+pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
+{
+    std::vector<int> stdio;
+    if (!openStdio(spec, stdio, error)) {
+        return -1;
+    }
+    int in = stdio[0];
+    int out = stdio[1];
+    int err = stdio[2];
     std::vector<std::string> argv = spec.argv;
     std::vector<std::string> env = spec.env;
     auto cargv = cArray(argv);
@@ -103,9 +121,7 @@ pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
     int saved = errno;
     ::close(in);
     ::close(out);
-    if (err != out) {
-        ::close(err);
-    }
+    ::close(err);
     if (pid < 0) {
         error = std::string("fork: ") + std::strerror(saved);
     }

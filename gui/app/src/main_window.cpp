@@ -1,16 +1,29 @@
 #include "mc/gui/main_window.h"
 
+#include "mc/gui/accounting_model.h"
 #include "mc/gui/controller_link.h"
+#include "mc/gui/filesystems_view.h"
+#include "mc/gui/history_view.h"
+#include "mc/gui/instructor_panel.h"
 #include "mc/gui/job_details_view.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/language.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/nodes_view.h"
 #include "mc/gui/queue_view.h"
+#include "mc/gui/request_client.h"
+#include "mc/gui/submit_form.h"
 #include "mc/gui/terminal_tabs.h"
+#include "mc/gui/timeline_model.h"
+#include "mc/gui/timeline_view.h"
+#include "mc/proto/client.h"
+#include "mc/term/terminal_screen.h"
+#include "mc/term/terminal_view.h"
 
 #include <QAction>
 #include <QActionGroup>
+#include <QCoreApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QEvent>
 #include <QKeySequence>
@@ -19,6 +32,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTimer>
+#include <QToolButton>
 
 #include <pwd.h>
 #include <unistd.h>
@@ -33,6 +48,45 @@ QString currentUser()
     return entry ? QString::fromLocal8Bit(entry->pw_name) : qEnvironmentVariable("USER");
 }
 
+QString clusterDirOf(const AppOptions &options)
+{
+    return options.clusterDir.isEmpty() ? QString::fromStdString(mc::proto::defaultClusterDir())
+                                        : options.clusterDir;
+}
+
+QString userOf(const AppOptions &options)
+{
+    return options.user.isEmpty() ? currentUser() : options.user;
+}
+
+// The classmates who submit background load: every user of the cluster but the shell's own
+// and the instructor.
+QStringList classmatesOf(const AppOptions &options)
+{
+    QStringList users = InstructorPanel::usersOfCluster(clusterDirOf(options));
+    users.removeAll(userOf(options));
+    users.removeAll(QLatin1String(InstructorPanel::kInstructor));
+    return users;
+}
+
+// Where sample jobs are: installed beside the program, else in the source tree.
+QStringList sampleJobDirs()
+{
+    const QDir bin(QCoreApplication::applicationDirPath());
+    return {bin.filePath(QStringLiteral("../share/minicluster/sample_jobs")),
+        QStringLiteral(MC_SAMPLE_JOBS_DIR)};
+}
+
+// `minicluster [--dir DIR]`: the shell command without its final `shell`.
+QStringList launcherArguments(const AppOptions &options)
+{
+    QStringList arguments = options.shellArguments;
+    if (!arguments.isEmpty() && arguments.last() == QLatin1String("shell")) {
+        arguments.removeLast();
+    }
+    return arguments;
+}
+
 } // namespace
 
 MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
@@ -44,6 +98,17 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     , m_queue(new QueueView(m_jobs, options.user.isEmpty() ? currentUser() : options.user, this))
     , m_nodesView(new NodesView(m_nodes, this))
     , m_details(new JobDetailsView(this))
+    , m_requests(new RequestClient(options.socketPath, this))
+    , m_timelineModel(new TimelineModel(this))
+    , m_timeline(new TimelineView(
+          m_timelineModel, [this] { return m_jobs->now(); }, this))
+    , m_history(new HistoryView(m_requests, userOf(options), this))
+    , m_submit(new SubmitForm(
+          sampleJobDirs(), QDir(clusterDirOf(options)).filePath("home/" + userOf(options)), this))
+    , m_instructor(new InstructorPanel(m_requests, m_nodes, clusterDirOf(options),
+          options.shellProgram, launcherArguments(options), classmatesOf(options), this))
+    , m_filesystems(new FilesystemsView(
+          clusterDirOf(options), userOf(options), [this] { return m_jobs->now(); }, this))
 {
     resize(1280, 800);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -54,7 +119,30 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     QDockWidget *details = addDock(m_details, "jobDetailsDock", Qt::RightDockWidgetArea);
     tabifyDockWidget(nodes, details);
     nodes->raise();
+    QDockWidget *timeline = addDock(m_timeline, "timelineDock", Qt::BottomDockWidgetArea);
+    QDockWidget *history = addDock(m_history, "historyDock", Qt::BottomDockWidgetArea);
+    QDockWidget *files = addDock(m_filesystems, "filesystemsDock", Qt::BottomDockWidgetArea);
+    QDockWidget *submit = addDock(m_submit, "submitDock", Qt::BottomDockWidgetArea);
+    QDockWidget *instructor = addDock(m_instructor, "instructorDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(timeline, history);
+    tabifyDockWidget(history, files);
+    tabifyDockWidget(files, submit);
+    tabifyDockWidget(submit, instructor);
+    timeline->raise();
+    // The right-hand docks run the window's full height; the bottom ones sit under the
+    // terminals only.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     resizeDocks({m_docks.first()}, {640}, Qt::Horizontal);
+    resizeDocks({m_docks.first(), nodes}, {300, 400}, Qt::Vertical);
+    resizeDocks({timeline}, {300}, Qt::Vertical);
+
+    m_externalButton = new QToolButton(m_terminals);
+    m_externalButton->setObjectName(QStringLiteral("externalTerminalButton"));
+    m_externalButton->setAutoRaise(true);
+    m_externalButton->setEnabled(!m_terminals->program().isEmpty());
+    m_terminals->setCornerWidget(m_externalButton, Qt::TopRightCorner);
+    connect(m_externalButton, &QToolButton::clicked, this, &MainWindow::openInSystemTerminal);
 
     createMenus();
     createStatusBar();
@@ -68,13 +156,40 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
             m_jobs->resetJobs(jobs, now);
             m_nodes->reset(nodeList, jobs);
             m_details->resetJobs(jobs);
+            m_timelineModel->reset(jobs, nodeList);
+            m_filesystems->resetJobs(jobs);
         });
     connect(m_link, &ControllerLink::jobChanged, this, [this](const mc::proto::Json &job) {
         m_jobs->updateJob(job);
         m_nodes->updateJob(job);
         m_details->updateJob(job);
+        m_timelineModel->updateJob(job);
+        m_filesystems->updateJob(job);
+        m_history->noteJob(job);
     });
-    connect(m_link, &ControllerLink::nodeChanged, m_nodes, &NodeTableModel::updateNode);
+    connect(m_link, &ControllerLink::nodeChanged, this, [this](const mc::proto::Json &node) {
+        m_nodes->updateNode(node);
+        m_timelineModel->updateNode(node);
+    });
+    auto *partitions = new QTimer(this); // once after a batch of new nodes
+    partitions->setSingleShot(true);
+    partitions->setInterval(0);
+    connect(partitions, &QTimer::timeout, this, &MainWindow::updatePartitions);
+    connect(m_nodes, &QAbstractItemModel::rowsInserted, partitions, qOverload<>(&QTimer::start));
+    connect(m_link, &ControllerLink::planChanged, m_timelineModel, &TimelineModel::applyPlan);
+    connect(m_link, &ControllerLink::clockChanged, m_instructor, &InstructorPanel::showClock);
+    connect(m_submit, &SubmitForm::runRequested, this, &MainWindow::runInTerminal);
+    const auto showJob = [this, details](qint64 jobId) {
+        m_details->showJob(jobId);
+        details->raise();
+    };
+    connect(m_timeline, &TimelineView::jobClicked, this, showJob);
+    connect(m_history, &HistoryView::jobSelected, this, showJob);
+    connect(history, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_history->model()->rowCount() == 0) {
+            m_history->refresh();
+        }
+    });
     connect(m_jobs, &JobTableModel::countsChanged, this, &MainWindow::showCounts);
     connect(m_queue, &QueueView::jobSelected, this, [this, details](qint64 jobId) {
         m_details->showJob(jobId);
@@ -174,6 +289,13 @@ void MainWindow::retranslateUi()
     m_docks[0]->setWindowTitle(tr("Queue"));
     m_docks[1]->setWindowTitle(tr("Nodes"));
     m_docks[2]->setWindowTitle(tr("Job details"));
+    m_docks[3]->setWindowTitle(tr("Timeline"));
+    m_docks[4]->setWindowTitle(tr("History"));
+    m_docks[5]->setWindowTitle(tr("Filesystems"));
+    m_docks[6]->setWindowTitle(tr("Submit"));
+    m_docks[7]->setWindowTitle(tr("Instructor"));
+    m_externalButton->setText(tr("Open in my terminal"));
+    m_externalButton->setToolTip(tr("Open the same login shell in your own terminal program"));
     m_fileMenu->setTitle(tr("&File"));
     m_newTab->setText(tr("New &Terminal Tab"));
     m_external->setText(tr("Open the Shell in &My Terminal"));
@@ -190,6 +312,40 @@ void MainWindow::openInSystemTerminal()
     if (!m_terminals->openInSystemTerminal(&error)) {
         QMessageBox::information(this, tr("Open the shell in my terminal"), error);
     }
+}
+
+bool MainWindow::runInTerminal(const QString &command)
+{
+    if (m_terminals->program().isEmpty()) {
+        QMessageBox::information(this, tr("Run in the terminal"),
+            tr("This window has no terminal; run this in your shell:\n%1").arg(command));
+        return false;
+    }
+    mc::term::TerminalView *view = m_terminals->currentView();
+    if (!view) {
+        view = m_terminals->openTab();
+    }
+    view->screen()->paste(command);
+    view->screen()->sendKey(mc::term::TerminalScreen::Key::Enter);
+    view->setFocus();
+    return true;
+}
+
+void MainWindow::updatePartitions()
+{
+    QStringList partitions;
+    for (int row = 0; row < m_nodes->rowCount(); ++row) {
+        const QString text
+            = m_nodes->index(row, NodeTableModel::columnIndex(NodeTableModel::Column::Partitions))
+                  .data()
+                  .toString();
+        for (const QString &name : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (!partitions.contains(name)) {
+                partitions << name;
+            }
+        }
+    }
+    m_submit->setPartitions(partitions);
 }
 
 void MainWindow::createStatusBar()

@@ -206,6 +206,10 @@ bool ControllerLink::handleMessage(const mc::proto::Json &message)
         Q_EMIT jobChanged(message["job"]);
     } else if (event == "node") {
         Q_EMIT nodeChanged(message["node"]);
+    } else if (event == "plan") {
+        Q_EMIT planChanged(message["plan"]);
+    } else if (event == "clock") {
+        Q_EMIT clockChanged(message["now"].toInt(), message["speed"].toDouble(1.0));
     }
     // Other events and replies to requests are not used yet; they are skipped.
     return session == m_session;

@@ -41,6 +41,27 @@ bool showsReasonIn(JobState state)
 
 } // namespace
 
+QString displayJobId(const JobRow &row)
+{
+    if (row.arrayJobId == 0) {
+        return QString::number(row.jobId);
+    }
+    if (row.arrayTaskId >= 0) {
+        return QStringLiteral("%1_%2").arg(row.arrayJobId).arg(row.arrayTaskId);
+    }
+    if (!row.arrayTaskStr.isEmpty()) {
+        return QStringLiteral("%1_[%2]").arg(row.arrayJobId).arg(row.arrayTaskStr);
+    }
+    return QString::number(row.jobId);
+}
+
+qint64 groupedSortKey(const JobRow &row)
+{
+    constexpr qint64 kTasksPerArray = 1000000; // above Slurm's MaxArraySize limit
+    const qint64 base = row.arrayJobId != 0 ? row.arrayJobId : row.jobId;
+    return base * kTasksPerArray + (row.arrayTaskId >= 0 ? row.arrayTaskId + 1 : 0);
+}
+
 JobRow jobRowFromJson(const mc::proto::Json &job)
 {
     JobRow row;
@@ -52,6 +73,11 @@ JobRow jobRowFromJson(const mc::proto::Json &job)
     row.reason = toQString(job["reason"]);
     row.nodeList = QString::fromStdString(mc::sched::compressHostlist(job["nodes"].toStringList()));
     row.numNodes = job["num_nodes"].toInt();
+    row.arrayJobId = job["array_job_id"].toInt();
+    if (row.arrayJobId != 0 && job.contains("array_task_id")) {
+        row.arrayTaskId = job["array_task_id"].toInt(-1);
+    }
+    row.arrayTaskStr = toQString(job["array_task_str"]);
     row.startTime = job["start_time"].toInt();
     row.endTime = job["end_time"].toInt();
 

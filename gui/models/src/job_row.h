@@ -20,6 +20,9 @@ struct JobRow {
     QString reason; // Slurm's reason name: "Resources", "None", ...
     QString nodeList; // allocated nodes as a compressed hostlist; empty while pending
     qint64 numNodes = 0;
+    qint64 arrayJobId = 0; // 0: not part of an array
+    qint64 arrayTaskId = -1; // -1: not a task (the array's own record, or no array)
+    QString arrayTaskStr; // pending tasks of the array record ("4-10%2")
     qint64 startTime = 0; // epoch seconds, 0 = not started
     qint64 endTime = 0; // epoch seconds, 0 = not ended
     bool isPending = false;
@@ -33,6 +36,12 @@ struct JobRow {
 
     friend bool operator==(const JobRow &, const JobRow &) = default;
 };
+
+// squeue's JOBID (%i): "1234", a task "1234_5", the array record "1234_[4-10%2]".
+QString displayJobId(const JobRow &row);
+// Sorts an array's record and its tasks together, in task order, where the array's job id
+// would sort.
+qint64 groupedSortKey(const JobRow &row);
 
 // Reads a job object of docs/protocol.md; a missing job_id gives jobId -1. The state's short
 // name is derived from the long one when `state_short` is absent.

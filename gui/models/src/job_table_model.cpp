@@ -114,7 +114,7 @@ QVariant JobTableModel::displayText(const JobRow &row, Column column) const
 {
     switch (column) {
     case Column::JobId:
-        return QString::number(row.jobId);
+        return displayJobId(row);
     case Column::Partition:
         return row.partition;
     case Column::Name:
@@ -137,7 +137,7 @@ QVariant JobTableModel::sortValue(const JobRow &row, Column column) const
 {
     switch (column) {
     case Column::JobId:
-        return row.jobId;
+        return groupedSortKey(row);
     case Column::Time:
         return elapsedSeconds(row, m_now);
     case Column::Nodes:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <utility>
 
 namespace mc::gui {
@@ -165,6 +166,37 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
         }
         return cpuSlots;
     }
+    case GpuSlotsRole: {
+        QVariantList gpuSlots;
+        for (const Holder &h : row.holders) {
+            for (int i = 0; i < h.gpus && gpuSlots.size() < row.gpus; ++i) {
+                gpuSlots.append(h.jobId);
+            }
+        }
+        while (gpuSlots.size() < std::min(row.allocGpus, row.gpus)) {
+            gpuSlots.append(qint64{-1});
+        }
+        while (gpuSlots.size() < row.gpus) {
+            gpuSlots.append(qint64{0});
+        }
+        return gpuSlots;
+    }
+    case MemoryBlocksRole: {
+        QVariantList blocks;
+        qint64 known = 0;
+        for (const Holder &h : row.holders) {
+            if (h.memoryMb > 0) {
+                blocks.append(QVariant(QVariantList{h.jobId, h.memoryMb}));
+                known += h.memoryMb;
+            }
+        }
+        if (row.allocMemory > known) {
+            blocks.append(QVariant(QVariantList{qint64{-1}, row.allocMemory - known}));
+        }
+        return blocks;
+    }
+    case MemoryTotalRole:
+        return row.memory;
     case JobIdsRole: {
         QVariantList ids;
         for (const Holder &h : row.holders) {
@@ -228,6 +260,7 @@ void NodeTableModel::updateNode(const mc::proto::Json &node)
     fresh.memory = node["memory"].toInt();
     fresh.allocMemory = node["alloc_memory"].toInt();
     fresh.gpus = node["gpus"].toInt();
+    fresh.allocGpus = node["alloc_gpus"].toInt();
 
     const int row = rowOfNode(fresh.name);
     if (row >= 0) {
@@ -252,22 +285,29 @@ void NodeTableModel::updateJob(const mc::proto::Json &job)
         return;
     }
     QStringList nodes;
-    int cpusPerNode = 0;
+    Holder holder{jobId, toQString(job["user"])};
     if (holdsNodes(job["state"].toString())) {
         nodes = toQStringList(job["nodes"]);
         if (!nodes.isEmpty()) {
-            cpusPerNode
+            holder.cpus
                 = static_cast<int>(std::max<qint64>(job["num_cpus"].toInt() / nodes.size(), 1));
+            const qint64 minMemory = job["min_memory"].toInt();
+            holder.memoryMb = job["mem_per_cpu"].toBool() ? minMemory * holder.cpus : minMemory;
+            holder.gpus = static_cast<int>(job["gpus"].toInt());
+            const std::string gres = job["gres"].toString();
+            if (holder.gpus == 0 && gres.rfind("gpu", 0) == 0) {
+                const auto colon = gres.rfind(':');
+                holder.gpus = colon == std::string::npos ? 1 : std::atoi(gres.c_str() + colon + 1);
+            }
         }
     }
-    setHolders(jobId, toQString(job["user"]), nodes, cpusPerNode);
+    setHolders(holder, nodes);
 }
 
-void NodeTableModel::setHolders(
-    qint64 jobId, const QString &user, const QStringList &nodes, int cpusPerNode)
+void NodeTableModel::setHolders(const Holder &holder, const QStringList &nodes)
 {
+    const qint64 jobId = holder.jobId;
     const QStringList before = m_nodesOfJob.value(jobId);
-    const Holder holder{jobId, user, cpusPerNode};
     if (before == nodes && !nodes.isEmpty()) {
         // The usual job event: nothing changed on its nodes.
         const int row = rowOfNode(nodes.first());

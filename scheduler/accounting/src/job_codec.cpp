@@ -1,10 +1,21 @@
 #include "mc/acct/job_codec.h"
 
+#include "mc/sched/job_array.h"
+
 namespace mc::acct {
 
 using proto::Json;
 using sched::Job;
 using sched::JobSpec;
+
+std::string arrayTaskStr(const Job &job)
+{
+    if (job.arrayPending.empty()) {
+        return {};
+    }
+    std::string text = sched::formatArrayTasks(job.arrayPending, job.arrayMaxRunning);
+    return text.substr(1, text.size() - 2); // squeue %K has no brackets
+}
 
 Json specToJson(const JobSpec &spec)
 {
@@ -50,6 +61,39 @@ Json specToJson(const JobSpec &spec)
     }
     j.set("hold", spec.hold);
     j.set("nice", spec.nice);
+    if (spec.ntasksPerNode > 0) {
+        j.set("ntasks_per_node", spec.ntasksPerNode);
+    }
+    if (spec.gpusPerNode > 0) {
+        j.set("gpus_per_node", spec.gpusPerNode);
+    }
+    if (spec.exclusive) {
+        j.set("exclusive", true);
+    }
+    if (!spec.nodeList.empty()) {
+        j.set("node_list", proto::stringList(spec.nodeList));
+    }
+    if (!spec.excludeNodes.empty()) {
+        j.set("exclude", proto::stringList(spec.excludeNodes));
+    }
+    if (!spec.constraint.empty()) {
+        j.set("constraint", spec.constraint);
+    }
+    if (spec.timeMin) {
+        j.set("time_min", *spec.timeMin);
+    }
+    if (spec.begin) {
+        j.set("begin", *spec.begin);
+    }
+    if (!spec.dependency.empty()) {
+        j.set("dependency", spec.dependency);
+    }
+    if (!spec.array.empty()) {
+        j.set("array", spec.array);
+    }
+    if (spec.interactive) {
+        j.set("interactive", true);
+    }
     return j;
 }
 
@@ -93,47 +137,127 @@ JobSpec specFromJson(const Json &j)
     }
     spec.hold = j["hold"].toBool();
     spec.nice = static_cast<int>(j["nice"].toInt());
+    spec.ntasksPerNode = static_cast<int>(j["ntasks_per_node"].toInt());
+    spec.gpusPerNode = static_cast<int>(j["gpus_per_node"].toInt());
+    spec.exclusive = j["exclusive"].toBool();
+    spec.nodeList = j["node_list"].toStringList();
+    spec.excludeNodes = j["exclude"].toStringList();
+    spec.constraint = j["constraint"].toString();
+    if (j["time_min"].isNumber()) {
+        spec.timeMin = j["time_min"].toInt();
+    }
+    if (j["begin"].isNumber()) {
+        spec.begin = j["begin"].toInt();
+    }
+    spec.dependency = j["dependency"].toString();
+    spec.array = j["array"].toString();
+    spec.interactive = j["interactive"].toBool();
     return spec;
 }
 
-Json jobToJson(const Job &job)
+JobKeys JobKeys::all()
+{
+    JobKeys keys;
+    keys.m_bits.set();
+    return keys;
+}
+
+JobKeys JobKeys::of(const std::vector<std::string> &names)
+{
+    JobKeys keys;
+    for (const auto &name : names) {
+        for (std::size_t i = 0; i < kJobKeys.size(); ++i) {
+            if (kJobKeys[i] == name) {
+                keys.m_bits.set(i);
+            }
+        }
+    }
+    return keys;
+}
+
+namespace {
+
+// Appends the members of kJobKeys in order, those that `keys` holds (and that apply).
+class JobEncoder {
+public:
+    explicit JobEncoder(const JobKeys &keys)
+        : m_keys(keys)
+    {
+        m_json.reserve(kJobKeys.size());
+    }
+    template <typename Value> void operator()(Value &&value, bool applies = true)
+    {
+        if (applies && m_keys.has(m_index)) {
+            m_json.add(kJobKeys[m_index], Json(std::forward<Value>(value)));
+        }
+        ++m_index;
+    }
+    Json take() { return std::move(m_json); }
+
+private:
+    const JobKeys &m_keys;
+    Json m_json = Json::object();
+    std::size_t m_index = 0;
+};
+
+} // namespace
+
+Json jobToJson(const Job &job, const JobKeys &keys)
 {
     const JobSpec &s = job.spec;
-    Json j = Json::object();
-    j.set("job_id", static_cast<std::int64_t>(job.id.value));
-    j.set("name", s.name);
-    j.set("user", s.user);
-    j.set("uid", static_cast<std::int64_t>(s.uid));
-    j.set("gid", static_cast<std::int64_t>(s.gid));
-    j.set("account", s.account);
-    j.set("partition", s.partition);
-    j.set("qos", s.qos);
-    j.set("state", sched::longName(job.state));
-    j.set("state_short", sched::shortName(job.state));
-    j.set("reason", sched::reasonName(job.reason));
-    j.set("submit_time", job.submitTime);
-    j.set("eligible_time", job.eligibleTime);
-    j.set("start_time", job.startTime);
-    j.set("end_time", job.endTime);
-    j.set("time_limit", job.timeLimit);
-    j.set("nodes", proto::stringList(job.nodeList));
-    int nodes = job.nodeList.empty() ? s.nodes : static_cast<int>(job.nodeList.size());
-    j.set("num_nodes", nodes);
-    j.set("num_cpus", job.allocCpus > 0 ? job.allocCpus : s.ntasks * s.cpusPerTask);
-    j.set("num_tasks", s.ntasks);
-    j.set("cpus_per_task", s.cpusPerTask);
-    j.set("min_memory", s.memPerCpu ? *s.memPerCpu : job.memPerNode);
-    j.set("mem_per_cpu", s.memPerCpu.has_value());
-    j.set("nice", s.nice);
-    j.set("exit_code", job.exit.code);
-    j.set("exit_signal", job.exit.signal);
-    j.set("work_dir", s.workDir);
-    j.set("std_out", s.stdOut);
-    j.set("std_err", s.stdErr);
-    j.set("std_in", s.stdIn);
-    j.set("command", s.command);
-    j.set("batch_host", job.batchHost);
-    return j;
+    JobEncoder put(keys);
+    put(static_cast<std::int64_t>(job.id.value)); // job_id
+    put(s.name);
+    put(s.user);
+    put(static_cast<std::int64_t>(s.uid));
+    put(static_cast<std::int64_t>(s.gid));
+    put(s.account);
+    put(s.partition);
+    put(s.qos);
+    put(sched::longName(job.state)); // state
+    put(sched::shortName(job.state));
+    put(sched::reasonName(job.reason));
+    put(job.submitTime);
+    put(job.eligibleTime);
+    put(job.startTime);
+    put(job.endTime);
+    put(job.timeLimit);
+    put(proto::stringList(job.nodeList)); // nodes
+    put(job.nodeList.empty() ? s.nodes : static_cast<int>(job.nodeList.size())); // num_nodes
+    put(job.allocCpus > 0 ? job.allocCpus : s.ntasks * s.cpusPerTask); // num_cpus
+    put(s.ntasks);
+    put(s.cpusPerTask);
+    put(s.memPerCpu ? *s.memPerCpu : job.memPerNode); // min_memory
+    put(s.memPerCpu.has_value());
+    put(s.nice);
+    put(job.exit.code);
+    put(job.exit.signal);
+    put(s.workDir); // work_dir
+    put(s.stdOut);
+    put(s.stdErr);
+    put(s.stdIn);
+    put(s.command);
+    put(job.batchHost);
+    put(job.priority);
+    // Issue #3: arrays, dependencies, holds, planned starts, resources asked for.
+    put(static_cast<std::int64_t>(job.arrayJobId)); // array_job_id
+    put(static_cast<std::int64_t>(job.arrayTaskId.value_or(0)), job.arrayTaskId.has_value());
+    put(arrayTaskStr(job));
+    put(job.isPending() ? s.dependency : std::string()); // dependency
+    put(job.plannedStart.value_or(0));
+    put(job.restarts);
+    put(job.heldByAdmin ? "admin" : (s.hold ? "user" : "")); // hold
+    put(s.constraint);
+    put(s.timeMin.value_or(0));
+    put(s.gpusPerNode > 0 ? "gpu:" + std::to_string(s.gpusPerNode) : std::string()); // gres
+    put(job.nodeList.empty() ? 0 : s.gpusPerNode);
+    put(s.exclusive);
+    put(proto::stringList(s.nodeList)); // req_nodes
+    put(proto::stringList(s.excludeNodes));
+    put(job.preemptEnd.value_or(0)); // preempt_end
+    put(s.interactive);
+    put(Json::array()); // waiting_for
+    return put.take();
 }
 
 Json jobToRecord(const Job &job)
@@ -142,6 +266,21 @@ Json jobToRecord(const Job &job)
     j.set("mem_per_node_resolved", job.memPerNode);
     if (job.cancelledBy) {
         j.set("cancelled_by", static_cast<std::int64_t>(*job.cancelledBy));
+    }
+    j.set("held_by_admin", job.heldByAdmin);
+    if (!job.arrayPending.empty()) {
+        Json pending = Json::array();
+        for (std::uint32_t task : job.arrayPending) {
+            pending.push(static_cast<std::int64_t>(task));
+        }
+        j.set("array_pending", std::move(pending));
+    }
+    j.set("array_max_running", job.arrayMaxRunning);
+    if (job.plannedStart) {
+        j.set("planned_start", *job.plannedStart);
+    }
+    if (job.preemptEnd) {
+        j.set("preempt_end", *job.preemptEnd);
     }
     j.set("spec", specToJson(job.spec));
     return j;
@@ -174,6 +313,23 @@ std::optional<Job> jobFromRecord(const Json &r)
     job.batchHost = r["batch_host"].toString();
     if (r["cancelled_by"].isNumber()) {
         job.cancelledBy = static_cast<std::uint32_t>(r["cancelled_by"].toInt());
+    }
+    job.heldByAdmin = r["held_by_admin"].toBool();
+    job.priority = r["priority"].toInt();
+    job.arrayJobId = static_cast<std::uint32_t>(r["array_job_id"].toInt());
+    if (r["array_task_id"].isNumber()) {
+        job.arrayTaskId = static_cast<std::uint32_t>(r["array_task_id"].toInt());
+    }
+    for (const auto &task : r["array_pending"].items()) {
+        job.arrayPending.push_back(static_cast<std::uint32_t>(task.toInt()));
+    }
+    job.arrayMaxRunning = static_cast<int>(r["array_max_running"].toInt());
+    job.restarts = static_cast<int>(r["restarts"].toInt());
+    if (r["planned_start"].toInt() > 0) {
+        job.plannedStart = r["planned_start"].toInt();
+    }
+    if (r["preempt_end"].toInt() > 0) {
+        job.preemptEnd = r["preempt_end"].toInt();
     }
     return job;
 }

@@ -43,7 +43,36 @@ ALTER TABLE steps ADD COLUMN max_rss_kb INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE steps ADD COLUMN ave_rss_kb INTEGER NOT NULL DEFAULT 0;
 )";
 
+// Version 3 (issue #6): the array id as a column, and indexes for sacct's queries by end time
+// and by array. Existing rows take their array id from the record.
+constexpr std::string_view kArrayColumn = R"(
+ALTER TABLE jobs ADD COLUMN array_job_id INTEGER NOT NULL DEFAULT 0;
+UPDATE jobs SET array_job_id = COALESCE(json_extract(record, '$.array_job_id'), 0);
+CREATE INDEX IF NOT EXISTS jobs_end_time ON jobs(end_time);
+CREATE INDEX IF NOT EXISTS jobs_array ON jobs(array_job_id) WHERE array_job_id != 0;
+ALTER TABLE steps ADD COLUMN name TEXT NOT NULL DEFAULT '';
+)";
+
+constexpr std::string_view kUnfinishedStates = "('PENDING', 'RUNNING', 'COMPLETING', 'SUSPENDED')";
+
+// "(?, ?, ?)" for n parameters.
+std::string placeholders(std::size_t n)
+{
+    std::string text = "(";
+    for (std::size_t i = 0; i < n; ++i) {
+        text += i ? ", ?" : "?";
+    }
+    return text + ")";
+}
+
 } // namespace
+
+bool isUnfinished(sched::JobState state)
+{
+    using sched::JobState;
+    return state == JobState::Pending || state == JobState::Running || state == JobState::Completing
+        || state == JobState::Suspended;
+}
 
 bool JobStore::open(const std::string &path, std::string &error)
 {
@@ -53,9 +82,14 @@ bool JobStore::open(const std::string &path, std::string &error)
     Statement version(m_db, "PRAGMA user_version");
     std::int64_t current = version.next() ? version.intColumn(0) : 0;
     version.reset();
-    if (current < 2) {
-        return m_db.exec("BEGIN;", error) && m_db.exec(kStepUsage, error)
-            && m_db.exec("PRAGMA user_version = 2; COMMIT;", error);
+    if (current < 2
+        && !(m_db.exec("BEGIN;", error) && m_db.exec(kStepUsage, error)
+            && m_db.exec("PRAGMA user_version = 2; COMMIT;", error))) {
+        return false;
+    }
+    if (current < 3) {
+        return m_db.exec("BEGIN;", error) && m_db.exec(kArrayColumn, error)
+            && m_db.exec("PRAGMA user_version = 3; COMMIT;", error);
     }
     return true;
 }
@@ -64,7 +98,7 @@ bool JobStore::saveJob(const sched::Job &job, std::string &error)
 {
     Statement st(m_db,
         "INSERT OR REPLACE INTO jobs (id, user, state, submit_time, start_time, "
-        "end_time, record) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        "end_time, record, array_job_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, static_cast<std::int64_t>(job.id.value));
     st.bind(2, job.spec.user);
     st.bind(3, sched::longName(job.state));
@@ -72,6 +106,7 @@ bool JobStore::saveJob(const sched::Job &job, std::string &error)
     st.bind(5, job.startTime);
     st.bind(6, job.endTime);
     st.bind(7, jobToRecord(job).dump());
+    st.bind(8, static_cast<std::int64_t>(job.arrayJobId));
     if (!st.run()) {
         error = st.error();
         return false;
@@ -83,8 +118,8 @@ bool JobStore::saveStep(const StepRecord &step, std::string &error)
 {
     Statement st(m_db,
         "INSERT OR REPLACE INTO steps (job_id, step, state, exit_code, exit_signal, "
-        "start_time, end_time, nodes, cpus, total_cpu_ms, max_rss_kb, ave_rss_kb) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "start_time, end_time, nodes, cpus, total_cpu_ms, max_rss_kb, ave_rss_kb, name) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, static_cast<std::int64_t>(step.job.value));
     st.bind(2, step.step);
     st.bind(3, sched::longName(step.state));
@@ -97,6 +132,7 @@ bool JobStore::saveStep(const StepRecord &step, std::string &error)
     st.bind(10, step.totalCpuMs);
     st.bind(11, step.maxRssKb);
     st.bind(12, step.aveRssKb);
+    st.bind(13, step.name);
     if (!st.run()) {
         error = st.error();
         return false;
@@ -136,57 +172,101 @@ void JobStore::setLastJobId(std::uint32_t id)
     st.run();
 }
 
+std::optional<std::int64_t> JobStore::meta(const std::string &key)
+{
+    Statement st(m_db, "SELECT value FROM meta WHERE key = ?");
+    st.bind(1, key);
+    if (!st.next()) {
+        return std::nullopt;
+    }
+    return st.intColumn(0);
+}
+
+void JobStore::setMeta(const std::string &key, std::int64_t value)
+{
+    Statement st(m_db, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    st.bind(1, key);
+    st.bind(2, value);
+    st.run();
+}
+
 std::vector<AcctRow> JobStore::query(const AcctQuery &q, std::string &error)
 {
+    // The filters run in SQL (indexes on end_time, user, array_job_id): parsing a record costs
+    // far more than the query, and a large queue has thousands of them.
+    std::string sql = q.finishedOnly
+        ? "SELECT record FROM jobs WHERE end_time >= ? AND state NOT IN "
+            + std::string(kUnfinishedStates)
+        : std::string("SELECT record FROM jobs WHERE (end_time = 0 OR end_time >= ?)");
+    if (!q.users.empty()) {
+        sql += " AND user IN " + placeholders(q.users.size());
+    }
+    if (!q.jobIds.empty()) {
+        sql += " AND (id IN " + placeholders(q.jobIds.size()) + " OR array_job_id IN "
+            + placeholders(q.jobIds.size()) + ")";
+    }
+    sql += " ORDER BY id";
+    Statement st(m_db, sql);
+    int index = 1;
+    st.bind(index++, q.since);
+    for (const auto &user : q.users) {
+        st.bind(index++, user);
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::uint32_t id : q.jobIds) {
+            st.bind(index++, static_cast<std::int64_t>(id));
+        }
+    }
     std::vector<AcctRow> rows;
-    Statement st(m_db, "SELECT record FROM jobs WHERE end_time = 0 OR end_time >= ? ORDER BY id");
-    st.bind(1, q.since);
     while (st.next()) {
         auto json = proto::Json::parse(st.textColumn(0));
         if (!json) {
             continue;
         }
-        auto job = jobFromRecord(*json);
-        if (!job) {
-            continue;
+        if (auto job = jobFromRecord(*json)) {
+            rows.push_back(AcctRow{std::move(*job), {}});
         }
-        if (!q.users.empty()
-            && std::find(q.users.begin(), q.users.end(), job->spec.user) == q.users.end()) {
-            continue;
-        }
-        if (!q.jobIds.empty()
-            && std::find(q.jobIds.begin(), q.jobIds.end(), job->id.value) == q.jobIds.end()) {
-            continue;
-        }
-        rows.push_back(AcctRow{std::move(*job), {}});
     }
     error = st.error();
-    Statement steps(m_db,
-        "SELECT step, state, exit_code, exit_signal, start_time, end_time, nodes, "
-        "cpus, total_cpu_ms, max_rss_kb, ave_rss_kb FROM steps WHERE job_id = ? ORDER BY "
-        "rowid");
     for (auto &row : rows) {
-        steps.reset();
-        steps.bind(1, static_cast<std::int64_t>(row.job.id.value));
-        while (steps.next()) {
-            StepRecord s;
-            s.job = row.job.id;
-            s.step = steps.textColumn(0);
-            s.state = sched::parseJobState(steps.textColumn(1)).value_or(sched::JobState::Failed);
-            s.exit.code = static_cast<int>(steps.intColumn(2));
-            s.exit.signal = static_cast<int>(steps.intColumn(3));
-            s.startTime = steps.intColumn(4);
-            s.endTime = steps.intColumn(5);
-            s.nodes
-                = sched::expandHostlist(steps.textColumn(6)).value_or(std::vector<std::string>{});
-            s.cpus = static_cast<int>(steps.intColumn(7));
-            s.totalCpuMs = steps.intColumn(8);
-            s.maxRssKb = steps.intColumn(9);
-            s.aveRssKb = steps.intColumn(10);
-            row.steps.push_back(std::move(s));
+        if (row.job.startTime > 0 || row.job.restarts > 0 || !isUnfinished(row.job.state)) {
+            row.steps = steps(row.job.id);
         }
     }
     return rows;
+}
+
+std::vector<StepRecord> JobStore::steps(sched::JobId job)
+{
+    if (!m_steps) {
+        m_steps.emplace(m_db,
+            "SELECT step, state, exit_code, exit_signal, start_time, end_time, nodes, "
+            "cpus, total_cpu_ms, max_rss_kb, ave_rss_kb, name FROM steps WHERE job_id = ? "
+            "ORDER BY rowid");
+    }
+    Statement &st = *m_steps;
+    st.reset();
+    st.bind(1, static_cast<std::int64_t>(job.value));
+    std::vector<StepRecord> result;
+    while (st.next()) {
+        StepRecord s;
+        s.job = job;
+        s.step = st.textColumn(0);
+        s.state = sched::parseJobState(st.textColumn(1)).value_or(sched::JobState::Failed);
+        s.exit.code = static_cast<int>(st.intColumn(2));
+        s.exit.signal = static_cast<int>(st.intColumn(3));
+        s.startTime = st.intColumn(4);
+        s.endTime = st.intColumn(5);
+        s.nodes = sched::expandHostlist(st.textColumn(6)).value_or(std::vector<std::string>{});
+        s.cpus = static_cast<int>(st.intColumn(7));
+        s.totalCpuMs = st.intColumn(8);
+        s.maxRssKb = st.intColumn(9);
+        s.aveRssKb = st.intColumn(10);
+        s.name = st.textColumn(11);
+        result.push_back(std::move(s));
+    }
+    st.reset();
+    return result;
 }
 
 } // namespace mc::acct

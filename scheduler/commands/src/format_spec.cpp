@@ -63,4 +63,16 @@ std::vector<FormatToken> tokenizeLongFormat(std::string_view format, int default
     return out;
 }
 
+std::string fitToWidth(const std::string &value, int width, bool right, bool cut)
+{
+    if (width <= 0) {
+        return value;
+    }
+    const auto size = static_cast<std::size_t>(width);
+    if (right) {
+        return (cut && value.size() > size) ? value.substr(0, size) : padLeft(value, size);
+    }
+    return padRight(value.substr(0, size), size);
+}
+
 } // namespace mc::cmd

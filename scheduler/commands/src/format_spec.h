@@ -30,4 +30,9 @@ ShortFormat tokenizeShortFormat(std::string_view format, bool allowFitToData);
 // `name[:[.]width[suffix]]` items separated by ','; without ':' the width is `defaultWidth`.
 std::vector<FormatToken> tokenizeLongFormat(std::string_view format, int defaultWidth = 20);
 
+// A value in its column, as Slurm's _print_str() does: width 0 (or less) prints it as it is;
+// otherwise padded to `width`, right-justified (cut to the width only when `cut`) or
+// left-justified (always cut, printf's "%.*s").
+std::string fitToWidth(const std::string &value, int width, bool right, bool cut = true);
+
 } // namespace mc::cmd

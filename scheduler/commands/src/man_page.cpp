@@ -2,11 +2,14 @@
 
 #include "help_texts.h"
 #include "sacct_options.h"
+#include "sacctmgr_options.h"
 #include "sbatch_options.h"
 #include "scancel_options.h"
 #include "scontrol_options.h"
 #include "sinfo_options.h"
+#include "sprio_options.h"
 #include "squeue_options.h"
+#include "sshare_options.h"
 
 #include <cctype>
 #include <map>
@@ -121,6 +124,15 @@ std::string_view commandHelpText(std::string_view command)
     if (command == "scontrol") {
         return scontrolHelp();
     }
+    if (command == "sprio") {
+        return sprio::help();
+    }
+    if (command == "sshare") {
+        return sshare::help();
+    }
+    if (command == "sacctmgr") {
+        return sacctmgr::help();
+    }
     return {};
 }
 
@@ -185,6 +197,15 @@ std::span<const OptionDef> commandOptionTable(std::string_view command)
     }
     if (command == "scontrol") {
         return scontrol::optionTable();
+    }
+    if (command == "sprio") {
+        return sprio::optionTable();
+    }
+    if (command == "sshare") {
+        return sshare::optionTable();
+    }
+    if (command == "sacctmgr") {
+        return sacctmgr::optionTable();
     }
     return {};
 }

@@ -10,6 +10,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <array>
 #include <ctime>
 #include <ostream>
 
@@ -72,13 +73,24 @@ bool inWindow(const Settings &s, const Json &job, std::int64_t start, std::int64
     }
 }
 
+// "-j 12" selects job 12 and, when 12 is an array, its tasks; "-j 12_3" one task.
+bool selects(const JobSelector &selector, const Json &job)
+{
+    const std::int64_t arrayJob = job["array_job_id"].toInt();
+    if (selector.arrayTask) {
+        return arrayJob == selector.id && job["array_task_id"].isInt()
+            && job["array_task_id"].toInt() == *selector.arrayTask;
+    }
+    return selector.id == job["job_id"].toInt() || (arrayJob > 0 && selector.id == arrayJob);
+}
+
 bool selected(const Settings &s, const Json &job)
 {
     auto has = [](const std::vector<std::string> &list, const std::string &value) {
         return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
     };
     if (!s.jobs.empty() && std::none_of(s.jobs.begin(), s.jobs.end(), [&](const JobSelector &j) {
-            return j.id == job["job_id"].toInt();
+            return selects(j, job);
         })) {
         return false;
     }
@@ -96,6 +108,58 @@ bool selected(const Settings &s, const Json &job)
         });
     }
     return true;
+}
+
+// The job members the fields of the usual formats read (sacct_fields.cpp), so that an `acct`
+// request can name them (`fields`) and 5,000 queued jobs travel as a few members each. A field
+// not listed here reads an unknown set: the request then names none and gets whole objects.
+struct FieldKeys {
+    std::string_view field;
+    std::vector<std::string_view> keys;
+};
+const std::array kFieldKeys{
+    FieldKeys{"JobID", {"job_id", "array_job_id", "array_task_id", "array_task_str"}},
+    FieldKeys{"JobIDRaw", {"job_id"}},
+    FieldKeys{"JobName", {"name"}},
+    FieldKeys{"Partition", {"partition"}},
+    FieldKeys{"Account", {"account"}},
+    FieldKeys{"AllocCPUS", {"num_cpus"}},
+    FieldKeys{"State", {"state", "cancelled_by"}},
+    FieldKeys{"ExitCode", {"exit_code", "exit_signal"}},
+    FieldKeys{"DerivedExitCode", {}},
+    FieldKeys{"Elapsed", {"start_time", "end_time"}},
+    FieldKeys{"Start", {"start_time"}},
+    FieldKeys{"End", {"end_time"}},
+    FieldKeys{"Submit", {"submit_time", "start_time"}},
+    FieldKeys{"User", {"user"}},
+    FieldKeys{"NodeList", {"nodes"}},
+    FieldKeys{"TotalCPU", {}},
+    FieldKeys{"MaxRSS", {}},
+    FieldKeys{"AveRSS", {}},
+};
+
+// What selected(), inWindow() and the step rows read.
+constexpr std::array<std::string_view, 14> kSelectionKeys{"job_id", "array_job_id", "array_task_id",
+    "user", "account", "name", "partition", "nodes", "eligible_time", "submit_time", "start_time",
+    "end_time", "state", "steps"};
+
+// Every member the columns and the selection read; empty when a column is not in kFieldKeys.
+std::vector<std::string> requestedKeys(const std::vector<Column> &columns)
+{
+    std::vector<std::string> keys(kSelectionKeys.begin(), kSelectionKeys.end());
+    for (const auto &column : columns) {
+        auto entry = std::find_if(kFieldKeys.begin(), kFieldKeys.end(),
+            [&column](const FieldKeys &e) { return e.field == column.field->name; });
+        if (entry == kFieldKeys.end()) {
+            return {};
+        }
+        for (auto key : entry->keys) {
+            if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+                keys.emplace_back(key);
+            }
+        }
+    }
+    return keys;
 }
 
 } // namespace
@@ -211,6 +275,9 @@ int Sacct::run()
     }
     request.set("job_ids", std::move(ids));
     request.set("since", start);
+    if (auto keys = requestedKeys(columns.columns); !keys.empty()) {
+        request.set("fields", proto::stringList(keys));
+    }
     auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
     if (!reply || !(*reply)["ok"].toBool()) {
         err += errorLine(kProgram,
@@ -225,7 +292,7 @@ int Sacct::run()
         }
         std::optional<std::string> onlyStep;
         for (const auto &selector : s.jobs) {
-            if (selector.id == job["job_id"].toInt()) {
+            if (selects(selector, job)) {
                 onlyStep = selector.step;
             }
         }
@@ -237,8 +304,7 @@ int Sacct::run()
             continue;
         }
         for (const auto &step : job["steps"].items()) {
-            const std::string id = step["step"].isInt() ? std::to_string(step["step"].toInt())
-                                                        : step["step"].toString();
+            const std::string id = stepName(step);
             if (!onlyStep || *onlyStep == id) {
                 out += renderRow(
                     columns.columns, s.layout, AcctRow{&job, &step, m_ctx.now, s.noConvert});

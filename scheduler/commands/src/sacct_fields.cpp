@@ -6,6 +6,7 @@
 #include "text.h"
 
 #include <array>
+#include <cstdio>
 
 namespace mc::cmd::sacct {
 namespace {
@@ -66,17 +67,19 @@ std::int64_t nodeCount(const AcctRow &r)
 
 std::string jobIdText(const Json &j)
 {
-    if (j["array_job_id"].isInt() && j["array_task_id"].isInt()) {
-        return std::to_string(j["array_job_id"].toInt()) + "_"
-            + std::to_string(j["array_task_id"].toInt());
+    const std::int64_t arrayJob = j["array_job_id"].toInt();
+    if (arrayJob > 0 && j["array_task_id"].isInt()) {
+        return std::to_string(arrayJob) + "_" + std::to_string(j["array_task_id"].toInt());
+    }
+    if (arrayJob > 0 && !j["array_task_str"].toString().empty()) {
+        return std::to_string(arrayJob) + "_[" + j["array_task_str"].toString() + "]";
     }
     return std::to_string(j["job_id"].toInt());
 }
 
 std::string stepId(const AcctRow &r)
 {
-    const Json &step = *r.step;
-    return step["step"].isInt() ? std::to_string(step["step"].toInt()) : step["step"].toString();
+    return stepName(*r.step);
 }
 
 std::string exitText(const Json &j)
@@ -161,12 +164,71 @@ Value derivedExit(const AcctRow &r)
     std::string worst = "0:0";
     std::int64_t worstCode = 0;
     for (const auto &step : job(r)["steps"].items()) {
-        if (step["step"].toString() != "batch" && step["exit_code"].toInt() > worstCode) {
+        if (stepName(step) != "batch" && step["exit_code"].toInt() > worstCode) {
             worstCode = step["exit_code"].toInt();
             worst = exitText(step);
         }
     }
     return worst;
+}
+
+// Slurm's sacct _elapsed_time(): [DD-]HH:MM:SS, MM:SS.mmm under an hour with a fraction.
+std::string cpuTime(std::int64_t ms)
+{
+    const std::int64_t secs = ms / 1000;
+    const std::int64_t subsec = ms % 1000;
+    const std::int64_t days = secs / 86400;
+    const std::int64_t hours = secs / 3600 % 24;
+    char buffer[48];
+    if (days > 0) {
+        std::snprintf(buffer, sizeof buffer, "%02lld-%02lld:%02lld:%02lld",
+            static_cast<long long>(days), static_cast<long long>(hours),
+            static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+    } else if (hours > 0) {
+        std::snprintf(buffer, sizeof buffer, "%02lld:%02lld:%02lld", static_cast<long long>(hours),
+            static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+    } else if (subsec > 0) {
+        std::snprintf(buffer, sizeof buffer, "%02lld:%02lld.%03lld",
+            static_cast<long long>(secs / 60), static_cast<long long>(secs % 60),
+            static_cast<long long>(subsec));
+    } else {
+        std::snprintf(buffer, sizeof buffer, "00:%02lld:%02lld", static_cast<long long>(secs / 60),
+            static_cast<long long>(secs % 60));
+    }
+    return buffer;
+}
+
+// TotalCPU: the step's CPU time, or the sum over the job's steps on the job row.
+Value totalCpu(const AcctRow &r)
+{
+    if (isStep(r)) {
+        return cpuTime(r.step->operator[]("total_cpu_ms").toInt());
+    }
+    std::int64_t ms = 0;
+    for (const auto &step : job(r)["steps"].items()) {
+        ms += step["total_cpu_ms"].toInt();
+    }
+    return cpuTime(ms);
+}
+
+// MaxRSS/AveRSS of a step in KiB, as Slurm's convert_num_unit() with CONVERT_NUM_UNIT_EXACT
+// prints them: "0", "3764K", "40M" (a larger unit only when it divides exactly). Job rows: blank.
+Value rss(const AcctRow &r, std::string_view key)
+{
+    if (!isStep(r)) {
+        return std::nullopt;
+    }
+    std::int64_t value = r.step->operator[](key).toInt();
+    if (value <= 0) {
+        return std::string("0");
+    }
+    constexpr std::string_view kUnits = "KMGTP";
+    std::size_t unit = 0;
+    while (value % 1024 == 0 && unit + 1 < kUnits.size()) {
+        value /= 1024;
+        ++unit;
+    }
+    return std::to_string(value) + kUnits[unit];
 }
 
 Value seconds(std::int64_t value)
@@ -199,7 +261,10 @@ const std::array kFields{
     Field{"AveDiskRead", 14, Kind::Text, blank},
     Field{"AveDiskWrite", 14, Kind::Text, blank},
     Field{"AvePages", 10, Kind::Text, blank},
-    Field{"AveRSS", 10, Kind::Text, blank},
+    Field{"AveRSS", 10, Kind::Text,
+        [](const AcctRow &r) {
+            return rss(r, "ave_rss_kb");
+        }},
     Field{"AveVMSize", 10, Kind::Text, blank},
     Field{"BlockID", 16, Kind::Text, blank},
     Field{"Cluster", 10, Kind::Text,
@@ -264,7 +329,10 @@ const std::array kFields{
     Field{"MaxPages", 8, Kind::Text, blank},
     Field{"MaxPagesNode", 12, Kind::Text, blank},
     Field{"MaxPagesTask", 14, Kind::Number, blank},
-    Field{"MaxRSS", 10, Kind::Text, blank},
+    Field{"MaxRSS", 10, Kind::Text,
+        [](const AcctRow &r) {
+            return rss(r, "max_rss_kb");
+        }},
     Field{"MaxRSSNode", 10, Kind::Text, blank},
     Field{"MaxRSSTask", 10, Kind::Number, blank},
     Field{"MaxVMSize", 10, Kind::Text, blank},
@@ -374,7 +442,7 @@ const std::array kFields{
             return limit == sched::kInfinite ? std::string("UNLIMITED")
                                              : std::to_string(limit / 60);
         }},
-    Field{"TotalCPU", 10, Kind::Text, blank},
+    Field{"TotalCPU", 10, Kind::Text, totalCpu},
     Field{"TRESUsageInAve", 14, Kind::Text, blank},
     Field{"TRESUsageInMax", 14, Kind::Text, blank},
     Field{"TRESUsageInMaxNode", 18, Kind::Text, blank},
@@ -414,4 +482,10 @@ std::span<const Field> fieldTable()
 {
     return kFields;
 }
+std::string stepName(const proto::Json &step)
+{
+    const proto::Json &id = step.contains("step_id") ? step["step_id"] : step["step"];
+    return id.isInt() ? std::to_string(id.toInt()) : id.toString();
+}
+
 } // namespace mc::cmd::sacct

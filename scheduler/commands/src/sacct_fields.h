@@ -70,4 +70,8 @@ std::string renderRow(const std::vector<Column> &columns, const Layout &layout, 
 // sacct --helpformat: every field name, four to a line.
 std::string helpFormat();
 
+// A step's id as sacct prints it after the job id: "batch", "extern", "0", ... (the contract's
+// `step_id`; older replies call it `step`).
+std::string stepName(const proto::Json &step);
+
 } // namespace mc::cmd::sacct

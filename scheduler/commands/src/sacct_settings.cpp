@@ -89,7 +89,11 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
             }
             JobSelector selector;
             const std::size_t dot = word.find('.');
-            selector.id = parseLeadingInteger(word);
+            std::string_view rest;
+            selector.id = parseLeadingInteger(word, &rest);
+            if (!rest.empty() && rest.front() == '_') {
+                selector.arrayTask = parseLeadingInteger(rest.substr(1));
+            }
             if (dot != std::string::npos) {
                 selector.step = word.substr(dot + 1);
             }

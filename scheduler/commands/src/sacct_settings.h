@@ -23,6 +23,7 @@ Outcome fatal(std::string_view message);
 struct JobSelector {
     std::int64_t id = 0;
     std::optional<std::string> step;
+    std::optional<std::int64_t> arrayTask; // "12_3": task 3 of array 12
 };
 
 struct Settings {

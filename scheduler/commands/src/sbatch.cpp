@@ -1,11 +1,14 @@
 #include "mc/cmd/sbatch.h"
 
 #include "mc/sched/batch_script.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/time_format.h"
 #include "sbatch_job_options.h"
 #include "sbatch_options.h"
 #include "sbatch_script.h"
 #include "text.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace mc::cmd {
@@ -15,6 +18,80 @@ using namespace sbatch;
 using proto::Json;
 
 constexpr std::string_view kTryHelp = "Try \"sbatch --help\" for more information\n";
+
+// The cluster's clock (ping's `now`), which may run faster than the wall clock in a classroom
+// demo; the wall clock when the controller does not answer.
+std::int64_t clusterNow(const Context &ctx)
+{
+    if (ctx.controller) {
+        Json ping = Json::object();
+        ping.set("op", "ping");
+        if (auto reply = ctx.controller(ping); reply && (*reply)["now"].isNumber()) {
+            return (*reply)["now"].toInt();
+        }
+    }
+    return ctx.now;
+}
+
+// The contract's scheduler fields of the submit spec (array, dependency, placement, GPUs...).
+std::optional<Outcome> encodeSchedulerRequests(
+    Json &job, const JobOptions &opts, const Context &ctx)
+{
+    if (opts.badGres) {
+        return failure("Batch job submission failed: Invalid generic resource (gres) specification",
+            kExitError);
+    }
+    if (!opts.array.empty()) {
+        job.set("array", opts.array);
+    }
+    if (!opts.dependency.empty()) {
+        job.set("dependency", opts.dependency);
+    }
+    if (!opts.constraint.empty()) {
+        job.set("constraint", opts.constraint);
+    }
+    if (!opts.beginText.empty()) {
+        job.set("begin", sched::parseTimeSpec(opts.beginText, clusterNow(ctx)).value_or(ctx.now));
+    }
+    if (opts.timeMin) {
+        job.set("time_min", *opts.timeMin);
+    }
+    if (opts.exclusive) {
+        job.set("exclusive", true);
+    }
+    if (!opts.nodeList.empty()) {
+        job.set("node_list", proto::stringList(opts.nodeList));
+    }
+    if (!opts.excludeNodes.empty()) {
+        job.set("exclude", proto::stringList(opts.excludeNodes));
+    }
+    if (opts.ntasksPerNode) {
+        job.set("ntasks_per_node", *opts.ntasksPerNode);
+    }
+    int gpusPerNode = opts.gpusPerNode.value_or(0);
+    if (opts.gpus) { // --gpus=N is for the whole job: spread over its nodes
+        const int nodes = std::max(opts.nodes.value_or(1), 1);
+        gpusPerNode = (*opts.gpus + nodes - 1) / nodes;
+    }
+    if (gpusPerNode > 0) {
+        job.set("gpus_per_node", gpusPerNode);
+    }
+    if (opts.testOnly) {
+        job.set("test_only", true);
+    }
+    return std::nullopt;
+}
+
+// sbatch --test-only: Slurm's slurm_job_will_run() answer, on stderr.
+Outcome testOnlyOutcome(const Json &reply)
+{
+    const std::int64_t start = reply["planned_start"].toInt();
+    std::string line = "sbatch: Job " + std::to_string(reply["job_id"].toInt()) + " to start at "
+        + sched::formatTimestamp(start) + " using " + std::to_string(reply["num_cpus"].toInt())
+        + " processors on nodes " + sched::compressHostlist(reply["nodes"].toStringList())
+        + " in partition " + reply["partition"].toString() + "\n";
+    return Outcome{{}, std::move(line), 0};
+}
 
 } // namespace
 
@@ -151,11 +228,29 @@ int Sbatch::run()
     job.set("submit_host", m_ctx.hostname);
     job.set("hold", opts.hold);
     job.set("nice", opts.nice);
+    if (auto end = encodeSchedulerRequests(job, opts, m_ctx)) {
+        return finish(*end);
+    }
+    if (m_ctx.quotaWarnings && !opts.testOnly) {
+        // The storage node's word, before the job goes: it may fail writing its output there.
+        for (const std::string &warning : m_ctx.quotaWarnings()) {
+            *m_ctx.err << "sbatch: warning: " << warning << '\n';
+        }
+    }
     Json request = Json::object();
     request.set("op", "submit");
     request.set("job", std::move(job));
 
     auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
+    if (!reply && opts.testOnly) {
+        return finish(Outcome{{},
+            "allocation failure: Unable to contact slurm controller (connect failure)\n",
+            kExitError});
+    }
+    if (reply && opts.testOnly && !(*reply)["ok"].toBool()) {
+        return finish(
+            Outcome{{}, "allocation failure: " + (*reply)["error"].toString() + "\n", kExitError});
+    }
     if (!reply) {
         return finish(failure("Batch job submission failed: Unable to contact slurm controller "
                               "(connect failure)",
@@ -164,6 +259,9 @@ int Sbatch::run()
     if (!(*reply)["ok"].toBool()) {
         return finish(
             failure("Batch job submission failed: " + (*reply)["error"].toString(), kExitError));
+    }
+    if (opts.testOnly) {
+        return finish(testOnlyOutcome(*reply));
     }
     if (!early.quiet) {
         const std::string id = std::to_string((*reply)["job_id"].toInt());

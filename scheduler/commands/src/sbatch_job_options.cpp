@@ -1,6 +1,7 @@
 #include "sbatch_job_options.h"
 
 #include "help_texts.h"
+#include "mc/sched/hostlist.h"
 #include "sbatch_options.h"
 #include "scancel_options.h"
 #include "text.h"
@@ -77,6 +78,74 @@ std::optional<Outcome> parseSignal(JobOptions &opts, const std::string &value)
         return failure("Invalid --signal specification", kExitError);
     }
     opts.signal = (batch ? "B:" : "") + std::to_string(*number) + "@" + std::to_string(seconds);
+    return std::nullopt;
+}
+
+// A GPU count "[type:]N" (--gpus, --gpus-per-node) or a --gres entry "gpu[:type][:N]". The
+// clusters' slurm.conf declares untyped GPUs (Gres=gpu:N), so a type is a GRES the cluster does
+// not have, as is any other GRES name: the controller would refuse it.
+struct GpuCount {
+    int count = 0;
+    bool known = true;
+};
+
+std::optional<GpuCount> parseGpuCount(std::string_view text)
+{
+    const std::size_t colon = text.rfind(':');
+    const std::string countText(colon == std::string_view::npos ? text : text.substr(colon + 1));
+    auto count = parseInteger(countText);
+    if (!count || *count < 0 || *count > 1024) {
+        return std::nullopt;
+    }
+    return GpuCount{static_cast<int>(*count), colon == std::string_view::npos};
+}
+
+std::optional<GpuCount> parseGres(std::string_view text)
+{
+    GpuCount total{0, true};
+    for (const auto &entry : splitList(text)) {
+        std::string_view item = entry;
+        if (item.starts_with("gres/")) {
+            item.remove_prefix(5);
+        }
+        if (item == "none") {
+            continue;
+        }
+        const std::size_t colon = item.find(':');
+        if (item.substr(0, colon) != "gpu") {
+            total.known = false;
+            continue;
+        }
+        if (colon == std::string_view::npos) {
+            total.count += 1;
+            continue;
+        }
+        auto gpus = parseGpuCount(item.substr(colon + 1));
+        if (!gpus) {
+            // "gpu:v100" (a type, count 1) or a bad count: a GRES this cluster lacks.
+            total.known = false;
+            continue;
+        }
+        total.count += gpus->count;
+        total.known = total.known && gpus->known;
+    }
+    return total;
+}
+
+// --nodelist / --exclude: a hostlist expression; a name with '/' is a file of names in Slurm,
+// which minicluster does not read.
+std::optional<Outcome> parseHosts(
+    std::vector<std::string> &target, const std::string &value, std::string_view option)
+{
+    if (value.find('/') != std::string::npos) {
+        return notSupported(
+            kProgram, std::string(option) + " with a file of node names", kExitError);
+    }
+    auto names = sched::expandHostlist(value);
+    if (!names) {
+        return failure("Invalid " + std::string(option) + " specification", kExitBadOption);
+    }
+    target = std::move(*names);
     return std::nullopt;
 }
 
@@ -180,6 +249,63 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         break;
     case kVerbose:
         opts.verbose = true;
+        break;
+    case kArray:
+        opts.array = value;
+        break;
+    case kDependency:
+        opts.dependency = value;
+        break;
+    case kConstraint:
+        opts.constraint = value;
+        break;
+    case kBegin:
+        if (!sched::parseTimeSpec(value, ctx.now)) {
+            return failure("Invalid --begin specification", kExitBadOption);
+        }
+        opts.beginText = value;
+        break;
+    case kTimeMin: {
+        auto limit = sched::parseTimeLimit(value);
+        if (!limit) {
+            return failure("Invalid --time-min specification", kExitBadOption);
+        }
+        opts.timeMin = *limit;
+        break;
+    }
+    case kExclusive:
+        if (arg && value == "user") {
+            return notSupported(kProgram, "--exclusive=user", kExitError);
+        }
+        if (arg && value == "mcs") {
+            return notSupported(kProgram, "--exclusive=mcs", kExitError);
+        }
+        if (arg && value != "exclusive" && value != "oversubscribe") {
+            return failure("Invalid --exclusive specification", kExitBadOption);
+        }
+        opts.exclusive = !arg || value == "exclusive";
+        break;
+    case kNodelist:
+        return parseHosts(opts.nodeList, value, "--nodelist");
+    case kExclude:
+        return parseHosts(opts.excludeNodes, value, "--exclude");
+    case kNtasksPerNode:
+        return parsePositive(opts.ntasksPerNode, value, "--ntasks-per-node");
+    case kGres: {
+        auto gres = parseGres(value);
+        opts.gpusPerNode = gres ? gres->count : 0;
+        opts.badGres = !gres || !gres->known;
+        break;
+    }
+    case kGpus:
+    case kGpusPerNode: {
+        auto gpus = parseGpuCount(value);
+        opts.badGres = !gpus || !gpus->known || gpus->count == 0;
+        (def.id == kGpus ? opts.gpus : opts.gpusPerNode) = gpus ? gpus->count : 0;
+        break;
+    }
+    case kTestOnly:
+        opts.testOnly = true;
         break;
     case kIgnorePbs:
     case kMailUser:

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mc::cmd::sbatch {
 
@@ -36,6 +37,16 @@ struct JobOptions {
     bool openAppend = false; // --open-mode=append
     std::string signal; // --signal, normalized "[B:]<number>@<seconds>"
     std::optional<bool> requeue; // --requeue / --no-requeue
+    // Scheduler requests (issue #3/#6), sent as the contract's submit fields.
+    std::string array, dependency, constraint; // as given; the controller checks them
+    std::string beginText; // --begin as given; sbatch resolves it on the cluster's clock
+    std::optional<sched::Seconds> timeMin;
+    bool exclusive = false, testOnly = false;
+    std::vector<std::string> nodeList, excludeNodes; // expanded hostlists
+    std::optional<int> ntasksPerNode;
+    std::optional<int> gpusPerNode; // --gres=gpu:N, --gpus-per-node=N
+    std::optional<int> gpus; // --gpus=N, spread over the nodes when the request is built
+    bool badGres = false; // a GRES this cluster does not have: the controller's refusal
 };
 
 // Applies one option (`arg` as given, nullopt when none); returns how the run ends when the

@@ -60,9 +60,6 @@ std::int64_t errnoOf(const Json &result)
 std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Context &ctx)
 {
     const OptionDef &def = *option.def;
-    if (!def.supported) {
-        return notSupported(kProgram, optionName(def));
-    }
     const std::string value = option.value.value_or("");
     switch (def.id) {
     case kHelp:
@@ -199,12 +196,6 @@ std::string filterSummary(const Settings &s)
 
 int Scancel::run()
 {
-    auto finish = [this](const Outcome &outcome) {
-        *m_ctx.out << outcome.out;
-        *m_ctx.err << outcome.err;
-        return outcome.exitCode;
-    };
-
     Settings s;
     auto fromEnv = [this](std::string_view name) {
         return m_ctx.getenv(name);
@@ -220,10 +211,11 @@ int Scancel::run()
     if (auto v = fromEnv("SCANCEL_STATE")) {
         s.state = sched::parseJobState(*v);
         if (!s.state) {
-            return finish(Outcome{{},
-                "Unrecognized SCANCEL_STATE value: " + *v
-                    + "\nValid job states are PENDING, RUNNING, and SUSPENDED\n",
-                1});
+            return deliver(m_ctx,
+                Outcome{{},
+                    "Unrecognized SCANCEL_STATE value: " + *v
+                        + "\nValid job states are PENDING, RUNNING, and SUSPENDED\n",
+                    1});
         }
     }
     s.userName = fromEnv("SCANCEL_USER");
@@ -232,27 +224,25 @@ int Scancel::run()
     }
 
     const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
-    for (const auto &option : cli.options) {
-        if (auto end = apply(s, option, m_ctx)) {
-            return finish(*end);
-        }
-    }
-    if (!cli.ok()) {
-        return finish(Outcome{{}, cli.error + "Try \"scancel --help\" for more information\n", 1});
+    if (auto end = applyOptions(
+            cli, kProgram, [&](const ParsedOption &option) { return apply(s, option, m_ctx); })) {
+        return deliver(m_ctx, *end);
     }
     if (auto end = readJobIds(s, cli.operands)) {
-        return finish(*end);
+        return deliver(m_ctx, *end);
     }
     std::uint32_t uid = 0;
     if (s.userName) {
         auto user = m_ctx.lookupUser ? m_ctx.lookupUser(*s.userName) : std::nullopt;
         if (!user) {
-            return finish(Outcome{{}, errorLine(kProgram, "Invalid user name: " + *s.userName), 1});
+            return deliver(
+                m_ctx, Outcome{{}, errorLine(kProgram, "Invalid user name: " + *s.userName), 1});
         }
         uid = user->uid;
     }
     if (!s.hasFilter() && s.jobIds.empty()) {
-        return finish(Outcome{{}, errorLine(kProgram, "No job identification provided"), 1});
+        return deliver(
+            m_ctx, Outcome{{}, errorLine(kProgram, "No job identification provided"), 1});
     }
 
     std::string err;
@@ -269,12 +259,13 @@ int Scancel::run()
         query.set("op", "jobs");
         auto jobs = m_ctx.controller ? m_ctx.controller(query) : std::nullopt;
         if (!jobs || !(*jobs)["ok"].toBool()) {
-            return finish(Outcome{{},
-                "slurm_load_jobs error: "
-                    + (jobs ? (*jobs)["error"].toString()
-                            : "Unable to contact slurm controller (connect failure)")
-                    + "\n",
-                1});
+            return deliver(m_ctx,
+                Outcome{{},
+                    "slurm_load_jobs error: "
+                        + (jobs ? (*jobs)["error"].toString()
+                                : "Unable to contact slurm controller (connect failure)")
+                        + "\n",
+                    1});
         }
         std::vector<const Json *> pending, others;
         std::vector<std::int64_t> known;
@@ -360,7 +351,7 @@ int Scancel::run()
         }
         rc = std::max(rc, (expected && signal == SIGKILL) ? 0 : code);
     }
-    return finish(Outcome{{}, err, static_cast<int>(rc % 256)});
+    return deliver(m_ctx, Outcome{{}, err, static_cast<int>(rc % 256)});
 }
 
 } // namespace mc::cmd

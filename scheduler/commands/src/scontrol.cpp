@@ -5,6 +5,7 @@
 #include "mc/cmd/option_parser.h"
 #include "mc/sched/hostlist.h"
 #include "outcome.h"
+#include "scontrol_actions.h"
 #include "scontrol_options.h"
 #include "scontrol_records.h"
 #include "text.h"
@@ -282,9 +283,11 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
     if (equalsIgnoreCase(entity, "hostlistsorted")) {
         return showHostnames(ctx, args, false, true);
     }
+    if (keyword(entity, "steps")) {
+        return showSteps(ctx, s.oneLiner, args);
+    }
     static constexpr std::array kKnown{"aliases", "assoc_mgr", "bbstat", "burstbuffer", "daemons",
-        "dwstat", "federation", "frontend", "licenses", "reservations", "slurmd", "steps",
-        "topology"};
+        "dwstat", "federation", "frontend", "licenses", "reservations", "slurmd", "topology"};
     for (const char *known : kKnown) {
         if (keyword(entity, known)) {
             return notSupported(kProgram, "show " + std::string(known));
@@ -302,24 +305,15 @@ std::span<const OptionDef> scontrol::optionTable()
 
 int Scontrol::run()
 {
-    auto finish = [this](const Outcome &outcome) {
-        *m_ctx.out << outcome.out;
-        *m_ctx.err << outcome.err;
-        return outcome.exitCode;
-    };
     Settings s;
     const ParseResult cli = parseOptions(scontrol::optionTable(), m_ctx.args, kProgram);
-    for (const auto &option : cli.options) {
-        const OptionDef &def = *option.def;
-        if (!def.supported) {
-            return finish(notSupported(kProgram, optionName(def)));
-        }
-        switch (def.id) {
+    auto apply = [&s](const ParsedOption &option) -> std::optional<Outcome> {
+        switch (option.def->id) {
         case kHelp:
         case kUsage:
-            return finish({std::string(scontrolHelp()), {}, 0});
+            return Outcome{std::string(scontrolHelp()), {}, 0};
         case kVersion:
-            return finish({std::string(kSlurmVersion), {}, 0});
+            return Outcome{std::string(kSlurmVersion), {}, 0};
         case kDetails:
             ++s.details;
             break;
@@ -329,44 +323,63 @@ int Scontrol::run()
         case kQuiet:
             s.quiet = true;
             break;
-        default:
-            break; // --all, --future, --hide, --local: no hidden partitions or future nodes here
+        default: // --all, --future, --hide, --local: no hidden partitions or future nodes here
+            break;
         }
-    }
-    if (!cli.ok()) {
-        return finish({{}, cli.error + "Try \"scontrol --help\" for more information\n", 1});
+        return std::nullopt;
+    };
+    if (auto end = applyOptions(cli, kProgram, apply)) {
+        return deliver(m_ctx, *end);
     }
     const auto &words = cli.operands;
     if (words.empty()) {
-        return finish(notSupported(kProgram, "Interactive mode"));
+        return deliver(m_ctx, notSupported(kProgram, "Interactive mode"));
     }
     const std::string &command = words.front();
     if (keyword(command, "show")) {
-        return finish(show(m_ctx, s, words));
+        return deliver(m_ctx, show(m_ctx, s, words));
     }
     if (keyword(command, "ping")) {
-        return finish(ping(m_ctx));
+        return deliver(m_ctx, ping(m_ctx));
     }
     if (keyword(command, "version")) {
-        return finish({std::string(kSlurmVersion), {}, 0});
+        return deliver(m_ctx, {std::string(kSlurmVersion), {}, 0});
     }
     if (keyword(command, "help")) {
-        return finish({std::string(scontrolHelp()), {}, 0});
+        return deliver(m_ctx, {std::string(scontrolHelp()), {}, 0});
+    }
+    const std::vector<std::string> rest(words.begin() + 1, words.end());
+    if (equalsIgnoreCase(command, "hold")) {
+        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Admin, rest));
+    }
+    if (equalsIgnoreCase(command, "uhold") || equalsIgnoreCase(command, "holdu")) {
+        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::User, rest));
+    }
+    if (equalsIgnoreCase(command, "release")) {
+        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Release, rest));
+    }
+    if (equalsIgnoreCase(command, "requeue")) {
+        return deliver(m_ctx, requeueJobs(m_ctx, false, rest));
+    }
+    if (equalsIgnoreCase(command, "requeuehold")) {
+        return deliver(m_ctx, requeueJobs(m_ctx, true, rest));
+    }
+    if (keyword(command, "update")) {
+        return deliver(m_ctx, update(m_ctx, rest));
     }
     if (keyword(command, "exit", 4) || keyword(command, "quit", 4)) {
-        return finish({});
+        return deliver(m_ctx, {});
     }
     static constexpr std::array kChanging{"abort", "cancel_reboot", "create", "delete", "errnumstr",
-        "fsdampeningfactor", "hold", "holdu", "listpids", "notify", "pidinfo", "reboot",
-        "reconfigure", "release", "requeue", "requeuehold", "resume", "schedloglevel", "setdebug",
-        "setdebugflags", "shutdown", "suspend", "takeover", "token", "top", "uhold", "update",
-        "wait_job", "write", "cluster", "completing"};
+        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure", "resume",
+        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "suspend", "takeover", "token",
+        "top", "wait_job", "write", "cluster", "completing"};
     for (const char *known : kChanging) {
         if (equalsIgnoreCase(command, known)) {
-            return finish(notSupported(kProgram, known));
+            return deliver(m_ctx, notSupported(kProgram, known));
         }
     }
-    return finish({{}, "invalid keyword: " + command + "\n", 1});
+    return deliver(m_ctx, {{}, "invalid keyword: " + command + "\n", 1});
 }
 
 } // namespace mc::cmd

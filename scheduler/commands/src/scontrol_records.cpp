@@ -82,6 +82,13 @@ std::string archText()
     return uname(&u) == 0 ? std::string(u.machine) : std::string("x86_64");
 }
 
+// ",gres/gpu=N" of a GPU job's TRES (N for the whole job), as Slurm appends it.
+std::string gpuTres(const Json &job, int numNodes)
+{
+    const std::int64_t perNode = job["gpus"].toInt();
+    return perNode > 0 ? ",gres/gpu=" + str(perNode * numNodes) : std::string();
+}
+
 } // namespace
 
 std::string render(const Record &record, bool oneLiner)
@@ -132,7 +139,20 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
     const std::string command = job["command"].toString();
 
     Record r;
-    r.push_back("JobId=" + str(job["job_id"].toInt()) + " JobName=" + job["name"].toString());
+    std::string array;
+    if (const std::int64_t arrayJob = job["array_job_id"].toInt(); arrayJob > 0) {
+        array = "ArrayJobId=" + str(arrayJob) + " ArrayTaskId=";
+        if (job["array_task_id"].isNumber()) {
+            array += str(job["array_task_id"].toInt()) + " ";
+        } else {
+            const std::string tasks = job["array_task_str"].toString();
+            const std::size_t percent = tasks.find('%');
+            array += tasks + " ArrayTaskThrottle="
+                + (percent == std::string::npos ? "0" : tasks.substr(percent + 1)) + " ";
+        }
+    }
+    r.push_back(
+        "JobId=" + str(job["job_id"].toInt()) + " " + array + "JobName=" + job["name"].toString());
     r.push_back("UserId=" + user + "(" + str(job["uid"].toInt()) + ") GroupId=" + user + "("
         + str(job["gid"].toInt(job["uid"].toInt())) + ") MCS_label=N/A");
     r.push_back("Priority=" + str(job["priority"].toInt()) + " Nice=" + str(job["nice"].toInt())
@@ -146,7 +166,9 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
         r.push_back("DerivedExitCode=0:0");
     }
     r.push_back("RunTime=" + sched::formatHms(runTime) + " TimeLimit=" + sched::formatHms(limit)
-        + " TimeMin=N/A");
+        + " TimeMin="
+        + (job["time_min"].toInt() > 0 ? sched::formatHms(job["time_min"].toInt())
+                                       : std::string("N/A")));
     r.push_back("SubmitTime=" + stamp(submit) + " EligibleTime=" + stamp(eligible));
     r.push_back("AccrueTime=" + (accrues ? stamp(eligible) : std::string("Unknown")));
     r.push_back("StartTime=" + stamp(start) + " EndTime=" + stamp(endTime) + " Deadline=N/A");
@@ -155,7 +177,8 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
         "SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + stamp(lastEval) + " Scheduler=Main");
     r.push_back("Partition=" + job["partition"].toString() + " AllocNode:Sid="
         + job["submit_host"].toString("localhost") + ":" + str(job["submit_sid"].toInt()));
-    r.push_back("ReqNodeList=(null) ExcNodeList=(null)");
+    r.push_back("ReqNodeList=" + orNull(sched::compressHostlist(job["req_nodes"].toStringList()))
+        + " ExcNodeList=" + orNull(sched::compressHostlist(job["exc_nodes"].toStringList())));
     r.push_back("NodeList=" + nodeList);
     if (!nodes.empty()) {
         r.push_back("BatchHost=" + job["batch_host"].toString(nodes.front()));
@@ -164,8 +187,9 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
         + " NumTasks=" + str(job["num_tasks"].toInt(1))
         + " CPUs/Task=" + str(job["cpus_per_task"].toInt(1)) + " ReqB:S:C:T=0:0:*:*");
     r.push_back("TRES=cpu=" + str(numCpus) + ",mem=" + sched::formatMemory(totalMem)
-        + ",node=" + str(numNodes) + ",billing=" + str(numCpus));
-    r.push_back("Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*");
+        + ",node=" + str(numNodes) + ",billing=" + str(numCpus) + gpuTres(job, numNodes));
+    r.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str(job["ntasks_per_node"].toInt())
+        + ":0:*:* CoreSpec=*");
     if (detail > 1 && !nodes.empty()) {
         r.push_back("JOB_GRES=(null)");
         const int perNode = numCpus / std::max(1, static_cast<int>(nodes.size()));
@@ -178,8 +202,9 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
     r.push_back("MinCPUsNode=" + str(job["cpus_per_task"].toInt(1))
         + (perCpu ? " MinMemoryCPU=" : " MinMemoryNode=") + sched::formatMemory(mem)
         + " MinTmpDiskNode=0");
-    r.push_back("Features=(null) DelayBoot=00:00:00");
-    r.push_back("OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
+    r.push_back("Features=" + orNull(job["constraint"].toString()) + " DelayBoot=00:00:00");
+    r.push_back(std::string("OverSubscribe=") + (job["exclusive"].toBool() ? "NO" : "OK")
+        + " Contiguous=0 Licenses=(null) Network=(null)");
     r.push_back("Command=" + orNull(command));
     r.push_back("WorkDir=" + job["work_dir"].toString());
     const std::string errPattern = job["std_err"].toString();

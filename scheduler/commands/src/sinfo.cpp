@@ -88,9 +88,6 @@ std::optional<Outcome> setStates(Settings &s, const std::string &text)
 std::optional<Outcome> apply(Settings &s, const ParsedOption &option)
 {
     const OptionDef &def = *option.def;
-    if (!def.supported) {
-        return notSupported(kProgram, optionName(def));
-    }
     const std::string value = option.value.value_or("");
     switch (def.id) {
     case kHelp:
@@ -326,25 +323,16 @@ std::optional<std::string> sortRows(
 
 int Sinfo::run()
 {
-    auto finish = [this](const Outcome &outcome) {
-        *m_ctx.out << outcome.out;
-        *m_ctx.err << outcome.err;
-        return outcome.exitCode;
-    };
-
     Settings s;
     const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
-    for (const auto &option : cli.options) {
-        if (auto end = apply(s, option)) {
-            return finish(*end);
-        }
-    }
-    if (!cli.ok()) {
-        return finish(Outcome{{}, cli.error + "Try \"sinfo --help\" for more information\n", 1});
+    if (auto end = applyOptions(
+            cli, kProgram, [&](const ParsedOption &option) { return apply(s, option); })) {
+        return deliver(m_ctx, *end);
     }
     if (!cli.operands.empty()) {
-        return finish(Outcome{std::string(sinfoUsage()),
-            errorLine(kProgram, "Unrecognized option: " + cli.operands.front()), 1});
+        return deliver(m_ctx,
+            Outcome{std::string(sinfoUsage()),
+                errorLine(kProgram, "Unrecognized option: " + cli.operands.front()), 1});
     }
     if (!s.format && !s.longFormat) {
         if (auto env = m_ctx.getenv("SINFO_FORMAT")) {
@@ -367,7 +355,7 @@ int Sinfo::run()
     std::string error;
     auto view = loadClusterView(m_ctx, error);
     if (!view) {
-        return finish(Outcome{out, "slurm_load_partitions: " + error + "\n", 1});
+        return deliver(m_ctx, Outcome{out, "slurm_load_partitions: " + error + "\n", 1});
     }
 
     std::string errors;
@@ -375,13 +363,14 @@ int Sinfo::run()
         ? parseLongFormat(*s.longFormat, errors)
         : parseFormat(s.format.value_or(std::string(chooseFormat(s))), errors);
     if (!errors.empty()) {
-        return finish(Outcome{out, errors, 1});
+        return deliver(m_ctx, Outcome{out, errors, 1});
     }
     const UserLookup *lookup = &m_ctx.lookupUser;
     std::vector<Row> rows = buildRows(s, *view, columns, lookup);
     const std::string defaultSort = s.nodeCentric ? "N" : (s.reasons ? "" : "#P,-t");
     if (auto bad = sortRows(rows, *view, s.sort.value_or(defaultSort))) {
-        return finish(Outcome{out, errorLine(kProgram, "Invalid sort specification: " + *bad), 1});
+        return deliver(
+            m_ctx, Outcome{out, errorLine(kProgram, "Invalid sort specification: " + *bad), 1});
     }
     fitColumns(columns, rows);
     if (!s.noHeader) {
@@ -390,7 +379,7 @@ int Sinfo::run()
     for (const auto &row : rows) {
         out += renderLine(columns, &row);
     }
-    return finish(Outcome{out, {}, 0});
+    return deliver(m_ctx, Outcome{out, {}, 0});
 }
 
 } // namespace mc::cmd

@@ -419,18 +419,6 @@ const Field *byName(std::string_view name)
     return nullptr;
 }
 
-std::string fit(const std::string &value, int width, bool right, bool cut)
-{
-    if (width <= 0) {
-        return value;
-    }
-    const auto size = static_cast<std::size_t>(width);
-    if (right) {
-        return (cut && value.size() > size) ? value.substr(0, size) : padLeft(value, size);
-    }
-    return padRight(value.substr(0, size), size);
-}
-
 } // namespace
 
 std::span<const Field> fieldTable()
@@ -521,9 +509,10 @@ std::string renderLine(const std::vector<Column> &columns, const Row *row)
         if (column.field) {
             if (row) {
                 const Cell cell = column.field->value(*row);
-                line += fit(cell.text, column.width, column.right, cell.cut);
+                line += fitToWidth(cell.text, column.width, column.right, cell.cut);
             } else {
-                line += fit(std::string(column.field->header), column.width, column.right, true);
+                line += fitToWidth(
+                    std::string(column.field->header), column.width, column.right, true);
             }
         }
         line += column.suffix;

@@ -5,10 +5,12 @@
 #include "outcome.h"
 #include "squeue_fields.h"
 #include "squeue_filter.h"
+#include "squeue_keys.h"
 #include "squeue_options.h"
 #include "text.h"
 
 #include <ctime>
+#include <deque>
 #include <ostream>
 
 namespace mc::cmd {
@@ -29,6 +31,7 @@ constexpr std::string_view kStartFormat = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D 
 struct Settings {
     std::optional<std::string> format, longFormat, sort;
     bool longList = false, noHeader = false, start = false, noConvert = false, jobFlag = false;
+    bool expandArrays = false; // -r: one line per pending array task
     std::string userErrors; // "Invalid user" lines; squeue carries on without those users
     Filter filter;
 };
@@ -163,13 +166,16 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     case kStart:
         s.start = true;
         break;
+    case kArray:
+        s.expandArrays = true;
+        break;
     case kStates:
         return setStates(s, value);
     case kUsers:
         setUsers(s, value, ctx);
         break;
     default:
-        break; // --all, --hide, --array, --array-unique, --local: nothing to do on one cluster
+        break; // --all, --hide, --array-unique, --local: nothing to do on one cluster
     }
     return std::nullopt;
 }
@@ -205,6 +211,29 @@ std::optional<Outcome> applyEnvironment(Settings &s, const Context &ctx, bool fo
     return std::nullopt;
 }
 
+// The task ids of an array record's "1-10%2", "1,3,5-6", "0-6:3".
+std::vector<std::int64_t> arrayTaskIds(std::string_view text)
+{
+    text = text.substr(0, text.find('%'));
+    std::vector<std::int64_t> ids;
+    for (const auto &piece : splitList(text)) {
+        std::string_view rest;
+        const std::int64_t first = parseLeadingInteger(piece, &rest);
+        std::int64_t last = first;
+        std::int64_t step = 1;
+        if (!rest.empty() && rest.front() == '-') {
+            last = parseLeadingInteger(rest.substr(1), &rest);
+        }
+        if (!rest.empty() && rest.front() == ':') {
+            step = std::max<std::int64_t>(1, parseLeadingInteger(rest.substr(1)));
+        }
+        for (std::int64_t id = first; id <= last && ids.size() < 100000; id += step) {
+            ids.push_back(id);
+        }
+    }
+    return ids;
+}
+
 Json jobsRequest(const Settings &s)
 {
     Json request = Json::object();
@@ -227,6 +256,35 @@ Json jobsRequest(const Settings &s)
         request.set("partitions", proto::stringList(f.partitions));
     }
     return request;
+}
+
+// A `rows` reply (`columns`, then one array of values per job) as job objects, so that the
+// fields read it as they read a `jobs` reply; a null value is an absent member. The values are
+// moved out of the reply.
+Json jobsOfRows(Json &reply)
+{
+    const std::vector<std::string> columns = reply["columns"].toStringList();
+    Json jobs = Json::array();
+    Json *rows = reply.mutableMember("rows");
+    Json::Array *items = rows ? rows->mutableItems() : nullptr;
+    if (!items) {
+        return jobs;
+    }
+    jobs.reserve(items->size());
+    for (auto &row : *items) {
+        Json job = Json::object();
+        if (Json::Array *values = row.mutableItems()) {
+            job.reserve(columns.size());
+            for (std::size_t i = 0; i < values->size() && i < columns.size(); ++i) {
+                if (!(*values)[i].isNull()) {
+                    job.add(columns[i], std::move((*values)[i]));
+                }
+            }
+            Json::Array().swap(*values); // freed now: the next objects reuse the memory
+        }
+        jobs.push(std::move(job));
+    }
+    return jobs;
 }
 
 } // namespace
@@ -282,7 +340,19 @@ int Squeue::run()
         }
     }
 
-    auto reply = m_ctx.controller ? m_ctx.controller(jobsRequest(s)) : std::nullopt;
+    std::string errors;
+    const std::vector<Column> columns = s.format
+        ? parseFormat(*s.format, errors)
+        : parseLongFormat(
+            s.longFormat.value_or(std::string(s.longList ? kLongListFormat : kDefaultFormat)),
+            errors);
+    const std::string sortSpec = s.sort.value_or("P,t,-p");
+    Json request = jobsRequest(s);
+    if (auto keys = requestedKeys(columns, sortSpec); !keys.empty()) {
+        request.set("fields", proto::stringList(keys));
+        request.set("form", "rows"); // a controller that does not know it sends `jobs`
+    }
+    auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
     const std::int64_t now = reply ? (*reply)["now"].toInt(m_ctx.now) : m_ctx.now;
     std::string out;
     if (!s.noHeader && s.longList) {
@@ -296,7 +366,8 @@ int Squeue::run()
         return finish(
             Outcome{out, "slurm_load_jobs error: " + (*reply)["error"].toString() + "\n", 1});
     }
-    const Json &jobs = (*reply)["jobs"];
+    const Json fromRows = reply->contains("rows") ? jobsOfRows(*reply) : Json();
+    const Json &jobs = reply->contains("rows") ? fromRows : (*reply)["jobs"];
     if (s.filter.jobIds.size() == 1) {
         bool known = false;
         for (const auto &job : jobs.items()) {
@@ -307,23 +378,28 @@ int Squeue::run()
         }
     }
 
-    std::string errors;
-    const std::vector<Column> columns = s.format
-        ? parseFormat(*s.format, errors)
-        : parseLongFormat(
-            s.longFormat.value_or(std::string(s.longList ? kLongListFormat : kDefaultFormat)),
-            errors);
     *m_ctx.err << errors;
     if (!s.noHeader) {
         out += renderLine(columns, nullptr);
     }
     std::vector<JobRow> rows;
+    std::deque<Json> tasks; // -r: the pending tasks of array records, one object each
     for (const auto &job : jobs.items()) {
-        if (s.filter.accepts(job)) {
+        if (!s.filter.accepts(job)) {
+            continue;
+        }
+        const bool arrayRecord = job["array_job_id"].toInt() > 0 && !job["array_task_id"].isInt();
+        if (!s.expandArrays || !arrayRecord) {
             rows.push_back(JobRow{&job, now, s.noConvert});
+            continue;
+        }
+        for (const std::int64_t task : arrayTaskIds(job["array_task_str"].toString())) {
+            Json &copy = tasks.emplace_back(job);
+            copy.set("array_task_id", task);
+            rows.push_back(JobRow{&copy, now, s.noConvert});
         }
     }
-    if (auto bad = sortRows(rows, s.sort.value_or("P,t,-p"))) {
+    if (auto bad = sortRows(rows, sortSpec)) {
         return finish(Outcome{
             out, errorLine(kProgram, std::string("Invalid sort specification: ") + *bad), 1});
     }

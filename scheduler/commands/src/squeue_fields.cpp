@@ -56,13 +56,27 @@ Cell reasonList(const JobRow &r)
     return nodeList(r);
 }
 
+bool isArray(const JobRow &r)
+{
+    return (*r.job)["array_job_id"].toInt() > 0;
+}
+
+// %i: "12" for a job, "12_1" for an array task, "12_[3-10%2]" for an array's pending record.
 Cell jobId(const JobRow &r)
 {
     const proto::Json &job = *r.job;
-    if (job["array_job_id"].isInt() && job["array_task_id"].isInt()) {
+    if (isArray(r) && job["array_task_id"].isInt()) {
         return {number(r, "array_job_id") + "_" + number(r, "array_task_id")};
     }
+    if (isArray(r)) {
+        return {number(r, "array_job_id") + "_[" + text(r, "array_task_str") + "]"};
+    }
     return {number(r, "job_id")};
+}
+
+Cell hostsOrEmpty(const JobRow &r, std::string_view key)
+{
+    return {sched::compressHostlist((*r.job)[key].toStringList())};
 }
 
 Cell timeLimit(const JobRow &r)
@@ -131,8 +145,9 @@ const std::array kFields{
             return Cell{number(r, "job_id")};
         }},
     Field{'b', "tres-per-node", "TRES_PER_NODE", true,
-        [](const JobRow &) {
-            return Cell{"N/A"};
+        [](const JobRow &r) {
+            const std::string gres = text(r, "gres");
+            return Cell{gres.empty() ? std::string("N/A") : "gres:" + gres};
         }},
     Field{'B', "batchhost", "EXEC_HOST", true,
         [](const JobRow &r) {
@@ -157,17 +172,16 @@ const std::array kFields{
         }},
     Field{'e', "endtime", "END_TIME", true, endTime},
     Field{'E', "dependency", "DEPENDENCY", true,
-        [](const JobRow &) {
-            return Cell{"(null)"};
+        [](const JobRow &r) {
+            return orNull(r, "dependency");
         }},
     Field{'f', "feature", "FEATURES", true,
-        [](const JobRow &) {
-            return Cell{"(null)"};
+        [](const JobRow &r) {
+            return orNull(r, "constraint");
         }},
     Field{'F', "arrayjobid", "ARRAY_JOB_ID", true,
         [](const JobRow &r) {
-            const proto::Json &job = *r.job;
-            return Cell{number(r, job["array_job_id"].isInt() ? "array_job_id" : "job_id")};
+            return Cell{number(r, isArray(r) ? "array_job_id" : "job_id")};
         }},
     Field{'g', "groupname", "GROUP", true,
         [](const JobRow &r) {
@@ -179,8 +193,8 @@ const std::array kFields{
             return Cell{number(r, "gid")};
         }},
     Field{'h', "oversubscribe", "OVER_SUBSCRIBE", true,
-        [](const JobRow &) {
-            return Cell{"OK"};
+        [](const JobRow &r) {
+            return Cell{(*r.job)["exclusive"].toBool() ? "NO" : "OK"};
         }},
     Field{'H', "sockets", "SOCKETS_PER_NODE", true,
         [](const JobRow &) {
@@ -206,7 +220,10 @@ const std::array kFields{
     Field{'K', "arraytaskid", "ARRAY_TASK_ID", true,
         [](const JobRow &r) {
             const proto::Json &job = *r.job;
-            return Cell{job["array_task_id"].isInt() ? number(r, "array_task_id") : "N/A"};
+            if (job["array_task_id"].isInt()) {
+                return Cell{number(r, "array_task_id")};
+            }
+            return Cell{isArray(r) ? text(r, "array_task_str") : std::string("N/A")};
         }},
     Field{'l', "timelimit", "TIME_LIMIT", true, timeLimit},
     Field{'L', "timeleft", "TIME_LEFT", true, timeLeft},
@@ -216,8 +233,8 @@ const std::array kFields{
             return Cell{formatSeconds(timeUsed(r)), false};
         }},
     Field{'n', "reqnodes", "REQ_NODES", true,
-        [](const JobRow &) {
-            return Cell{};
+        [](const JobRow &r) {
+            return hostsOrEmpty(r, "req_nodes");
         }},
     Field{'N', "nodelist", "NODELIST", false, nodeList},
     Field{'o', "command", "COMMAND", true,
@@ -252,7 +269,7 @@ const std::array kFields{
         }},
     Field{'S', "starttime", "START_TIME", true,
         [](const JobRow &r) {
-            return timestamp((*r.job)["start_time"].toInt());
+            return timestamp(startTime(r));
         }},
     Field{'t', "statecompact", "ST", true,
         [](const JobRow &r) {
@@ -287,8 +304,8 @@ const std::array kFields{
             return Cell{"(null)"};
         }},
     Field{'x', "excnodes", "EXC_NODES", true,
-        [](const JobRow &) {
-            return Cell{};
+        [](const JobRow &r) {
+            return hostsOrEmpty(r, "exc_nodes");
         }},
     Field{'X', "corespec", "CORE_SPEC", true,
         [](const JobRow &) {
@@ -377,6 +394,13 @@ std::string formatSeconds(std::int64_t seconds)
             static_cast<long long>(secs));
     }
     return buffer;
+}
+
+std::int64_t startTime(const JobRow &row)
+{
+    const proto::Json &job = *row.job;
+    const std::int64_t start = job["start_time"].toInt();
+    return start > 0 ? start : job["planned_start"].toInt();
 }
 
 std::int64_t timeUsed(const JobRow &row)

@@ -61,6 +61,10 @@ std::string renderLine(const std::vector<Column> &columns, const JobRow *row);
 // Slurm's _print_secs(): "5:00", "1:02:03", "2-00:00:00"; "INVALID" below 0 or above a year.
 std::string formatSeconds(std::int64_t seconds);
 
+// When the job started, or for a pending job when the scheduler plans to start it (squeue
+// --start, %S); 0 when unknown.
+std::int64_t startTime(const JobRow &row);
+
 // Seconds the job has run by `now` (0 while pending), as Slurm's job_time_used().
 std::int64_t timeUsed(const JobRow &row);
 

@@ -110,7 +110,9 @@ std::optional<Extract> extractorFor(char key)
     case 'P':
         return byText("partition");
     case 'S':
-        return byNumber("start_time");
+        return [](const JobRow &r) {
+            return SortKey{startTime(r)};
+        };
     case 't':
         return byText("state_short");
     case 'T':

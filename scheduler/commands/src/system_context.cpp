@@ -117,6 +117,20 @@ Context systemContext(int argc, char **argv)
         }
         return std::nullopt;
     };
+    ctx.readSiteConf = []() -> std::optional<std::string> {
+        if (const char *conf = std::getenv("SLURM_CONF"); conf && *conf) {
+            const std::string path(conf);
+            const std::size_t slash = path.rfind('/');
+            const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+            if (auto text = readTextFile(dir + "/minicluster.conf")) {
+                return text;
+            }
+        }
+        if (const char *dir = std::getenv("MINICLUSTER_DIR"); dir && *dir) {
+            return readTextFile(std::string(dir) + "/etc/minicluster.conf");
+        }
+        return std::nullopt;
+    };
     ctx.controller = [client = std::make_shared<proto::Client>()](
                          const proto::Json &request) -> std::optional<proto::Json> {
         std::string error;

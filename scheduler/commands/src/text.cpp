@@ -138,4 +138,53 @@ std::string baseName(std::string_view path)
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+namespace {
+
+std::string tableCell(const TableColumn &column, const std::string &value, int parsable)
+{
+    if (parsable) {
+        return value;
+    }
+    const std::string cut = column.markCut && value.size() > column.width
+        ? value.substr(0, column.width - 1) + "+"
+        : value.substr(0, column.width);
+    return column.right ? padLeft(cut, column.width) : padRight(cut, column.width);
+}
+
+std::string tableLine(
+    const std::vector<TableColumn> &columns, const std::vector<std::string> &values, int parsable)
+{
+    std::string text;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        text += tableCell(columns[i], values[i], parsable);
+        if (parsable != 2 || i + 1 < columns.size()) {
+            text += parsable ? "|" : " ";
+        }
+    }
+    return text + "\n";
+}
+
+} // namespace
+
+std::string tableText(const std::vector<TableColumn> &columns,
+    const std::vector<std::string> &headers, const std::vector<std::vector<std::string>> &rows,
+    bool noHeader, int parsable)
+{
+    std::string out;
+    if (!noHeader) {
+        out += tableLine(columns, headers, parsable);
+        if (!parsable) {
+            std::vector<std::string> rule;
+            for (const auto &column : columns) {
+                rule.emplace_back(column.width, '-');
+            }
+            out += tableLine(columns, rule, 0);
+        }
+    }
+    for (const auto &row : rows) {
+        out += tableLine(columns, row, parsable);
+    }
+    return out;
+}
+
 } // namespace mc::cmd

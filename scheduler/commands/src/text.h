@@ -31,6 +31,22 @@ std::int64_t parseLeadingInteger(std::string_view text, std::string_view *rest =
 std::string padLeft(std::string_view text, std::size_t width);
 std::string padRight(std::string_view text, std::size_t width);
 
+// One column of a fixed-width report: its width, the side it is padded on, and how a longer
+// value is cut: to the width, or (`markCut`, as sacct and sacctmgr do) one short with a '+'.
+struct TableColumn {
+    std::size_t width = 0;
+    bool right = false;
+    bool markCut = false;
+};
+
+// A report as sshare and sacctmgr print it: unless `noHeader`, the headers and (when not
+// parsable) a rule of '-' as wide as each column; then one line per row (values in column
+// order). `parsable` 0: padded cells joined by ' '; 1: raw values each followed by '|'
+// (--parsable); 2: joined by '|' with none at the end (--parsable2).
+std::string tableText(const std::vector<TableColumn> &columns,
+    const std::vector<std::string> &headers, const std::vector<std::vector<std::string>> &rows,
+    bool noHeader, int parsable);
+
 // Absolute form of `path` against `base` (no normalisation beyond joining).
 std::string absolutePath(std::string_view path, std::string_view base);
 std::string baseName(std::string_view path);

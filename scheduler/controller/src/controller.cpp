@@ -1,7 +1,11 @@
 #include "mc/ctl/controller.h"
 
 #include "mc/acct/job_codec.h"
+#include "mc/sched/explanation.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
+#include "mc/sched/job_transitions.h"
+#include "mc/sched/preemption.h"
 
 #include <algorithm>
 #include <cctype>
@@ -24,6 +28,41 @@ constexpr std::int64_t kBasicPriorityBase = 0xFFFF0000; // priority/basic: base 
 constexpr int kAccessDenied = 2002;
 constexpr int kInvalidJobId = 2017;
 constexpr int kAlreadyDone = 2021;
+constexpr int kDependencyProblem = 2038;
+
+// The dependency as Slurm keeps it: targets that never existed (ids past the last one handed
+// out) are dropped, and with them items left without a target (squeue %E then shows "(null)").
+std::string knownDependencies(const sched::Dependency &dep, std::uint32_t lastJobId)
+{
+    std::string text;
+    for (const auto &item : dep.items) {
+        std::string part;
+        if (item.type == sched::DependencyType::Singleton) {
+            part = "singleton";
+        } else {
+            for (const auto &target : item.targets) {
+                if (target.job.value > lastJobId) {
+                    continue;
+                }
+                part += ':' + std::to_string(target.job.value);
+                if (target.delay > 0) {
+                    part += '+' + std::to_string(target.delay / 60);
+                }
+            }
+            if (part.empty()) {
+                continue;
+            }
+            static constexpr const char *kNames[]
+                = {"after", "afterok", "afternotok", "afterany", "aftercorr", "singleton"};
+            part = kNames[static_cast<int>(item.type)] + part;
+        }
+        if (!text.empty()) {
+            text += dep.anyOf ? '?' : ',';
+        }
+        text += part;
+    }
+    return text;
+}
 
 Json failure(std::string_view message)
 {
@@ -95,12 +134,18 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
     , m_users(std::move(users))
     , m_store(store)
     , m_gateway(gateway)
+    , m_fairshare(m_config.priority.decayHalfLife)
+    , m_lastPlan(Json::array())
 {
     for (const auto &n : m_config.nodes) {
         NodeInfo info;
         info.usage = sched::NodeUsage{n.name, n.cpus, n.realMemory, 0, 0, false};
+        info.usage.gpus = n.gpus;
         info.reason = "Not responding";
         m_nodes[n.name] = info;
+    }
+    for (const auto &u : m_users.users) {
+        m_fairshare.addUser(u.name);
     }
 }
 
@@ -109,15 +154,20 @@ bool Controller::restore(std::string &error)
     m_lastJobId = m_store.lastJobId();
     for (auto &job : m_store.loadUnfinished(error)) {
         if (job.isActive()) {
-            for (const auto &name : job.nodeList) {
-                if (auto it = m_nodes.find(name); it != m_nodes.end()) {
-                    it->second.usage.allocCpus
-                        += job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
-                    it->second.usage.allocMemory += job.memPerNode;
-                }
-            }
+            allocate(job, +1);
         }
         m_jobs[job.id] = std::move(job);
+    }
+    // Fairshare: the decayed usage of every finished job, charged in the order they ended.
+    std::string queryError;
+    auto rows = m_store.query(acct::AcctQuery{}, queryError);
+    std::sort(rows.begin(), rows.end(), [](const acct::AcctRow &a, const acct::AcctRow &b) {
+        return a.job.endTime < b.job.endTime;
+    });
+    for (const auto &row : rows) {
+        if (sched::isFinished(row.job.state) && row.job.startTime > 0) {
+            chargeUsage(row.job, row.job.endTime);
+        }
     }
     return error.empty();
 }
@@ -146,12 +196,36 @@ Json Controller::handleRequest(const Json &request, Seconds now)
     if (op == "cluster") {
         return clusterInfo();
     }
+    if (op == "hold" || op == "release") {
+        return holdOrRelease(request, now, op == "hold");
+    }
+    if (op == "requeue") {
+        return requeue(request, now);
+    }
+    if (op == "update") {
+        return update(request, now);
+    }
+    if (op == "priorities") {
+        return priorities(request, now);
+    }
+    if (op == "shares") {
+        return shares(request, now);
+    }
+    if (op == "node_update") {
+        return nodeUpdate(request, now);
+    }
+    if (op == "clock") {
+        return clockRequest(request, now);
+    }
+    if (op == "config") {
+        return configInfo(now);
+    }
     return failure("Unknown request: " + op);
 }
 
-Json Controller::submit(const Json &request, Seconds now)
+std::optional<Json> Controller::validate(Job &job, Seconds now)
 {
-    sched::JobSpec spec = acct::specFromJson(request["job"]);
+    sched::JobSpec &spec = job.spec;
     const sched::SiteUser *user = m_users.find(spec.user);
     if (!user) {
         return failure("Invalid user id");
@@ -189,27 +263,64 @@ Json Controller::submit(const Json &request, Seconds now)
     int fitting = 0;
     for (const auto &name : part->nodes) {
         const sched::NodeConfig *n = m_config.node(name);
-        if (n && n->cpus >= shape.cpusPerNode && n->realMemory >= shape.memPerNode) {
+        if (n && n->cpus >= shape.cpusPerNode && n->realMemory >= shape.memPerNode
+            && n->gpus >= shape.gpusPerNode) {
             ++fitting;
         }
     }
     if (fitting < shape.nodes) {
         return failure("Requested node configuration is not available");
     }
-
-    Job job;
-    job.id = JobId{m_lastJobId + 1};
-    job.spec = std::move(spec);
+    for (const auto &name : spec.nodeList) {
+        if (std::find(part->nodes.begin(), part->nodes.end(), name) == part->nodes.end()) {
+            return failure("Requested node configuration is not available");
+        }
+    }
+    if (!spec.array.empty()) {
+        auto array = sched::parseArraySpec(spec.array);
+        if (!array) {
+            return failure("Invalid job array specification");
+        }
+        job.arrayPending = array->taskIds;
+        job.arrayMaxRunning = array->maxRunning;
+    }
+    if (!spec.dependency.empty()) {
+        auto dep = sched::parseDependency(spec.dependency);
+        if (!dep) {
+            Json reply = failure("Job dependency problem");
+            reply.set("errno", kDependencyProblem);
+            return reply;
+        }
+        spec.dependency = knownDependencies(*dep, m_lastJobId);
+    }
     job.submitTime = now;
     job.eligibleTime = now;
-    job.timeLimit
-        = job.spec.timeLimit ? *job.spec.timeLimit : part->defaultTime.value_or(part->maxTime);
+    job.timeLimit = spec.timeLimit ? *spec.timeLimit : part->defaultTime.value_or(part->maxTime);
     job.memPerNode = shape.memPerNode;
     job.state = JobState::Pending;
-    job.reason = job.spec.hold ? Reason::JobHeldUser : Reason::None;
-    if (job.spec.name.empty()) {
-        job.spec.name = "sbatch";
+    job.reason = spec.hold ? Reason::JobHeldUser : Reason::None;
+    if (spec.name.empty()) {
+        spec.name = "sbatch";
     }
+    return std::nullopt;
+}
+
+Json Controller::submit(const Json &request, Seconds now)
+{
+    Job job;
+    job.spec = acct::specFromJson(request["job"]);
+    if (auto refused = validate(job, now)) {
+        return *refused;
+    }
+    job.id = JobId{m_lastJobId + 1};
+    if (request["job"]["test_only"].toBool() || request["test_only"].toBool()) {
+        return testOnly(std::move(job), now); // sbatch --test-only: nothing is stored
+    }
+    if (!job.arrayPending.empty()) {
+        job.arrayJobId = job.id.value;
+    }
+    const auto context = sched::makePriorityContext(m_config, &m_fairshare);
+    job.priority = job.spec.hold ? 0 : sched::priorityOf(job, context, now).priority;
 
     std::string error;
     if (!m_store.saveJob(job, error)) {
@@ -230,9 +341,14 @@ Json Controller::listJobs(const Json &request, Seconds now) const
     const Json &users = request["users"];
     const Json &states = request["states"];
     const Json &partitions = request["partitions"];
+    // `fields`: only those members (docs/protocol.md); `form: rows`: as rows of values.
+    const std::vector<std::string> fields = request["fields"].toStringList();
+    const bool rows = !fields.empty() && request["form"].toString() == "rows";
+    const JobView view = fields.empty() ? JobView{} : JobView::of(fields);
     Json jobs = Json::array();
     for (const auto &[id, job] : m_jobs) {
-        if (ids.size() && !containsId(ids, id.value)) {
+        if (ids.size() && !containsId(ids, id.value)
+            && !(job.arrayJobId != 0 && containsId(ids, job.arrayJobId))) {
             continue;
         }
         if (users.size() && !contains(users, job.spec.user)) {
@@ -244,11 +360,17 @@ Json Controller::listJobs(const Json &request, Seconds now) const
         if (partitions.size() && !contains(partitions, job.spec.partition)) {
             continue;
         }
-        jobs.push(jobJson(job, now));
+        Json j = jobJson(job, now, view);
+        jobs.push(rows ? rowOf(std::move(j), fields) : std::move(j));
     }
     Json reply = success();
     reply.set("now", now);
-    reply.set("jobs", std::move(jobs));
+    if (rows) {
+        reply.set("columns", proto::stringList(fields));
+        reply.set("rows", std::move(jobs));
+    } else {
+        reply.set("jobs", std::move(jobs));
+    }
     return reply;
 }
 
@@ -266,8 +388,18 @@ Json Controller::cancel(const Json &request, Seconds now)
         r.set("errno", slurmErrno);
         results.push(std::move(r));
     };
+    // scancel of an array's id cancels the record and every task of it.
+    std::vector<std::uint32_t> wanted;
     for (const auto &idJson : request["job_ids"].items()) {
-        auto id = static_cast<std::uint32_t>(idJson.toInt());
+        const auto id = static_cast<std::uint32_t>(idJson.toInt());
+        wanted.push_back(id);
+        for (const auto &[other, job] : m_jobs) {
+            if (job.arrayJobId == id && other.value != id && !sched::isFinished(job.state)) {
+                wanted.push_back(other.value);
+            }
+        }
+    }
+    for (const std::uint32_t id : wanted) {
         auto it = m_jobs.find(JobId{id});
         if (it == m_jobs.end()) {
             fail(id, "Invalid job id specified", kInvalidJobId);
@@ -320,35 +452,91 @@ Json Controller::accounting(const Json &request, Seconds now) const
         query.jobIds.push_back(static_cast<std::uint32_t>(id.toInt()));
     }
     query.since = request["since"].toInt();
+    // Finished jobs come from the store (indexed by end time); the others are all in memory,
+    // identical to their stored records, so a large queue costs no record parsing.
+    query.finishedOnly = true;
     std::string error;
     auto rows = m_store.query(query, error);
     if (!error.empty()) {
         return failure(error);
     }
+    auto wanted = [&query](const Job &job) {
+        if (!query.users.empty()
+            && std::find(query.users.begin(), query.users.end(), job.spec.user)
+                == query.users.end()) {
+            return false;
+        }
+        return query.jobIds.empty()
+            || std::any_of(query.jobIds.begin(), query.jobIds.end(), [&job](std::uint32_t id) {
+                   return id == job.id.value || (job.arrayJobId != 0 && id == job.arrayJobId);
+               });
+    };
+    // Pointers, not copies: a job holds its script and environment.
+    struct Entry {
+        const Job *job;
+        std::vector<acct::StepRecord> steps;
+    };
+    std::vector<Entry> all;
+    all.reserve(rows.size());
+    for (auto &row : rows) {
+        all.push_back(Entry{&row.job, std::move(row.steps)});
+    }
+    for (const auto &[id, job] : m_jobs) {
+        if (acct::isUnfinished(job.state) && wanted(job)) {
+            all.push_back(Entry{&job,
+                job.startTime > 0 || job.restarts > 0 ? m_store.steps(id)
+                                                      : std::vector<acct::StepRecord>{}});
+        }
+    }
+    std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(rows.size()),
+        all.end(),
+        [](const Entry &a, const Entry &b) { return a.job->id.value < b.job->id.value; });
+
+    // `fields`: only those job members (plus `priority`, `cancelled_by`, `steps` if named).
+    const std::vector<std::string> fields = request["fields"].toStringList();
+    auto named = [&fields](std::string_view key) {
+        return fields.empty() || std::find(fields.begin(), fields.end(), key) != fields.end();
+    };
+    const acct::JobKeys keys = fields.empty() ? acct::JobKeys::all() : acct::JobKeys::of(fields);
+    const bool withPriority = named("priority");
+    const bool withCancelledBy = named("cancelled_by");
+    const bool withSteps = named("steps");
     Json jobs = Json::array();
-    for (const auto &row : rows) {
-        Json j = acct::jobToJson(row.job);
-        j.set("priority", kBasicPriorityBase - row.job.id.value);
-        if (row.job.cancelledBy) {
-            j.set("cancelled_by", static_cast<std::int64_t>(*row.job.cancelledBy));
+    jobs.reserve(all.size());
+    for (const auto &entry : all) {
+        const Job &job = *entry.job;
+        Json j = acct::jobToJson(job, keys);
+        if (withPriority) {
+            j.set("priority", job.priority > 0 ? job.priority : kBasicPriorityBase - job.id.value);
+        }
+        if (withCancelledBy && job.cancelledBy) {
+            j.add("cancelled_by", static_cast<std::int64_t>(*job.cancelledBy));
+        }
+        if (!withSteps) {
+            jobs.push(std::move(j));
+            continue;
         }
         Json steps = Json::array();
-        for (const auto &s : row.steps) {
+        for (const auto &s : entry.steps) {
             Json step = Json::object();
-            step.set("step", s.step);
-            step.set("state", sched::longName(s.state));
-            step.set("exit_code", s.exit.code);
-            step.set("exit_signal", s.exit.signal);
-            step.set("start_time", s.startTime);
-            step.set("end_time", s.endTime);
-            step.set("nodes", proto::stringList(s.nodes));
-            step.set("num_cpus", s.cpus);
-            step.set("total_cpu_ms", s.totalCpuMs);
-            step.set("max_rss_kb", s.maxRssKb);
-            step.set("ave_rss_kb", s.aveRssKb);
+            step.add("step", s.step);
+            step.add("step_id", s.step);
+            if (!s.name.empty() || s.step == "batch" || s.step == "extern") {
+                step.add("name", s.name.empty() ? s.step : s.name);
+            }
+            step.add("state", sched::longName(s.state));
+            step.add("exit_code", s.exit.code);
+            step.add("exit_signal", s.exit.signal);
+            step.add("start_time", s.startTime);
+            step.add("end_time", s.endTime);
+            step.add("nodes", proto::stringList(s.nodes));
+            step.add("num_cpus", s.cpus);
+            step.add("total_cpu_ms", s.totalCpuMs);
+            step.add("max_rss_kb", s.maxRssKb);
+            step.add("ave_rss_kb", s.aveRssKb);
             steps.push(std::move(step));
         }
-        j.set("steps", std::move(steps));
+        j.add("steps", std::move(steps));
         jobs.push(std::move(j));
     }
     Json reply = success();
@@ -392,11 +580,59 @@ Json Controller::snapshot(Seconds now) const
     return reply;
 }
 
+Controller::JobView Controller::JobView::of(const std::vector<std::string> &fields)
+{
+    JobView view;
+    view.keys = acct::JobKeys::of(fields);
+    auto named = [&fields](std::string_view key) {
+        return std::find(fields.begin(), fields.end(), key) != fields.end();
+    };
+    view.waitingFor = named("waiting_for");
+    view.dependency = named("dependency");
+    view.explanation = named("explanation");
+    view.now = named("now");
+    return view;
+}
+
+Json Controller::rowOf(Json job, const std::vector<std::string> &fields)
+{
+    Json row = Json::array();
+    row.reserve(fields.size());
+    for (const auto &key : fields) {
+        row.push(job[key]);
+    }
+    return row;
+}
+
 Json Controller::jobJson(const Job &job, Seconds now) const
 {
-    Json j = acct::jobToJson(job);
-    j.set("priority", kBasicPriorityBase - job.id.value);
-    j.set("now", now);
+    return jobJson(job, now, JobView{});
+}
+
+Json Controller::jobJson(const Job &job, Seconds now, const JobView &view) const
+{
+    Json j = acct::jobToJson(job, view.keys);
+    if (auto wait = m_waits.find(job.id); wait != m_waits.end() && job.isPending()) {
+        if (view.waitingFor) {
+            Json ids = Json::array();
+            for (JobId id : wait->second.waitingFor) {
+                ids.push(static_cast<std::int64_t>(id.value));
+            }
+            j.set("waiting_for", std::move(ids));
+        }
+        if (view.dependency && !wait->second.dependency.empty()) {
+            j.set("dependency", wait->second.dependency);
+        }
+        if (view.explanation) {
+            Json explanation = Json::object();
+            explanation.set("en", sched::explain(wait->second, "en", now));
+            explanation.set("fr", sched::explain(wait->second, "fr", now));
+            j.add("explanation", std::move(explanation));
+        }
+    }
+    if (view.now) {
+        j.add("now", now);
+    }
     return j;
 }
 
@@ -406,7 +642,11 @@ Json Controller::nodeJson(const NodeInfo &node) const
     Json j = Json::object();
     j.set("name", u.name);
     std::string state;
-    if (!node.connected) {
+    if (node.adminState == "drain") {
+        state = u.allocCpus > 0 ? "draining" : "drained";
+    } else if (node.adminState == "fail") {
+        state = u.allocCpus > 0 ? "failing" : "fail";
+    } else if (!node.connected || node.adminState == "down") {
         state = "down";
     } else if (u.allocCpus == 0) {
         state = "idle";
@@ -422,6 +662,7 @@ Json Controller::nodeJson(const NodeInfo &node) const
     j.set("alloc_memory", u.allocMemory);
     const sched::NodeConfig *conf = m_config.node(u.name);
     j.set("gpus", conf ? conf->gpus : 0);
+    j.set("alloc_gpus", u.allocGpus);
     Json parts = Json::array();
     for (const auto &p : m_config.partitions) {
         if (std::find(p.nodes.begin(), p.nodes.end(), u.name) != p.nodes.end()) {
@@ -429,7 +670,7 @@ Json Controller::nodeJson(const NodeInfo &node) const
         }
     }
     j.set("partitions", std::move(parts));
-    j.set("reason", node.connected ? std::string() : node.reason);
+    j.set("reason", node.connected && node.adminState.empty() ? std::string() : node.reason);
     j.set("limits", node.limits);
     j.set("limits_detail", node.limitsDetail);
     return j;
@@ -445,7 +686,9 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
     it->second.limits = message["limits"].toString();
     it->second.limitsDetail = message["limits_detail"].toString();
     it->second.usage.available = true;
-    it->second.reason.clear();
+    if (it->second.adminState.empty()) {
+        it->second.reason.clear(); // a drained node stays drained, with its reason
+    }
     // End reports kept by the node while we were away.
     for (const auto &report : message["finished"].items()) {
         nodeReport(node, report, now);
@@ -453,7 +696,8 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
     // Jobs we believe run there but the node does not know: lost with the node.
     std::vector<JobId> lost;
     for (auto &[id, job] : m_jobs) {
-        if (job.isActive() && job.batchHost == node && !containsId(message["running"], id.value)) {
+        if (job.isActive() && !job.spec.interactive && job.batchHost == node
+            && !containsId(message["running"], id.value)) {
             lost.push_back(id);
         }
     }
@@ -529,24 +773,41 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     step.totalCpuMs = usage["total_cpu_ms"].toInt();
     step.maxRssKb = usage["max_rss_kb"].toInt();
     step.aveRssKb = usage["ave_rss_kb"].toInt();
+    chargeUsage(job, now); // fairshare: CPU time used, whatever the end
+    const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
+    const bool preempted = job.preemptEnd.has_value();
+    const bool preemptRequeue
+        = preempted && part && sched::preemptModeOf(m_config, *part) == sched::PreemptMode::Requeue;
+    m_preemptKilled.erase(job.id);
+    auto asked = m_requeueOnEnd.find(job.id);
+    if (!report["launch_failed"].toBool() && (preemptRequeue || asked != m_requeueOnEnd.end())) {
+        // scontrol requeue[hold], or preemption with PreemptMode=REQUEUE: back to the queue.
+        const bool hold = asked != m_requeueOnEnd.end() && asked->second;
+        if (asked != m_requeueOnEnd.end()) {
+            m_requeueOnEnd.erase(asked);
+        }
+        release(job);
+        job = sched::requeueJob(std::move(job), now);
+        job.exit = {};
+        if (hold) {
+            job = sched::holdJob(std::move(job), false);
+        }
+        persist(job);
+        emitJob(job, now);
+        return;
+    }
     if (report["launch_failed"].toBool()) {
         // Slurm: FAILED with JobLaunchFailure, 0:53 on the job and its CANCELLED batch step.
         job.state = JobState::Failed;
         job.reason = Reason::JobLaunchFailure;
         step.state = JobState::Cancelled;
-    } else if (report["node_fail"].toBool() && job.spec.requeue.value_or(true)) {
+    } else if (report["node_fail"].toBool() && job.spec.requeue.value_or(true)
+        && !job.spec.interactive) {
         // Slurm's JobRequeue=1 default (or --requeue): the job goes back to the queue and runs
         // again elsewhere; --no-requeue makes it end NODE_FAIL instead.
         release(job);
-        job.state = JobState::Pending;
-        job.reason = Reason::None;
-        job.restarts += 1;
-        job.startTime = 0;
-        job.endTime = 0;
+        job = sched::requeueJob(std::move(job), now);
         job.exit = {};
-        job.nodeList.clear();
-        job.batchHost.clear();
-        job.allocCpus = 0;
         persist(job);
         emitJob(job, now);
         return;
@@ -554,6 +815,13 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         job.state = JobState::NodeFail;
         job.reason = Reason::NodeDown;
         step.state = JobState::Cancelled;
+    } else if (preempted && !job.cancelledBy) {
+        // PreemptMode=CANCEL: PREEMPTED 0:0, the batch step CANCELLED by the signal.
+        job.state = JobState::Preempted;
+        job.reason = Reason::None;
+        step.state = JobState::Cancelled;
+        step.exit = {0, job.exit.signal != 0 ? job.exit.signal : SIGKILL};
+        job.exit = {};
     } else if (report["oom"].toBool()) {
         // Slurm: OUT_OF_MEMORY with 0:125 on the job and its batch step.
         job.state = JobState::OutOfMemory;
@@ -585,7 +853,9 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     }
     release(job);
     std::string error;
-    m_store.saveStep(step, error);
+    if (!job.spec.interactive) { // salloc/srun allocations have no batch step
+        m_store.saveStep(step, error);
+    }
     if (m_externSteps && !report["launch_failed"].toBool()) {
         // The extern step holds the job's allocation on its nodes from start to end.
         acct::StepRecord external;
@@ -604,63 +874,11 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
 
 void Controller::release(Job &job)
 {
-    int perNode = job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    allocate(job, -1);
     for (const auto &name : job.nodeList) {
         if (auto it = m_nodes.find(name); it != m_nodes.end()) {
-            it->second.usage.allocCpus = std::max(0, it->second.usage.allocCpus - perNode);
-            it->second.usage.allocMemory
-                = std::max<sched::MiB>(0, it->second.usage.allocMemory - job.memPerNode);
             emitNode(it->second);
         }
-    }
-}
-
-void Controller::schedule(Seconds now)
-{
-    std::vector<const Job *> pending;
-    for (const auto &[id, job] : m_jobs) {
-        if (job.isPending()) {
-            pending.push_back(&job);
-        }
-    }
-    if (pending.empty()) {
-        return;
-    }
-    std::vector<sched::NodeUsage> usage;
-    for (const auto &[name, node] : m_nodes) {
-        usage.push_back(node.usage);
-    }
-    sched::SchedulePlan plan = sched::schedule(m_config, usage, pending, now);
-    for (const auto &wait : plan.waits) {
-        Job &job = m_jobs[wait.job];
-        if (job.reason != wait.reason) {
-            job.reason = wait.reason;
-            emitJob(job, now);
-        }
-    }
-    for (const auto &start : plan.starts) {
-        Job &job = m_jobs[start.job];
-        job.state = JobState::Running;
-        job.reason = Reason::None;
-        job.startTime = now;
-        job.nodeList = start.nodes;
-        job.batchHost = start.nodes.front();
-        job.allocCpus = start.shape.cpusPerNode * static_cast<int>(start.nodes.size());
-        job.memPerNode = start.shape.memPerNode;
-        for (const auto &name : start.nodes) {
-            NodeInfo &node = m_nodes[name];
-            node.usage.allocCpus += start.shape.cpusPerNode;
-            node.usage.allocMemory += start.shape.memPerNode;
-            emitNode(node);
-        }
-        persist(job);
-        if (!m_gateway.send(job.batchHost, launchOrder(job))) {
-            Json report = Json::object();
-            report.set("node_fail", true);
-            jobEnded(job, report, now);
-            continue;
-        }
-        emitJob(job, now);
     }
 }
 

@@ -25,13 +25,15 @@ bool readFile(const std::string &path, std::string &out)
     return true;
 }
 
-void periodic(mc::proto::EventLoop &loop, mc::ctl::Controller &controller)
+void periodic(
+    mc::proto::EventLoop &loop, mc::ctl::Controller &controller, const mc::ctl::Server &server)
 {
-    loop.addTimer(std::chrono::seconds(1), [&loop, &controller] {
-        auto now = mc::ctl::wallClock();
+    loop.addTimer(std::chrono::seconds(1), [&loop, &controller, &server] {
+        auto now = server.now();
         controller.purgeOldJobs(now);
+        controller.expireAllocations(now);
         controller.schedule(now);
-        periodic(loop, controller);
+        periodic(loop, controller, server);
     });
 }
 
@@ -103,7 +105,7 @@ int main(int argc, char **argv)
     }
     std::fprintf(stderr, "minicluster-ctld: cluster %s ready, %zu nodes\n",
         parsed.config.clusterName.c_str(), parsed.config.nodes.size());
-    periodic(loop, controller);
+    periodic(loop, controller, server);
     loop.run();
     ::unlink((dir + "/run/ctld.pid").c_str());
     return 0;

@@ -24,11 +24,13 @@ Server::Server(proto::EventLoop &loop, Controller &controller)
     m_controller.publish = [this](const Json &event) {
         publish(event);
     };
+    m_controller.setClock(&m_clock);
 }
 
 Server::~Server()
 {
     m_controller.publish = nullptr;
+    m_controller.setClock(nullptr);
     m_connections.clear();
     if (m_listenFd >= 0) {
         m_loop.unwatch(m_listenFd);
@@ -74,7 +76,7 @@ void Server::onMessage(int fd, const Json &message)
     }
     proto::Connection &conn = *it->second;
     std::string op = message["op"].toString();
-    sched::Seconds now = wallClock();
+    sched::Seconds now = this->now();
 
     if (auto node = m_nodeOfFd.find(fd); node != m_nodeOfFd.end()) {
         m_controller.nodeReport(node->second, message, now);
@@ -123,9 +125,25 @@ void Server::onMessage(int fd, const Json &message)
         m_loop.post([this] { m_loop.quit(); });
         return;
     }
+    if (Controller::isStepRequest(op)) { // srun/salloc (controller_steps.cpp)
+        Json reply = m_controller.handleStepRequest(message, now);
+        conn.send(reply);
+        if (op == "alloc_release") {
+            scheduleSoon();
+        }
+        return;
+    }
     Json reply = m_controller.handleRequest(message, now);
+    if (!reply.contains("now")) {
+        reply.set("now", now); // every reply carries the cluster clock
+    }
     conn.send(reply);
-    if (op == "submit" || op == "cancel") {
+    if (op == "submit" && message["job"]["interactive"].toBool() && reply["ok"].toBool()) {
+        // An allocation lives as long as its salloc/srun: released if that one goes away.
+        m_allocations[fd].push_back(reply["job_id"].toInt());
+    }
+    if (op == "submit" || op == "cancel" || op == "hold" || op == "release" || op == "requeue"
+        || op == "update" || op == "node_update" || op == "clock") {
         scheduleSoon();
     }
 }
@@ -140,7 +158,7 @@ void Server::scheduleSoon()
     m_schedulePending = true;
     m_loop.post([this] {
         m_schedulePending = false;
-        m_controller.schedule(wallClock());
+        m_controller.schedule(this->now());
     });
 }
 
@@ -151,8 +169,19 @@ void Server::onClosed(int fd)
         m_nodeOfFd.erase(node);
         if (auto it = m_nodeFds.find(name); it != m_nodeFds.end() && it->second == fd) {
             m_nodeFds.erase(it);
-            m_controller.nodeLost(name, wallClock());
+            m_controller.nodeLost(name, this->now());
         }
+    }
+    if (auto owned = m_allocations.find(fd); owned != m_allocations.end()) {
+        for (std::int64_t id : owned->second) {
+            Json release = Json::object();
+            release.set("op", "alloc_release");
+            release.set("job_id", id);
+            release.set("lost", true);
+            m_controller.handleStepRequest(release, this->now());
+        }
+        m_allocations.erase(owned);
+        scheduleSoon();
     }
     m_subscribers.erase(fd);
     m_connections.erase(fd);

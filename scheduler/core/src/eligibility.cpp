@@ -75,9 +75,9 @@ std::optional<WaitDecision> ineligible(
     // Requested nodes down or drained, or too few usable nodes left in the partition.
     std::vector<std::string> unavailable;
     for (const auto &name : job.spec.nodeList) {
-        auto it = std::find_if(input.nodes.begin(), input.nodes.end(),
+        auto it = std::find_if(input.nodeList().begin(), input.nodeList().end(),
             [&](const NodeUsage &n) { return n.name == name; });
-        if (it == input.nodes.end() || !it->available) {
+        if (it == input.nodeList().end() || !it->available) {
             unavailable.push_back(name);
         }
     }
@@ -85,9 +85,9 @@ std::optional<WaitDecision> ineligible(
         WaitDecision wait = waiting(job, Reason::ReqNodeNotAvail);
         if (unavailable.empty()) {
             for (const auto &name : part->nodes) {
-                auto it = std::find_if(input.nodes.begin(), input.nodes.end(),
+                auto it = std::find_if(input.nodeList().begin(), input.nodeList().end(),
                     [&](const NodeUsage &n) { return n.name == name; });
-                if (it == input.nodes.end() || !it->available) {
+                if (it == input.nodeList().end() || !it->available) {
                     unavailable.push_back(name);
                 }
             }

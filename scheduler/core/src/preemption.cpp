@@ -44,8 +44,8 @@ std::vector<PreemptDecision> choosePreemptions(const SchedulePass &pass, const Q
     });
     // What-if: a copy of the planner where each chosen victim gives its nodes back at now.
     std::map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < input.nodes.size(); ++i) {
-        index.emplace(input.nodes[i].name, i);
+    for (std::size_t i = 0; i < input.nodeList().size(); ++i) {
+        index.emplace(input.nodeList()[i].name, i);
     }
     Planner whatIf = pass.planner();
     std::vector<PreemptDecision> chosen;
@@ -62,7 +62,7 @@ std::vector<PreemptDecision> choosePreemptions(const SchedulePass &pass, const Q
             relevant = relevant
                 || std::find(entry.candidates->begin(), entry.candidates->end(), it->second)
                     != entry.candidates->end();
-            const NodeUsage &n = input.nodes[it->second];
+            const NodeUsage &n = input.nodeList()[it->second];
             Amount back{v.job->allocCpus / count, v.job->memPerNode, v.job->spec.gpusPerNode};
             if (v.job->spec.exclusive || v.partition->exclusive) {
                 back = Amount{n.cpus, n.memory, n.gpus};

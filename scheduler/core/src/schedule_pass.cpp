@@ -60,16 +60,16 @@ SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan)
     , m_plan(plan)
     , m_planner({}, input.now)
 {
-    if (input.index && input.index->size() == input.nodes.size()) {
+    if (input.index && input.index->size() == input.nodeList().size()) {
         m_index = input.index;
     } else {
-        m_ownIndex.emplace(*input.config, input.nodes);
+        m_ownIndex.emplace(*input.config, input.nodeList());
         m_index = &*m_ownIndex;
     }
     std::vector<Amount> free;
-    free.reserve(input.nodes.size());
-    for (std::size_t i = 0; i < input.nodes.size(); ++i) {
-        const NodeUsage &n = input.nodes[i];
+    free.reserve(input.nodeList().size());
+    for (std::size_t i = 0; i < input.nodeList().size(); ++i) {
+        const NodeUsage &n = input.nodeList()[i];
         if (n.available) {
             free.push_back(Amount{std::max(0, n.cpus - n.allocCpus),
                 std::max<MiB>(0, n.memory - n.allocMemory), std::max(0, n.gpus - n.allocGpus)});
@@ -78,27 +78,43 @@ SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan)
         }
     }
     m_planner = Planner(std::move(free), input.now);
-    for (const Job *job : input.running) {
-        Running r{job->id, {}, expectedEnd(*job, input.now)};
+    m_running.reserve(input.running.size() + 16);
+    m_runningNodes.reserve(input.running.size() * 2 + 16);
+    const bool indexed = input.runningNodes.size() == input.running.size();
+    std::vector<Planner::Release> releases;
+    releases.reserve(input.running.size() * 2);
+    std::vector<std::size_t> found;
+    for (std::size_t j = 0; j < input.running.size(); ++j) {
+        const Job *job = input.running[j];
+        Running r{job->id, m_runningNodes.size(), 0, expectedEnd(*job, input.now)};
         const int count = std::max(1, static_cast<int>(job->nodeList.size()));
         const PartitionConfig *part = input.config->partition(job->spec.partition);
-        for (const auto &name : job->nodeList) {
-            const auto at = m_index->find(name);
-            if (!at) {
-                continue;
+        const std::vector<std::size_t> *at = indexed ? input.runningNodes[j] : nullptr;
+        if (!at) {
+            found.clear();
+            for (const auto &name : job->nodeList) {
+                if (const auto i = m_index->find(name)) {
+                    found.push_back(*i);
+                }
             }
-            r.nodes.push_back(*at);
-            const NodeUsage &n = input.nodes[*at];
+            at = &found;
+        }
+        const bool exclusive = job->spec.exclusive || (part && part->exclusive);
+        for (const std::size_t i : *at) {
+            m_runningNodes.push_back(i);
+            ++r.count;
+            const NodeUsage &n = input.nodeList()[i];
             Amount back{job->allocCpus / count, job->memPerNode, job->spec.gpusPerNode};
-            if (job->spec.exclusive || (part && part->exclusive)) {
+            if (exclusive) {
                 back = Amount{n.cpus, n.memory, n.gpus};
             }
             if (n.available) {
-                m_planner.addRelease(*at, r.end, back);
+                releases.push_back({i, r.end, back});
             }
         }
-        m_running.push_back(std::move(r));
+        m_running.push_back(r);
     }
+    m_planner.addReleases(releases);
 }
 
 void SchedulePass::prepare(QueueEntry &entry)
@@ -121,6 +137,15 @@ void SchedulePass::prepare(QueueEntry &entry)
             ++entry.required;
         }
     }
+    const bool plain
+        = job.spec.nodeList.empty() && job.spec.excludeNodes.empty() && job.spec.constraint.empty();
+    if (plain) {
+        if (auto known = m_plainCandidates.find(entry.partition);
+            known != m_plainCandidates.end()) {
+            entry.candidates = known->second;
+            return;
+        }
+    }
     std::string key = entry.partition->name + '|' + job.spec.constraint + '|';
     for (const auto &n : job.spec.nodeList) {
         key += n + ',';
@@ -131,6 +156,9 @@ void SchedulePass::prepare(QueueEntry &entry)
     }
     auto [it, inserted] = m_candidates.try_emplace(std::move(key));
     entry.candidates = &it->second;
+    if (plain) {
+        m_plainCandidates.emplace(entry.partition, &it->second);
+    }
     if (!inserted) {
         return;
     }
@@ -142,28 +170,31 @@ void SchedulePass::prepare(QueueEntry &entry)
     }
     std::vector<std::size_t> others;
     for (const std::size_t at : m_index->partitionNodes(entry.partition->name)) {
-        const std::string &name = m_input.nodes[at].name;
-        if (!m_input.nodes[at].available || contains(job.spec.nodeList, name)
+        const std::string &name = m_input.nodeList()[at].name;
+        if (!m_input.nodeList()[at].available || contains(job.spec.nodeList, name)
             || contains(job.spec.excludeNodes, name)
             || !satisfiesConstraint(m_index->nodeConfig(at), job.spec.constraint)) {
             continue;
         }
         others.push_back(at);
     }
-    std::stable_sort(others.begin(), others.end(), [&](std::size_t a, std::size_t b) {
+    const auto lighter = [&](std::size_t a, std::size_t b) {
         const NodeConfig *ca = m_index->nodeConfig(a);
         const NodeConfig *cb = m_index->nodeConfig(b);
         const int wa = ca ? ca->weight : 1;
         const int wb = cb ? cb->weight : 1;
         return wa < wb;
-    });
+    };
+    if (!std::is_sorted(others.begin(), others.end(), lighter)) { // usually all weigh the same
+        std::stable_sort(others.begin(), others.end(), lighter);
+    }
     candidates.insert(candidates.end(), others.begin(), others.end());
 }
 
 Amount SchedulePass::needOn(const QueueEntry &entry, std::size_t n) const
 {
     if (entry.shape.exclusive) {
-        const NodeUsage &u = m_input.nodes[n];
+        const NodeUsage &u = m_input.nodeList()[n];
         return Amount{u.cpus, u.memory, u.gpus};
     }
     return entry.need;
@@ -173,22 +204,31 @@ std::optional<std::vector<std::size_t>> SchedulePass::fitNow(
     const QueueEntry &entry, Seconds duration)
 {
     // The candidate list identifies partition, constraint, --nodelist and --exclude.
-    std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(entry.candidates)) + '|'
-        + std::to_string(entry.shape.nodes) + '|' + std::to_string(entry.need.cpus) + '|'
-        + std::to_string(entry.need.memory) + '|' + std::to_string(entry.need.gpus)
-        + (entry.shape.exclusive ? "|x" : "|s");
+    const FailKey key{entry.candidates, entry.shape.nodes, entry.need.cpus, entry.need.memory,
+        entry.need.gpus, entry.shape.exclusive};
     const Seconds length = duration == kInfinite ? std::numeric_limits<Seconds>::max() : duration;
     if (auto it = m_failed.find(key); it != m_failed.end() && length >= it->second) {
         return std::nullopt;
     }
     const Seconds now = m_input.now;
     const Seconds until = duration == kInfinite ? kInfinite : now + duration;
+    if (!entry.shape.exclusive && entry.required == 0) {
+        // The same need on every node: the planner looks only at nodes that may have it now.
+        auto nodes = m_planner.fitNow(
+            *entry.candidates, entry.need, until, entry.shape.nodes, entry.candidates);
+        if (nodes) {
+            return nodes;
+        }
+        auto &failed = m_failed[key];
+        failed = failed == 0 ? length : std::min(failed, length);
+        return std::nullopt;
+    }
     std::vector<std::size_t> chosen;
     const int wanted = std::max(entry.shape.nodes, static_cast<int>(entry.required));
     for (std::size_t i = 0; i < entry.candidates->size(); ++i) {
         const std::size_t n = (*entry.candidates)[i];
         const bool ok
-            = m_input.nodes[n].available && m_planner.fits(n, needOn(entry, n), now, until);
+            = m_input.nodeList()[n].available && m_planner.fits(n, needOn(entry, n), now, until);
         if (!ok && i < entry.required) {
             break; // a --nodelist node is busy: no start now
         }
@@ -234,7 +274,8 @@ std::optional<Planner::Slot> SchedulePass::earliest(const QueueEntry &entry) con
         }
         return std::nullopt;
     }
-    return m_planner.earliestSlot(*entry.candidates, entry.need, entry.duration, wanted);
+    return m_planner.earliestSlot(
+        *entry.candidates, entry.need, entry.duration, wanted, entry.candidates);
 }
 
 void SchedulePass::start(const QueueEntry &entry, const std::vector<std::size_t> &nodes,
@@ -249,7 +290,13 @@ void SchedulePass::start(const QueueEntry &entry, const std::vector<std::size_t>
     for (std::size_t n : nodes) {
         m_planner.take(n, needOn(entry, n), m_input.now, until);
     }
-    m_running.push_back({entry.job->id, nodes, until}); // later jobs may wait for it
+    m_running.push_back({entry.job->id, m_runningNodes.size(), nodes.size(), until});
+    m_runningNodes.insert(m_runningNodes.end(), nodes.begin(), nodes.end()); // may wait for it
+    if (!m_runningByNode.empty()) {
+        for (std::size_t n : nodes) {
+            m_runningByNode[n].push_back(m_running.size() - 1);
+        }
+    }
     m_plan.starts.push_back(std::move(decision));
 }
 
@@ -262,20 +309,47 @@ void SchedulePass::reserve(const QueueEntry &entry, const Planner::Slot &slot)
     ++m_reservations;
 }
 
-std::vector<JobId> SchedulePass::runningOn(const std::vector<std::size_t> &nodes, Seconds at) const
+std::vector<JobId> SchedulePass::runningOn(const std::vector<std::size_t> &nodes, Seconds at)
 {
-    std::vector<JobId> ids;
-    for (const auto &r : m_running) {
-        if (r.end == kInfinite || r.end > at) {
-            continue;
+    if (++m_runningOnCalls == 1) {
+        // Usually asked once a pass (the first blocked job): a scan beats building the index.
+        std::vector<JobId> ids;
+        for (const Running &r : m_running) {
+            if (r.end == kInfinite || r.end > at) {
+                continue;
+            }
+            const auto first = m_runningNodes.begin() + static_cast<std::ptrdiff_t>(r.first);
+            const auto last = first + static_cast<std::ptrdiff_t>(r.count);
+            const bool overlaps = std::any_of(first, last, [&](std::size_t n) {
+                return std::find(nodes.begin(), nodes.end(), n) != nodes.end();
+            });
+            if (overlaps) {
+                ids.push_back(r.id);
+            }
         }
-        const bool overlaps = std::any_of(r.nodes.begin(), r.nodes.end(),
-            [&](std::size_t n) { return std::find(nodes.begin(), nodes.end(), n) != nodes.end(); });
-        if (overlaps) {
-            ids.push_back(r.id);
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    }
+    if (m_runningByNode.size() != m_input.nodeList().size()) {
+        m_runningByNode.assign(m_input.nodeList().size(), {});
+        for (std::size_t i = 0; i < m_running.size(); ++i) {
+            const Running &r = m_running[i];
+            for (std::size_t k = r.first; k < r.first + r.count; ++k) {
+                m_runningByNode[m_runningNodes[k]].push_back(i);
+            }
+        }
+    }
+    std::vector<JobId> ids;
+    for (std::size_t n : nodes) {
+        for (std::size_t i : m_runningByNode[n]) {
+            const Running &r = m_running[i];
+            if (r.end != kInfinite && r.end <= at) {
+                ids.push_back(r.id);
+            }
         }
     }
     std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     return ids;
 }
 
@@ -284,7 +358,7 @@ std::vector<std::string> SchedulePass::names(const std::vector<std::size_t> &nod
     std::vector<std::string> result;
     result.reserve(nodes.size());
     for (std::size_t n : nodes) {
-        result.push_back(m_input.nodes[n].name);
+        result.push_back(m_input.nodeList()[n].name);
     }
     return result;
 }

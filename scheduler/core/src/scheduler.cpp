@@ -70,7 +70,21 @@ std::unique_ptr<Policy> makePolicy(SchedulerKind kind, int depth)
 
 } // namespace
 
+int widestNode(const ClusterConfig &config)
+{
+    int widest = 0;
+    for (const auto &n : config.nodes) {
+        widest = std::max(widest, n.cpus);
+    }
+    return widest;
+}
+
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config)
+{
+    return shapeOf(spec, config, widestNode(config));
+}
+
+JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widest)
 {
     JobShape shape;
     const int tasks = std::max(1, spec.ntasks);
@@ -83,10 +97,6 @@ JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config)
             shape.nodes = std::max(shape.nodes, ceilDiv(tasks, spec.ntasksPerNode));
         }
     } else if (shape.nodes == 1) {
-        int widest = 0;
-        for (const auto &n : config.nodes) {
-            widest = std::max(widest, n.cpus);
-        }
         if (widest > 0 && tasks * perTask > widest && perTask <= widest) {
             const int perNode = widest / perTask; // tasks one node can hold
             shape.nodes = ceilDiv(tasks, perNode);
@@ -113,78 +123,135 @@ Scheduler::Scheduler(SchedulerOptions options)
     : m_options(options)
 { }
 
-SchedulePlan Scheduler::run(const SchedulerInput &input) const
-{
-    SchedulePlan plan;
-    const ClusterConfig &config = *input.config;
-    const PriorityContext priorityContext = makePriorityContext(config, input.fairshare);
-    std::optional<PassLookup> passLookup;
-    const bool anyDependency = std::any_of(input.pending.begin(), input.pending.end(),
-        [](const Job *job) { return !job->spec.dependency.empty(); });
-    if (!input.lookup && anyDependency) {
-        passLookup.emplace(input);
-    }
-    static const JobLookup kEmpty;
-    const JobLookup &lookup
-        = input.lookup ? *input.lookup : (passLookup ? passLookup->lookup() : kEmpty);
-
-    std::unordered_map<std::uint32_t, int> runningTasks; // array id -> tasks running
-    for (const Job *job : input.running) {
-        if (job->arrayJobId != 0) {
-            ++runningTasks[job->arrayJobId];
+// One pass over a copy of the input; kept alive by a ScheduleSession so that jobs submitted
+// after it can be decided as if they had been at the end of its queue.
+class PassRunner {
+public:
+    PassRunner(const SchedulerInput &input, const SchedulerOptions &options)
+        : m_input(input)
+        , m_pass(m_input, m_plan)
+        , m_policy(makePolicy(
+              options.policy.value_or(input.config->scheduler), options.reservationDepth))
+        , m_context(makePriorityContext(*input.config, input.fairshare))
+        , m_widest(widestNode(*input.config))
+    {
+        const bool anyDependency = std::any_of(m_input.pending.begin(), m_input.pending.end(),
+            [](const Job *job) { return !job->spec.dependency.empty(); });
+        if (!m_input.lookup && anyDependency) {
+            m_passLookup.emplace(m_input);
+        }
+        for (const Job *job : m_input.running) {
+            if (job->arrayJobId != 0) {
+                ++m_runningTasks[job->arrayJobId];
+            }
         }
     }
 
-    SchedulePass pass(input, plan);
-    std::vector<QueueEntry> queue;
-    queue.reserve(input.pending.size());
-    plan.priorities.reserve(input.pending.size());
-    for (const Job *job : input.pending) {
+    SchedulePlan runAll() { return decideAll(m_input.pending); }
+
+    // nullopt when the jobs would not all come after the queue of the pass.
+    std::optional<SchedulePlan> append(const std::vector<const Job *> &jobs, Seconds now)
+    {
+        if (now < m_input.now || m_input.config->priority.kind != PriorityKind::Basic
+            || (!m_input.lookup && m_passLookup)) {
+            return std::nullopt;
+        }
+        m_input.now = now;
+        m_pass.planner().advanceTo(now);
+        m_plan = SchedulePlan{};
+        for (const Job *job : jobs) {
+            if (!job->spec.dependency.empty() && !m_input.lookup) {
+                return std::nullopt;
+            }
+            const QueueEntry entry = makeEntry(job);
+            if (m_last && !(before(*m_last, entry))) {
+                return std::nullopt; // it would sort among the jobs already decided
+            }
+        }
+        return decideAll(jobs);
+    }
+
+private:
+    const JobLookup &lookup() const
+    {
+        static const JobLookup kEmpty;
+        return m_input.lookup ? *m_input.lookup : (m_passLookup ? m_passLookup->lookup() : kEmpty);
+    }
+
+    QueueEntry makeEntry(const Job *job) const
+    {
+        const ClusterConfig &config = *m_input.config;
         QueueEntry entry;
         entry.job = job;
         entry.partition = job->spec.partition.empty() ? config.defaultPartition()
                                                       : config.partition(job->spec.partition);
-        entry.shape = shapeOf(job->spec, config);
-        entry.factors = priorityOf(*job, priorityContext, input.now);
-        plan.priorities.push_back({job->id, entry.factors});
-        pass.prepare(entry);
-        auto running = runningTasks.find(job->arrayJobId);
-        const int tasks = running == runningTasks.end() ? 0 : running->second;
-        if (auto wait = ineligible(entry, input, lookup, tasks)) {
-            plan.waits.push_back(std::move(*wait));
-            continue;
-        }
-        queue.push_back(std::move(entry));
+        entry.shape = shapeOf(job->spec, config, m_widest);
+        entry.factors = priorityOf(*job, m_context, m_input.now);
+        return entry;
     }
-    std::sort(queue.begin(), queue.end(), [](const QueueEntry &a, const QueueEntry &b) {
-        if (a.partition->priorityTier != b.partition->priorityTier) {
-            return a.partition->priorityTier > b.partition->priorityTier;
+
+    // Queue order: partition PriorityTier, then priority, then job id.
+    static bool before(const QueueEntry &a, const QueueEntry &b)
+    {
+        const int ta = a.partition ? a.partition->priorityTier : 0;
+        const int tb = b.partition ? b.partition->priorityTier : 0;
+        if (ta != tb) {
+            return ta > tb;
         }
         if (a.factors.priority != b.factors.priority) {
             return a.factors.priority > b.factors.priority;
         }
         return a.job->id < b.job->id;
-    });
+    }
 
-    const auto policy
-        = makePolicy(m_options.policy.value_or(config.scheduler), m_options.reservationDepth);
-    for (const QueueEntry &entry : queue) {
+    SchedulePlan decideAll(const std::vector<const Job *> &jobs)
+    {
+        SchedulePlan &plan = m_plan;
+        std::vector<QueueEntry> queue;
+        queue.reserve(jobs.size());
+        plan.priorities.reserve(jobs.size());
+        for (const Job *job : jobs) {
+            QueueEntry entry = makeEntry(job);
+            plan.priorities.push_back({job->id, entry.factors});
+            m_pass.prepare(entry);
+            auto running = m_runningTasks.find(job->arrayJobId);
+            const int tasks = running == m_runningTasks.end() ? 0 : running->second;
+            if (auto wait = ineligible(entry, m_input, lookup(), tasks)) {
+                plan.waits.push_back(std::move(*wait));
+                continue;
+            }
+            queue.push_back(std::move(entry));
+        }
+        std::sort(queue.begin(), queue.end(), before);
+        for (const QueueEntry &entry : queue) {
+            decide(entry);
+        }
+        if (!queue.empty()) {
+            m_last = queue.back();
+        }
+        return std::move(m_plan);
+    }
+
+    void decide(const QueueEntry &entry)
+    {
+        SchedulePlan &plan = m_plan;
+        SchedulePass &pass = m_pass;
         const Job &job = *entry.job;
-        if (!policy->mayTry(pass, entry)) {
+        if (!m_policy->mayTry(pass, entry)) {
             WaitDecision wait{job.id, Reason::Priority, std::nullopt, {}, {}, {}};
             wait.waitingFor.push_back(*pass.firstBlocked(entry.partition->name));
             plan.waits.push_back(std::move(wait));
-            continue;
+            return;
         }
         // An array record starts as many tasks as fit and its throttle allows.
         const bool isArray = !job.arrayPending.empty();
         std::size_t started = 0;
         const std::size_t total = isArray ? job.arrayPending.size() : 1;
-        auto running = runningTasks.find(job.arrayJobId);
-        int active = running == runningTasks.end() ? 0 : running->second;
+        int single = 0;
+        int &active = isArray ? m_runningTasks[job.arrayJobId] : single;
         while (started < total
             && (!isArray || job.arrayMaxRunning == 0 || active < job.arrayMaxRunning)) {
-            auto fit = policy->tryNow(pass, entry);
+            auto fit = m_policy->tryNow(pass, entry);
             if (!fit) {
                 break;
             }
@@ -198,18 +265,18 @@ SchedulePlan Scheduler::run(const SchedulerInput &input) const
             ++active;
         }
         if (started == total) {
-            continue;
+            return;
         }
         if (isArray && job.arrayMaxRunning > 0 && active >= job.arrayMaxRunning) {
             plan.waits.push_back({job.id, Reason::JobArrayTaskLimit, std::nullopt, {}, {}, {}});
-            continue;
+            return;
         }
         auto preemptions = choosePreemptions(pass, entry);
-        WaitDecision wait = policy->onBlocked(pass, entry);
+        WaitDecision wait = m_policy->onBlocked(pass, entry);
         if (!preemptions.empty()) {
             wait.reason = Reason::Resources;
             wait.waitingFor.clear();
-            Seconds at = input.now;
+            Seconds at = m_input.now;
             for (const auto &p : preemptions) {
                 wait.waitingFor.push_back(p.victim);
                 at = std::max(at, p.endAt);
@@ -219,7 +286,52 @@ SchedulePlan Scheduler::run(const SchedulerInput &input) const
         }
         plan.waits.push_back(std::move(wait));
     }
+
+    SchedulerInput m_input;
+    SchedulePlan m_plan;
+    SchedulePass m_pass;
+    std::unique_ptr<Policy> m_policy;
+    PriorityContext m_context;
+    int m_widest = 0;
+    std::optional<PassLookup> m_passLookup;
+    std::unordered_map<std::uint32_t, int> m_runningTasks; // array id -> tasks running
+    std::optional<QueueEntry> m_last; // the last job of the queue decided so far
+};
+
+SchedulePlan Scheduler::run(const SchedulerInput &input) const
+{
+    PassRunner runner(input, m_options);
+    return runner.runAll();
+}
+
+ScheduleSession::ScheduleSession(SchedulerOptions options)
+    : m_options(options)
+{ }
+
+ScheduleSession::~ScheduleSession() = default;
+
+SchedulePlan ScheduleSession::run(const SchedulerInput &input)
+{
+    m_runner = std::make_unique<PassRunner>(input, m_options);
+    return m_runner->runAll();
+}
+
+std::optional<SchedulePlan> ScheduleSession::append(
+    const std::vector<const Job *> &jobs, Seconds now)
+{
+    if (!m_runner) {
+        return std::nullopt;
+    }
+    auto plan = m_runner->append(jobs, now);
+    if (!plan) {
+        m_runner.reset();
+    }
     return plan;
+}
+
+void ScheduleSession::reset()
+{
+    m_runner.reset();
 }
 
 SchedulePlan schedule(const ClusterConfig &config, const std::vector<NodeUsage> &nodes,

@@ -72,13 +72,15 @@ bool Client::send(const Json &message)
 
 std::optional<Json> Client::receive()
 {
+    std::size_t scanned = 0; // no newline before this offset: a large reply is searched once
     while (true) {
-        auto nl = m_buffer.find('\n');
+        auto nl = m_buffer.find('\n', scanned);
         if (nl != std::string::npos) {
-            std::string line = m_buffer.substr(0, nl);
+            auto message = Json::parse(std::string_view(m_buffer).substr(0, nl));
             m_buffer.erase(0, nl + 1);
-            return Json::parse(line);
+            return message;
         }
+        scanned = m_buffer.size();
         char chunk[65536];
         ssize_t n = ::read(m_fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) {

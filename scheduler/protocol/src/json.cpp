@@ -12,10 +12,26 @@ const Json kNull;
 const Json::Array kEmptyArray;
 const Json::Object kEmptyObject;
 
+// True for the characters escapeTo() copies as they are.
+bool plain(char c)
+{
+    return c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
+}
+
 void escapeTo(std::string &out, std::string_view s)
 {
     out += '"';
-    for (char c : s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        std::size_t end = i;
+        while (end < s.size() && plain(s[end])) {
+            ++end;
+        }
+        out.append(s.data() + i, end - i); // the run of plain characters at once
+        if (end == s.size()) {
+            break;
+        }
+        i = end;
+        const char c = s[i];
         switch (c) {
         case '"':
             out += "\\\"";
@@ -195,13 +211,19 @@ private:
         ++m_pos; // opening quote
         std::string out;
         while (m_pos < m_text.size()) {
+            // The run of plain characters up to the next quote or escape, appended at once.
+            std::size_t end = m_pos;
+            while (end < m_text.size() && m_text[end] != '"' && m_text[end] != '\\') {
+                ++end;
+            }
+            out.append(m_text.data() + m_pos, end - m_pos);
+            m_pos = end;
+            if (m_pos >= m_text.size()) {
+                break;
+            }
             char c = m_text[m_pos++];
             if (c == '"') {
                 return out;
-            }
-            if (c != '\\') {
-                out += c;
-                continue;
             }
             if (m_pos >= m_text.size()) {
                 return std::nullopt;
@@ -258,24 +280,34 @@ private:
     std::optional<Json> array(int depth)
     {
         ++m_pos;
-        Json::Array items;
         skipSpace();
         if (m_pos < m_text.size() && m_text[m_pos] == ']') {
             ++m_pos;
-            return Json(std::move(items));
+            return Json(Json::Array{});
         }
+        // Items gather in a scratch list per depth like object members (below): a `rows`
+        // reply is thousands of small arrays.
+        const auto level = static_cast<std::size_t>(depth);
+        if (m_arrayScratch.size() <= level) {
+            m_arrayScratch.resize(level + 1);
+        }
+        m_arrayScratch[level].clear();
         while (true) {
             auto v = value(depth + 1);
             if (!v) {
                 return std::nullopt;
             }
-            items.push_back(std::move(*v));
+            m_arrayScratch[level].push_back(std::move(*v));
             skipSpace();
             if (m_pos >= m_text.size()) {
                 return std::nullopt;
             }
             char c = m_text[m_pos++];
             if (c == ']') {
+                auto &done = m_arrayScratch[level];
+                Json::Array items(
+                    std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
+                done.clear();
                 return Json(std::move(items));
             }
             if (c != ',') {
@@ -287,12 +319,19 @@ private:
     std::optional<Json> object(int depth)
     {
         ++m_pos;
-        Json::Object members;
         skipSpace();
         if (m_pos < m_text.size() && m_text[m_pos] == '}') {
             ++m_pos;
-            return Json(std::move(members));
+            return Json(Json::Object{});
         }
+        // Members gather in a scratch list per depth, reused across objects, and move once
+        // into an exactly sized Object: growing each object's own vector cost a third of the
+        // parse of a large `jobs` reply.
+        if (m_scratch.size() <= static_cast<std::size_t>(depth)) {
+            m_scratch.resize(static_cast<std::size_t>(depth) + 1);
+        }
+        auto &members = m_scratch[static_cast<std::size_t>(depth)];
+        members.clear();
         while (true) {
             skipSpace();
             if (m_pos >= m_text.size() || m_text[m_pos] != '"') {
@@ -308,14 +347,18 @@ private:
             if (!v) {
                 return std::nullopt;
             }
-            members.emplace_back(std::move(*key), std::move(*v));
+            m_scratch[static_cast<std::size_t>(depth)].emplace_back(std::move(*key), std::move(*v));
             skipSpace();
             if (m_pos >= m_text.size()) {
                 return std::nullopt;
             }
             char c = m_text[m_pos++];
             if (c == '}') {
-                return Json(std::move(members));
+                auto &done = m_scratch[static_cast<std::size_t>(depth)];
+                Json::Object object(
+                    std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
+                done.clear();
+                return Json(std::move(object));
             }
             if (c != ',') {
                 return std::nullopt;
@@ -325,6 +368,8 @@ private:
 
     std::string_view m_text;
     std::size_t m_pos = 0;
+    std::vector<Json::Object> m_scratch; // object members being parsed, one list per depth
+    std::vector<Json::Array> m_arrayScratch; // array items being parsed, one list per depth
 };
 
 } // namespace
@@ -416,6 +461,24 @@ Json &Json::set(std::string_view key, Json value)
     return *this;
 }
 
+Json &Json::add(std::string_view key, Json value)
+{
+    if (!isObject()) {
+        m_value = Object{};
+    }
+    std::get<Object>(m_value).emplace_back(std::string(key), std::move(value));
+    return *this;
+}
+
+void Json::reserve(std::size_t count)
+{
+    if (auto *o = std::get_if<Object>(&m_value)) {
+        o->reserve(count);
+    } else if (auto *a = std::get_if<Array>(&m_value)) {
+        a->reserve(count);
+    }
+}
+
 Json &Json::push(Json value)
 {
     if (!isArray()) {
@@ -423,6 +486,23 @@ Json &Json::push(Json value)
     }
     std::get<Array>(m_value).push_back(std::move(value));
     return *this;
+}
+
+Json::Array *Json::mutableItems()
+{
+    return std::get_if<Array>(&m_value);
+}
+
+Json *Json::mutableMember(std::string_view key)
+{
+    if (auto *o = std::get_if<Object>(&m_value)) {
+        for (auto &[k, v] : *o) {
+            if (k == key) {
+                return &v;
+            }
+        }
+    }
+    return nullptr;
 }
 
 const Json::Array &Json::items() const

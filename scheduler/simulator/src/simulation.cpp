@@ -28,6 +28,30 @@ Simulation::Simulation(sched::ClusterConfig config, SimulationOptions options)
         m_nodes.push_back(usage);
     }
     m_clusterIndex.emplace(m_config, m_nodes);
+    m_lookup.find = [this](JobId id) {
+        return job(id);
+    };
+    m_lookup.arrayMembers = [this](std::uint32_t arrayId) {
+        std::vector<const Job *> members;
+        for (auto it = m_jobs.lower_bound(arrayId); it != m_jobs.end(); ++it) {
+            if (it->second.arrayJobId == arrayId) {
+                members.push_back(&it->second);
+            } else if (it->first != arrayId && it->second.arrayJobId == 0
+                && it->first > arrayId + 1001) {
+                break;
+            }
+        }
+        return members;
+    };
+    m_lookup.singletonBlocked = [this](const Job &self) {
+        for (const auto &[id, other] : m_jobs) {
+            if (other.id < self.id && !sched::isFinished(other.state)
+                && other.spec.user == self.spec.user && other.spec.name == self.spec.name) {
+                return true;
+            }
+        }
+        return false;
+    };
 }
 
 std::size_t Simulation::nodeIndex(const std::string &name) const
@@ -65,7 +89,8 @@ JobId Simulation::submit(
 {
     const JobId jobId = id.value_or(JobId{m_nextId});
     m_nextId = std::max(m_nextId, jobId.value + 1);
-    at(time, [this, jobId, spec = std::move(spec), behaviour]() mutable {
+    Command command{time, m_seq++, {}, true};
+    command.action = [this, jobId, spec = std::move(spec), behaviour]() mutable {
         Job job;
         job.id = jobId;
         const sched::PartitionConfig *part = spec.partition.empty()
@@ -90,9 +115,14 @@ JobId Simulation::submit(
         m_fairshare.addUser(job.spec.user);
         m_behaviour[jobId.value] = behaviour;
         auto [it, inserted] = m_jobs.insert_or_assign(jobId.value, std::move(job));
-        m_pending.insert(jobId.value);
+        m_pending.insert_or_assign(jobId.value, &it->second);
+        m_fresh.push_back(jobId.value);
+        if (!inserted) {
+            m_dirty = true; // an explicit id replaced a job
+        }
         log(EventKind::Submit, it->second, {});
-    });
+    };
+    m_commands.push(std::move(command));
     return jobId;
 }
 
@@ -161,8 +191,8 @@ void Simulation::failNode(Seconds time, const std::string &node)
         m_nodes[n].available = false;
         m_events.push_back({m_now, EventKind::NodeDown, node, {}});
         std::vector<std::uint32_t> hit;
-        for (std::uint32_t id : m_running) {
-            const Job &job = m_jobs.at(id);
+        for (const auto &[id, running] : m_running) {
+            const Job &job = *running;
             if (std::find(job.nodeList.begin(), job.nodeList.end(), node) != job.nodeList.end()) {
                 hit.push_back(id);
             }
@@ -213,11 +243,7 @@ const sched::WaitDecision *Simulation::lastWait(JobId id) const
 void Simulation::allocate(const Job &job, int sign)
 {
     const sched::JobShape &shape = m_shapes.at(job.id.value);
-    for (const auto &name : job.nodeList) {
-        const std::size_t n = nodeIndex(name);
-        if (n == m_nodes.size()) {
-            continue;
-        }
+    for (const std::size_t n : m_runningNodes.at(job.id.value)) {
         sched::NodeUsage &u = m_nodes[n];
         const int cpus = shape.exclusive ? u.cpus : shape.cpusPerNode;
         const sched::MiB mem = shape.exclusive ? u.memory : shape.memPerNode;
@@ -245,6 +271,7 @@ void Simulation::finish(Job &job, JobState state, int exitCode)
 {
     allocate(job, -1);
     m_running.erase(job.id.value);
+    m_runningNodes.erase(job.id.value);
     m_generation[job.id.value]++; // invalidates its pending ending
     const double cpuSeconds = static_cast<double>(job.allocCpus)
         * static_cast<double>(std::max<Seconds>(0, m_now - job.startTime));
@@ -257,9 +284,10 @@ void Simulation::requeueRunning(Job &job)
 {
     allocate(job, -1);
     m_running.erase(job.id.value);
+    m_runningNodes.erase(job.id.value);
     m_generation[job.id.value]++;
     job = sched::requeueJob(std::move(job), m_now);
-    m_pending.insert(job.id.value);
+    m_pending.insert_or_assign(job.id.value, &job);
     log(EventKind::Requeue, job, {});
 }
 
@@ -274,6 +302,7 @@ void Simulation::endDue()
         }
         Job &job = it->second;
         const Behaviour &b = m_behaviour[e.job];
+        m_dirty = true;
         if (job.preemptEnd && *job.preemptEnd <= m_now) {
             const auto *part = m_config.partition(job.spec.partition);
             const auto mode
@@ -304,120 +333,146 @@ void Simulation::startJob(const sched::StartDecision &start)
             *record = std::move(split.record);
             m_behaviour[newId.value] = m_behaviour[start.job.value];
             record = &m_jobs.insert_or_assign(newId.value, std::move(split.task)).first->second;
-            m_pending.insert(newId.value);
+            m_pending.insert_or_assign(newId.value, record);
         }
     }
     Job &job = *record;
     m_pending.erase(job.id.value);
     job = sched::startJob(std::move(job), start, m_now);
     m_shapes[job.id.value] = start.shape;
-    m_running.insert(job.id.value);
+    m_running.insert_or_assign(job.id.value, &job);
+    std::vector<std::size_t> at;
+    at.reserve(job.nodeList.size());
+    for (const auto &name : job.nodeList) {
+        if (const std::size_t n = nodeIndex(name); n < m_nodes.size()) {
+            at.push_back(n);
+        }
+    }
+    m_runningNodes.insert_or_assign(job.id.value, std::move(at));
     allocate(job, +1);
     scheduleEnd(job);
     m_waits.erase(job.id.value);
     log(EventKind::Start, job, sched::compressHostlist(job.nodeList));
 }
 
+Job &Simulation::pendingJob(JobId id)
+{
+    // The jobs of a plan were pending: the pending table is far smaller than the job table.
+    auto it = m_pending.find(id.value);
+    return it != m_pending.end() ? *it->second : m_jobs.at(id.value);
+}
+
+void Simulation::apply(sched::SchedulePlan &plan, bool &immediate)
+{
+    for (const auto &p : plan.priorities) {
+        pendingJob(p.job).priority = p.factors.priority;
+    }
+    for (const auto &start : plan.starts) {
+        startJob(start);
+    }
+    for (auto &wait : plan.waits) {
+        Job &job = pendingJob(wait.job);
+        job.plannedStart = wait.plannedStart;
+        if (job.reason != wait.reason) {
+            job.reason = wait.reason;
+            log(EventKind::Pending, job, std::string(sched::reasonName(wait.reason)));
+        }
+        if ((wait.reason == Reason::BeginTime || wait.reason == Reason::Dependency)
+            && wait.plannedStart && *wait.plannedStart > m_now) {
+            m_wakes.push(*wait.plannedStart);
+        }
+        if (wait.reason == Reason::Resources && wait.plannedStart && wait.waitingFor.size() < 100) {
+            if (m_reserved.insert(wait.job.value).second) {
+                m_reservations.push_back({wait.job, *wait.plannedStart});
+            }
+        }
+        m_waits.insert_or_assign(wait.job.value, std::move(wait));
+    }
+    // A job started in this pass may satisfy an `after` dependency at once: look again.
+    if (!plan.starts.empty()) {
+        for (const auto &[id, pending] : m_pending) {
+            if (pending->reason == Reason::Dependency) {
+                immediate = true;
+                break;
+            }
+        }
+    }
+    for (const auto &p : plan.preemptions) {
+        Job &victim = m_jobs.at(p.victim.value);
+        if (!victim.isActive() || victim.preemptEnd) {
+            continue;
+        }
+        m_dirty = true; // the victim's expected end changed
+        log(EventKind::Preempt, victim, "by " + std::to_string(p.preemptor.value));
+        victim.preemptEnd = p.endAt;
+        if (p.endAt <= m_now) {
+            immediate = true;
+        }
+        scheduleEnd(victim);
+    }
+}
+
 void Simulation::pass()
 {
     if (m_pending.empty()) {
+        m_fresh.clear();
         return; // nothing to decide (preemptions only come from pending jobs)
     }
+    if (!m_dirty && !m_fresh.empty()) {
+        // Only submissions since the last pass: decide the new jobs after the others.
+        std::vector<const Job *> fresh;
+        for (std::uint32_t id : m_fresh) {
+            if (auto it = m_pending.find(id); it != m_pending.end()) {
+                fresh.push_back(it->second);
+            }
+        }
+        m_fresh.clear();
+        if (auto plan = m_scheduler.append(fresh, m_now)) {
+            ++m_passes;
+            bool immediate = false;
+            apply(*plan, immediate);
+            if (!immediate) {
+                return;
+            }
+            m_dirty = true;
+        }
+    }
+    m_fresh.clear();
     for (int round = 0; round < 4; ++round) {
         ++m_passes;
         sched::SchedulerInput input;
         input.config = &m_config;
-        input.nodes = m_nodes;
+        input.nodeView = &m_nodes;
         input.now = m_now;
         input.fairshare = &m_fairshare;
         input.index = &*m_clusterIndex;
         input.pending.reserve(m_pending.size());
-        for (std::uint32_t id : m_pending) {
-            input.pending.push_back(&m_jobs.at(id));
+        for (const auto &[id, pending] : m_pending) {
+            input.pending.push_back(pending);
         }
-        for (std::uint32_t id : m_running) {
-            input.running.push_back(&m_jobs.at(id));
+        input.running.reserve(m_running.size());
+        input.runningNodes.reserve(m_running.size());
+        auto at = m_runningNodes.begin(); // the same keys as m_running
+        for (const auto &[id, running] : m_running) {
+            input.running.push_back(running);
+            input.runningNodes.push_back(&at->second);
+            ++at;
         }
-        // Dependencies may name finished jobs: look in the whole table.
-        sched::JobLookup lookup;
-        lookup.find = [this](JobId id) {
-            return job(id);
-        };
-        lookup.arrayMembers = [this](std::uint32_t arrayId) {
-            std::vector<const Job *> members;
-            for (auto it = m_jobs.lower_bound(arrayId); it != m_jobs.end(); ++it) {
-                if (it->second.arrayJobId == arrayId) {
-                    members.push_back(&it->second);
-                } else if (it->first != arrayId && it->second.arrayJobId == 0
-                    && it->first > arrayId + 1001) {
-                    break;
-                }
-            }
-            return members;
-        };
-        lookup.singletonBlocked = [this](const Job &self) {
-            for (const auto &[id, other] : m_jobs) {
-                if (other.id < self.id && !sched::isFinished(other.state)
-                    && other.spec.user == self.spec.user && other.spec.name == self.spec.name) {
-                    return true;
-                }
-            }
-            return false;
-        };
-        input.lookup = &lookup;
+        input.lookup = &m_lookup;
         sched::SchedulePlan plan = m_scheduler.run(input);
-
-        for (const auto &p : plan.priorities) {
-            m_jobs.at(p.job.value).priority = p.factors.priority;
-        }
-        for (const auto &start : plan.starts) {
-            startJob(start);
-        }
-        bool dependencyWaits = false;
-        for (auto &wait : plan.waits) {
-            dependencyWaits = dependencyWaits || wait.reason == Reason::Dependency;
-            Job &job = m_jobs.at(wait.job.value);
-            job.plannedStart = wait.plannedStart;
-            if (job.reason != wait.reason) {
-                job.reason = wait.reason;
-                log(EventKind::Pending, job, std::string(sched::reasonName(wait.reason)));
-            }
-            if ((wait.reason == Reason::BeginTime || wait.reason == Reason::Dependency)
-                && wait.plannedStart && *wait.plannedStart > m_now) {
-                m_wakes.push(*wait.plannedStart);
-            }
-            if (wait.reason == Reason::Resources && wait.plannedStart
-                && wait.waitingFor.size() < 100) {
-                auto known = std::find_if(m_reservations.begin(), m_reservations.end(),
-                    [&](const Reservation &r) { return r.job == wait.job; });
-                if (known == m_reservations.end()) {
-                    m_reservations.push_back({wait.job, *wait.plannedStart});
-                }
-            }
-            m_waits.insert_or_assign(wait.job.value, std::move(wait));
-        }
-        // A job started in this pass may satisfy an `after` dependency at once: look again.
-        bool immediate = !plan.starts.empty() && dependencyWaits;
-        for (const auto &p : plan.preemptions) {
-            Job &victim = m_jobs.at(p.victim.value);
-            if (!victim.isActive() || victim.preemptEnd) {
-                continue;
-            }
-            log(EventKind::Preempt, victim, "by " + std::to_string(p.preemptor.value));
-            victim.preemptEnd = p.endAt;
-            if (p.endAt <= m_now) {
-                immediate = true;
-            }
-            scheduleEnd(victim);
-        }
+        m_dirty = false;
+        bool immediate = false;
+        apply(plan, immediate);
         if (!immediate) {
             return;
         }
+        m_dirty = true;
         endDue();
         if (m_pending.empty()) {
             return;
         }
     }
+    m_dirty = true;
 }
 
 void Simulation::run(std::optional<Seconds> until)
@@ -451,11 +506,15 @@ void Simulation::run(std::optional<Seconds> until)
         endDue();
         while (!m_commands.empty() && m_commands.top().time <= m_now) {
             auto action = m_commands.top().action;
+            if (!m_commands.top().submit) {
+                m_dirty = true; // cancel, hold, node change, inspection...: decide all again
+            }
             m_commands.pop();
             action();
         }
         while (!m_wakes.empty() && m_wakes.top() <= m_now) {
             m_wakes.pop();
+            m_dirty = true; // a begin time or `after` delay came: eligibility changed
         }
         pass();
     }

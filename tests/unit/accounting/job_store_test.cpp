@@ -37,6 +37,8 @@ private slots:
     void jobIdsAreNeverReused();
     void stepUsageIsStoredAndOlderFilesAreMigrated();
     void nodeOptionsRoundTripThroughTheRecord();
+    void queryMatchesArrayIdsAndFinishedJobsOnly();
+    void version2FilesGetTheArrayColumnFromTheRecord();
 };
 
 void JobStoreTest::recordRoundTripsEveryField()
@@ -182,6 +184,78 @@ void JobStoreTest::nodeOptionsRoundTripThroughTheRecord()
     QVERIFY(!plain->spec.openAppend);
     QVERIFY(plain->spec.signal.empty());
     QVERIFY(!plain->spec.requeue);
+}
+
+void JobStoreTest::queryMatchesArrayIdsAndFinishedJobsOnly()
+{
+    acct::JobStore store;
+    std::string error;
+    QVERIFY(store.open(":memory:", error));
+    for (std::uint32_t id = 1; id <= 4; ++id) {
+        sched::Job job = makeJob(id, "alice", sched::JobState::Completed);
+        job.endTime = 2000 + id;
+        if (id != 2) { // 1, 3 and 4: tasks of array 1
+            job.arrayJobId = 1;
+            job.arrayTaskId = id;
+        }
+        QVERIFY(store.saveJob(job, error));
+    }
+    sched::Job queued = makeJob(5, "alice", sched::JobState::Pending);
+    queued.arrayJobId = 1;
+    QVERIFY(store.saveJob(queued, error));
+    acct::StepRecord named{sched::JobId{3}, "0", sched::JobState::Completed, {}, 5, 6, {"cn01"}, 1};
+    named.name = "hostname";
+    QVERIFY(store.saveStep(named, error));
+
+    acct::AcctQuery q;
+    q.jobIds = {1};
+    std::vector<std::uint32_t> ids;
+    for (const auto &row : store.query(q, error)) {
+        ids.push_back(row.job.id.value);
+    }
+    QCOMPARE(ids, (std::vector<std::uint32_t>{1, 3, 4, 5}));
+
+    q.finishedOnly = true;
+    q.since = 2003;
+    auto rows = store.query(q, error);
+    QCOMPARE(rows.size(), 2u); // 3 and 4; 5 is pending, 1 ended before `since`
+    QCOMPARE(rows[0].job.id.value, 3u);
+    QCOMPARE(rows[0].steps.at(0).name, std::string("hostname"));
+    QCOMPARE(store.steps(sched::JobId{3}).size(), 1u);
+    QVERIFY(store.steps(sched::JobId{4}).empty());
+    QVERIFY(acct::isUnfinished(sched::JobState::Completing));
+    QVERIFY(!acct::isUnfinished(sched::JobState::Timeout));
+}
+
+void JobStoreTest::version2FilesGetTheArrayColumnFromTheRecord()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.path().toStdString() + "/ctld.sqlite";
+    std::string error;
+    {
+        acct::JobStore store;
+        QVERIFY(store.open(path, error));
+        sched::Job task = makeJob(8, "alice", sched::JobState::Completed);
+        task.arrayJobId = 7;
+        task.arrayTaskId = 2;
+        QVERIFY(store.saveJob(task, error));
+    }
+    {
+        // Back to version 2: no array column yet.
+        acct::Database db;
+        QVERIFY(db.open(path, error));
+        QVERIFY2(db.exec("DROP INDEX jobs_array; ALTER TABLE jobs DROP COLUMN array_job_id; "
+                         "ALTER TABLE steps DROP COLUMN name; PRAGMA user_version = 2;",
+                     error),
+            error.c_str());
+    }
+    acct::JobStore store;
+    QVERIFY2(store.open(path, error), error.c_str());
+    acct::AcctQuery q;
+    q.jobIds = {7};
+    auto rows = store.query(q, error);
+    QCOMPARE(rows.size(), 1u);
+    QCOMPARE(rows[0].job.id.value, 8u);
 }
 
 QTEST_APPLESS_MAIN(JobStoreTest)

@@ -172,6 +172,9 @@ private slots:
     void helpFormatListsEveryField();
     void versionUsageAndHelpMatchSlurm();
     void unsupportedAndUnknownOptionsAreRefused();
+    void arrayTasksShowAsJobUnderscoreTask();
+    void totalCpuAndRssComeFromTheStepUsage();
+    void fieldsNamedInTheRequestAreAllTheColumnsRead();
 };
 
 void SacctTest::initTestCase()
@@ -414,6 +417,118 @@ void SacctTest::unsupportedAndUnknownOptionsAreRefused()
     const Result unknown = h.run<Sacct>({"--bogus"});
     COMPARE_TEXT(unknown.err, "sacct: unrecognized option '--bogus'\n");
     QCOMPARE(unknown.exitCode, 1);
+}
+
+// 06_arrays.txt: "sacct -X -j 43 -o JobID,JobIDRaw,JobName,State,ExitCode" (three of the ten
+// tasks), with the contract's `step_id` for the steps.
+void SacctTest::arrayTasksShowAsJobUnderscoreTask()
+{
+    std::vector<Json> records;
+    for (const auto &[id, task] : std::vector<std::pair<int, int>>{{44, 1}, {45, 2}, {43, 10}}) {
+        Json batch = step("batch", "COMPLETED", 0, 0, kNow, kNow + 4, 1);
+        batch.set("step_id", "batch");
+        Json job = record({id, "alice", "arr", "cpu", "COMPLETED", 1, 0, {}, {batch}});
+        job.set("array_job_id", 43);
+        job.set("array_task_id", task);
+        records.push_back(job);
+    }
+    records.push_back(record({46, "alice", "plain", "cpu", "COMPLETED", 1}));
+    Harness h = harness();
+    // The controller filters by job id; the array's other tasks must come from it as well.
+    h.reply = [all = records](const Json &) -> std::optional<Json> {
+        Json jobs = Json::array();
+        for (const auto &job : all) {
+            jobs.push(job);
+        }
+        Json reply = okReply();
+        reply.set("jobs", std::move(jobs));
+        return reply;
+    };
+    Result r = h.run<Sacct>({"-X", "-j", "43", "-o", "JobID,JobIDRaw,JobName,State,ExitCode"});
+    COMPARE_TEXT(r.out,
+        "JobID        JobIDRaw        JobName      State ExitCode \n"
+        "------------ ------------ ---------- ---------- -------- \n"
+        "43_1         44                  arr  COMPLETED      0:0 \n"
+        "43_2         45                  arr  COMPLETED      0:0 \n"
+        "43_10        43                  arr  COMPLETED      0:0 \n");
+    r = h.run<Sacct>({"-n", "-j", "43_2", "-o", "JobID"});
+    COMPARE_TEXT(r.out, "43_2         \n43_2.batch   \n");
+}
+
+// TotalCPU (sum of the steps on the job row; Slurm's _elapsed_time format), MaxRSS and AveRSS
+// (steps only; KiB, a larger unit only when it divides exactly, "0" when not measured, as in
+// 08_time_mem_limits.txt) from the usage the acct reply carries.
+void SacctTest::totalCpuAndRssComeFromTheStepUsage()
+{
+    Json batch = step("batch", "COMPLETED", 0, 0, kNow, kNow + 4, 1);
+    batch.set("total_cpu_ms", 1234);
+    batch.set("max_rss_kb", 3764);
+    batch.set("ave_rss_kb", 2048);
+    Json run = step("0", "COMPLETED", 0, 0, kNow, kNow + 4, 1, "stress");
+    run.set("total_cpu_ms", 3600000 + 61000);
+    run.set("max_rss_kb", 0);
+    Json job = record({120, "alice", "usage", "cpu", "COMPLETED", 1, 0, {}, {batch, run}});
+    Harness h = harness();
+    h.reply = accounting({job});
+    Result r = h.run<Sacct>({"-j", "120", "-o", "JobID,JobName,TotalCPU,MaxRSS,AveRSS"});
+    COMPARE_TEXT(r.out,
+        "JobID           JobName   TotalCPU     MaxRSS     AveRSS \n"
+        "------------ ---------- ---------- ---------- ---------- \n"
+        "120               usage   01:01:02                       \n"
+        "120.batch         batch  00:01.234      3764K         2M \n"
+        "120.0            stress   01:01:01          0          0 \n");
+    run.set("total_cpu_ms", 2 * 86400000 + 5000);
+    h.reply = accounting({record({121, "alice", "long", "cpu", "COMPLETED", 1, 0, {}, {run}})});
+    r = h.run<Sacct>({"-n", "-P", "-j", "121", "-o", "JobID,TotalCPU"});
+    COMPARE_TEXT(r.out, "121|02-00:00:05\n121.0|02-00:00:05\n");
+    h.reply = accounting({record({122, "alice", "short", "cpu", "COMPLETED", 1, 0, {},
+        {step("batch", "COMPLETED", 0, 0, kNow, kNow + 4, 1)}})});
+    r = h.run<Sacct>({"-n", "-P", "-j", "122", "-o", "JobID,TotalCPU"});
+    COMPARE_TEXT(r.out, "122|00:00:00\n122.batch|00:00:00\n");
+}
+
+// sacct names the job members its columns and its selection read (`fields`); a controller that
+// honours them must give the same output as one that sends whole objects.
+void SacctTest::fieldsNamedInTheRequestAreAllTheColumnsRead()
+{
+    auto projecting
+        = [inner = accounting(referenceRecords())](const Json &request) -> std::optional<Json> {
+        auto reply = inner(request);
+        const auto fields = request["fields"].toStringList();
+        if (!reply || fields.empty()) {
+            return reply;
+        }
+        Json jobs = Json::array();
+        for (const auto &job : (*reply)["jobs"].items()) {
+            Json slim = Json::object();
+            for (const auto &key : fields) {
+                if (job.contains(key)) {
+                    slim.set(key, job[key]);
+                }
+            }
+            jobs.push(std::move(slim));
+        }
+        reply->set("jobs", std::move(jobs));
+        return reply;
+    };
+    const std::vector<std::vector<std::string>> commands{{}, {"-X"}, {"-b"}, {"-a"},
+        {"-a", "-o", "JobID,JobIDRaw,JobName,User,State,ExitCode,Elapsed,Start,End,Submit"},
+        {"-a", "-o", "NodeList,AllocCPUS,Partition,Account,DerivedExitCode,TotalCPU,MaxRSS"},
+        {"-j", "108", "-o", "JobID,State"}, {"-a", "-s", "CA", "-S", "00:00"}};
+    for (const auto &args : commands) {
+        Harness whole = harness();
+        Harness slim = harness();
+        slim.reply = projecting;
+        const Result expected = whole.run<Sacct>(args);
+        const Result actual = slim.run<Sacct>(args);
+        QVERIFY(slim.requests.back()["fields"].size() > 0);
+        COMPARE_TEXT(actual.out, expected.out);
+        COMPARE_TEXT(actual.err, expected.err);
+    }
+    // A column without a known set of members: no `fields`, whole objects.
+    Harness h = harness();
+    h.run<Sacct>({"-o", "JobID,WorkDir"});
+    QVERIFY(!h.requests.back().contains("fields"));
 }
 
 QTEST_APPLESS_MAIN(SacctTest)

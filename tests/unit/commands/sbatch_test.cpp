@@ -1,5 +1,6 @@
 #include "command_harness.h"
 #include "mc/cmd/sbatch.h"
+#include "mc/sched/time_format.h"
 
 #include <QtTest>
 
@@ -50,6 +51,7 @@ class SbatchTest : public QObject {
 private slots:
     void init();
     void scriptWithDirectivesIsSubmittedAsTheyAsk();
+    void overQuotaWarnsAndStillSubmits();
     void parsablePrintsOnlyTheJobId();
     void wrapSubmitsAShScriptNamedWrap();
     void commandLineOverridesDirectives();
@@ -71,6 +73,13 @@ private slots:
     void controllerRefusalIsReported();
     void unreachableControllerIsReported();
     void versionHelpAndUsageMatchSlurm();
+    void schedulerRequestsAreSentAsTheContractNamesThem();
+    void gpusForTheJobAreSpreadOverItsNodes();
+    void gresThisClusterLacksIsRefusedLikeTheController();
+    void beginIsResolvedOnTheClusterClock();
+    void badBeginTimeMinAndExclusiveAreRejectedWithExit255();
+    void testOnlyPrintsWhenAndWhereTheJobWouldStart();
+    void testOnlyFailureIsAnAllocationFailure();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -133,6 +142,19 @@ void SbatchTest::scriptWithDirectivesIsSubmittedAsTheyAsk()
     QVERIFY(hasEntry(job["env"], "HOME=/home/alice"));
     QVERIFY(hasEntry(job["env"], "SLURM_SUBMIT_DIR=" + h.ctx.cwd));
     QVERIFY(hasEntry(job["env"], "SLURM_SUBMIT_HOST=vm"));
+}
+
+void SbatchTest::overQuotaWarnsAndStillSubmits()
+{
+    Harness h = harness();
+    h.ctx.quotaWarnings = [] {
+        return std::vector<std::string>{"You are over your quota on /scratch (user alice)."};
+    };
+    const Result r = h.run<Sbatch>({"--parsable", "hello.sh"});
+    COMPARE_TEXT(r.out, "3\n");
+    COMPARE_TEXT(r.err, "sbatch: warning: You are over your quota on /scratch (user alice).\n");
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(h.requests.size(), std::size_t{1});
 }
 
 void SbatchTest::parsablePrintsOnlyTheJobId()
@@ -338,14 +360,15 @@ void SbatchTest::memAndMemPerCpuTogetherAreFatal()
 void SbatchTest::unsupportedOptionsAreRefusedNeverIgnored()
 {
     Harness h = harness();
-    const Result cli = h.run<Sbatch>({"--test-only", "hello.sh"});
-    COMPARE_TEXT(cli.err, "sbatch: error: --test-only is not supported by minicluster\n");
+    const Result cli = h.run<Sbatch>({"--reservation=r1", "hello.sh"});
+    COMPARE_TEXT(cli.err, "sbatch: error: --reservation is not supported by minicluster\n");
     QCOMPARE(cli.exitCode, 1);
-    const Result shortForm = h.run<Sbatch>({"-a", "1-3", "hello.sh"});
-    COMPARE_TEXT(shortForm.err, "sbatch: error: --array is not supported by minicluster\n");
-    write("dep.sh", "#!/bin/sh\n#SBATCH --dependency=afterok:1\ntrue\n");
+    const Result shortForm = h.run<Sbatch>({"-L", "matlab", "hello.sh"});
+    COMPARE_TEXT(shortForm.err, "sbatch: error: --licenses is not supported by minicluster\n");
+    write("dep.sh", "#!/bin/sh\n#SBATCH --exclusive=user\ntrue\n");
     const Result directive = h.run<Sbatch>({"dep.sh"});
-    COMPARE_TEXT(directive.err, "sbatch: error: --dependency is not supported by minicluster\n");
+    COMPARE_TEXT(
+        directive.err, "sbatch: error: --exclusive=user is not supported by minicluster\n");
     QCOMPARE(directive.exitCode, 1);
     QVERIFY(h.requests.empty());
 }
@@ -418,6 +441,124 @@ void SbatchTest::versionHelpAndUsageMatchSlurm()
         == 0);
     QCOMPARE(help.exitCode, 0);
     QVERIFY(h.requests.empty());
+}
+
+void SbatchTest::schedulerRequestsAreSentAsTheContractNamesThem()
+{
+    Harness h = harness();
+    write("arr.sh",
+        "#!/bin/bash\n#SBATCH --array=1-10%2\n#SBATCH -d afterok:12:13?singleton\ntrue\n");
+    const Result r = h.run<Sbatch>({"-C", "cpu&avx", "--exclusive", "-w", "cn[01-02]", "-x", "cn04",
+        "--ntasks-per-node=2", "--time-min=10", "--gres=gpu:2", "--hold", "arr.sh"});
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+    const Json &job = h.requests.back()["job"];
+    COMPARE_TEXT(job["array"].toString(), "1-10%2");
+    COMPARE_TEXT(job["dependency"].toString(), "afterok:12:13?singleton");
+    COMPARE_TEXT(job["constraint"].toString(), "cpu&avx");
+    QCOMPARE(job["exclusive"].toBool(), true);
+    QCOMPARE(job["node_list"].toStringList(), (std::vector<std::string>{"cn01", "cn02"}));
+    QCOMPARE(job["exclude"].toStringList(), (std::vector<std::string>{"cn04"}));
+    QCOMPARE(job["ntasks_per_node"].toInt(), std::int64_t{2});
+    QCOMPARE(job["time_min"].toInt(), std::int64_t{600});
+    QCOMPARE(job["gpus_per_node"].toInt(), std::int64_t{2});
+    QCOMPARE(job["hold"].toBool(), true);
+    QVERIFY(!job.contains("test_only"));
+    QVERIFY(!job.contains("begin"));
+}
+
+void SbatchTest::gpusForTheJobAreSpreadOverItsNodes()
+{
+    Harness h = harness();
+    QCOMPARE(h.run<Sbatch>({"-N", "2", "--gpus=3", "hello.sh"}).exitCode, 0);
+    QCOMPARE(h.requests.back()["job"]["gpus_per_node"].toInt(), std::int64_t{2});
+    QCOMPARE(h.run<Sbatch>({"--gpus-per-node=1", "hello.sh"}).exitCode, 0);
+    QCOMPARE(h.requests.back()["job"]["gpus_per_node"].toInt(), std::int64_t{1});
+    QCOMPARE(h.run<Sbatch>({"--gres=gpu", "hello.sh"}).exitCode, 0);
+    QCOMPARE(h.requests.back()["job"]["gpus_per_node"].toInt(), std::int64_t{1});
+}
+
+void SbatchTest::gresThisClusterLacksIsRefusedLikeTheController()
+{
+    Harness h = harness();
+    for (const char *option : {"--gres=gpu:v100:1", "--gres=mps:10", "--gpus=a100:1"}) {
+        const Result r = h.run<Sbatch>({option, "hello.sh"});
+        COMPARE_TEXT(r.err,
+            "sbatch: error: Batch job submission failed: Invalid generic resource (gres) "
+            "specification\n");
+        QCOMPARE(r.exitCode, 1);
+    }
+    QVERIFY(h.requests.empty());
+}
+
+void SbatchTest::beginIsResolvedOnTheClusterClock()
+{
+    Harness h = harness();
+    h.ctx.now = 1000;
+    h.reply = [](const Json &) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("now", std::int64_t{50000}); // an accelerated cluster clock
+        reply.set("job_id", std::int64_t{3});
+        return reply; // ping and submit alike
+    };
+    QCOMPARE(h.run<Sbatch>({"--begin=now+1hour", "hello.sh"}).exitCode, 0);
+    COMPARE_TEXT(h.requests.front()["op"].toString(), "ping");
+    QCOMPARE(h.requests.back()["job"]["begin"].toInt(), std::int64_t{50000 + 3600});
+}
+
+void SbatchTest::badBeginTimeMinAndExclusiveAreRejectedWithExit255()
+{
+    Harness h = harness();
+    const Result begin = h.run<Sbatch>({"--begin=someday", "hello.sh"});
+    COMPARE_TEXT(begin.err, "sbatch: error: Invalid --begin specification\n");
+    QCOMPARE(begin.exitCode, 255);
+    const Result timeMin = h.run<Sbatch>({"--time-min=abc", "hello.sh"});
+    COMPARE_TEXT(timeMin.err, "sbatch: error: Invalid --time-min specification\n");
+    QCOMPARE(timeMin.exitCode, 255);
+    const Result exclusive = h.run<Sbatch>({"--exclusive=all", "hello.sh"});
+    COMPARE_TEXT(exclusive.err, "sbatch: error: Invalid --exclusive specification\n");
+    QCOMPARE(exclusive.exitCode, 255);
+    const Result perNode = h.run<Sbatch>({"--ntasks-per-node=0", "hello.sh"});
+    COMPARE_TEXT(
+        perNode.err, "sbatch: error: Invalid numeric value \"0\" for --ntasks-per-node.\n");
+    QCOMPARE(perNode.exitCode, 1);
+    QVERIFY(h.requests.empty());
+}
+
+// 02_sbatch.txt: "sbatch --test-only hello.sh".
+void SbatchTest::testOnlyPrintsWhenAndWhereTheJobWouldStart()
+{
+    Harness h = harness();
+    h.reply = [](const Json &) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("job_id", std::int64_t{7});
+        reply.set("planned_start", mc::sched::parseTimeSpec("2026-11-21T11:09:25", 0).value());
+        reply.set("nodes", mc::proto::stringList({"node01"}));
+        reply.set("partition", "debug");
+        reply.set("num_cpus", std::int64_t{2});
+        return reply;
+    };
+    const Result r = h.run<Sbatch>({"--test-only", "hello.sh"});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err,
+        "sbatch: Job 7 to start at 2026-11-21T11:09:25 using 2 processors on nodes node01 in "
+        "partition debug\n");
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(h.requests.back()["job"]["test_only"].toBool(), true);
+}
+
+void SbatchTest::testOnlyFailureIsAnAllocationFailure()
+{
+    Harness h = harness();
+    h.reply = [](const Json &) -> std::optional<Json> {
+        Json reply = Json::object();
+        reply.set("ok", false);
+        reply.set("error", "Requested node configuration is not available");
+        return reply;
+    };
+    const Result r = h.run<Sbatch>({"--test-only", "hello.sh"});
+    COMPARE_TEXT(r.err, "allocation failure: Requested node configuration is not available\n");
+    QCOMPARE(r.exitCode, 1);
 }
 
 QTEST_APPLESS_MAIN(SbatchTest)

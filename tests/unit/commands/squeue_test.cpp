@@ -1,6 +1,7 @@
 #include "command_harness.h"
 #include "mc/cmd/squeue.h"
 #include "mc/sched/job_state.h"
+#include "mc/sched/time_format.h"
 
 #include <QtTest>
 
@@ -107,6 +108,32 @@ auto controllerWith(std::vector<Json> jobs, std::int64_t now)
     };
 }
 
+// The same as a controller that honours `fields` and `form: rows` (docs/protocol.md).
+auto rowsControllerWith(std::vector<Json> jobs, std::int64_t now)
+{
+    return
+        [inner = controllerWith(std::move(jobs), now)](const Json &request) -> std::optional<Json> {
+            auto reply = inner(request);
+            const auto fields = request["fields"].toStringList();
+            if (!reply || fields.empty() || request["form"].toString() != "rows") {
+                return reply;
+            }
+            Json rows = Json::array();
+            for (const auto &job : (*reply)["jobs"].items()) {
+                Json row = Json::array();
+                for (const auto &key : fields) {
+                    row.push(job[key]);
+                }
+                rows.push(std::move(row));
+            }
+            Json out = okReply();
+            out.set("now", (*reply)["now"]);
+            out.set("columns", mc::proto::stringList(fields));
+            out.set("rows", std::move(rows));
+            return out;
+        };
+}
+
 const std::string kHeader
     = "             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n";
 
@@ -137,6 +164,9 @@ private slots:
     void unknownOptionPointsToHelp();
     void versionHelpAndUsageMatchSlurm();
     void unreachableControllerIsALoadError();
+    void arrayRecordShowsItsPendingTasksAndDashRExpandsThem();
+    void dependencyAndArrayLettersShowContractFields();
+    void startShowsThePlannedStart();
 };
 
 void SqueueTest::initTestCase()
@@ -149,7 +179,11 @@ void SqueueTest::defaultListingSortsByPartitionStateThenPriority()
 {
     Harness h;
     h.reply = controllerWith(referenceJobs(), kT0 + 9);
+    const Result objects = h.run<Squeue>({});
+    QCOMPARE(h.requests.back()["form"].toString(), std::string("rows"));
+    h.reply = rowsControllerWith(referenceJobs(), kT0 + 9); // the same from `rows`
     const Result r = h.run<Squeue>({});
+    COMPARE_TEXT(objects.out, r.out);
     COMPARE_TEXT(r.out,
         kHeader
             + "                15       cpu   bobjob      bob  R       0:03      1 node03\n"
@@ -455,6 +489,73 @@ void SqueueTest::unreachableControllerIsALoadError()
     COMPARE_TEXT(
         r.err, "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n");
     QCOMPARE(r.exitCode, 1);
+}
+
+namespace {
+
+// Array 43 of 06_arrays.txt after two tasks started: the record and tasks 1 and 2.
+std::vector<Json> arrayJobs()
+{
+    Json record
+        = jobJson({43, "alice", "arr", "cpu", "PENDING", "None", kT0, 0, 120, {}, 1, 1, 10});
+    record.set("array_job_id", 43);
+    record.set("array_task_str", "3-10%4");
+    std::vector<Json> jobs{record};
+    for (int task : {1, 2}) {
+        Json t = jobJson({43 + task, "alice", "arr", "cpu", "RUNNING", "None", kT0, kT0 + 9, 120,
+            {"node01"}, 1, 1, 10});
+        t.set("array_job_id", 43);
+        t.set("array_task_id", task);
+        jobs.push_back(t);
+    }
+    return jobs;
+}
+
+} // namespace
+
+// 06_arrays.txt: "squeue" after the throttle change, and "squeue -r" before any task started.
+void SqueueTest::arrayRecordShowsItsPendingTasksAndDashRExpandsThem()
+{
+    Harness h;
+    h.reply = controllerWith(arrayJobs(), kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({}).out,
+        kHeader
+            + "       43_[3-10%4]       cpu      arr    alice PD       0:00      1 (None)\n"
+              "              43_1       cpu      arr    alice  R       0:01      1 node01\n"
+              "              43_2       cpu      arr    alice  R       0:01      1 node01\n");
+    const std::string expanded = h.run<Squeue>({"-r", "-t", "PD", "-h", "-o", "%i %t"}).out;
+    COMPARE_TEXT(expanded,
+        "43_3 PD\n43_4 PD\n43_5 PD\n43_6 PD\n43_7 PD\n43_8 PD\n43_9 PD\n"
+        "43_10 PD\n");
+    COMPARE_TEXT(
+        h.run<Squeue>({"-j", "43", "-h", "--array", "-o", "%i"}).out.substr(0, 10), "43_3\n43_4\n");
+}
+
+// 06_arrays.txt "%i %A %F %K %j %T" and 07_dependencies.txt "%E".
+void SqueueTest::dependencyAndArrayLettersShowContractFields()
+{
+    Harness h;
+    std::vector<Json> jobs = arrayJobs();
+    jobs[0].set("array_task_str", "1-10%2");
+    Json dependent
+        = jobJson({60, "alice", "b.sh", "cpu", "PENDING", "Dependency", kT0, 0, 120, {}, 1, 1, 9});
+    dependent.set("dependency", "afterok:59(unfulfilled)");
+    jobs.push_back(dependent);
+    h.reply = controllerWith(jobs, kT0 + 10);
+    COMPARE_TEXT(h.run<Squeue>({"-t", "PD", "-o", "%i %A %F %K %j %T %E"}).out,
+        "JOBID JOBID ARRAY_JOB_ID ARRAY_TASK_ID NAME STATE DEPENDENCY\n"
+        "43_[1-10%2] 43 43 1-10%2 arr PENDING (null)\n"
+        "60 60 60 N/A b.sh PENDING afterok:59(unfulfilled)\n");
+}
+
+void SqueueTest::startShowsThePlannedStart()
+{
+    Harness h;
+    std::vector<Json> jobs = referenceJobs();
+    jobs[2].set("planned_start", kT0 + 600); // job 16
+    h.reply = controllerWith(jobs, kT0 + 10);
+    const std::string out = h.run<Squeue>({"--start", "-h", "-o", "%i %S"}).out;
+    COMPARE_TEXT(out, "17 N/A\n18 N/A\n16 " + mc::sched::formatTimestamp(kT0 + 600) + "\n");
 }
 
 QTEST_APPLESS_MAIN(SqueueTest)

@@ -1,5 +1,5 @@
 // The controller without sockets: requests in, orders to a recording gateway out (the seam).
-#include "mc/ctl/controller.h"
+#include "controller_fixture.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -8,59 +8,13 @@
 
 using namespace mc;
 using proto::Json;
+using namespace mc::test;
 
 namespace {
 
-const char *const kConf = R"(ClusterName=test
-DefMemPerCPU=1000
-NodeName=cn[01-02] CPUs=4 RealMemory=8000
-PartitionName=cpu Nodes=cn[01-02] Default=YES DefaultTime=01:00:00 MaxTime=1-00:00:00
-)";
-
-const char *const kUsers = "User=alice UID=1001 DefaultAccount=def-prof\n"
-                           "User=bob UID=1002 DefaultAccount=def-prof\n";
-
-struct RecordingGateway : ctl::NodeGateway {
-    std::vector<std::pair<std::string, Json>> orders;
-    bool send(const std::string &node, const Json &order) override
-    {
-        orders.emplace_back(node, order);
-        return true;
-    }
-};
-
-Json submitRequest(const std::string &user, int cpus, const std::string &partition = {})
-{
-    Json job = Json::object();
-    job.set("name", "t");
-    job.set("user", user);
-    job.set("partition", partition);
-    job.set("script", "#!/bin/bash\ntrue\n");
-    job.set("work_dir", "/home/" + user);
-    job.set("cpus_per_task", cpus);
-    Json r = Json::object();
-    r.set("op", "submit");
-    r.set("job", job);
-    return r;
-}
-
 Json registration(const std::string &node)
 {
-    Json m = Json::object();
-    m.set("op", "node_register");
-    m.set("node", node);
-    return m;
-}
-
-Json ended(std::int64_t id, int code, int signal = 0)
-{
-    Json m = Json::object();
-    m.set("op", "job_ended");
-    m.set("job_id", id);
-    m.set("exit_code", code);
-    m.set("exit_signal", signal);
-    m.set("end_time", 200);
-    return m;
+    return request("node_register", fields({{"node", node}}));
 }
 
 } // namespace
@@ -110,13 +64,8 @@ private:
 
 std::unique_ptr<ctl::Controller> ControllerTest::makeController()
 {
-    m_store = std::make_unique<acct::JobStore>();
     std::string error;
-    m_store->open(m_dir->path().toStdString() + "/ctld.sqlite", error);
-    auto c = std::make_unique<ctl::Controller>(
-        sched::parseSlurmConf(kConf).config, sched::parseSiteUsers(kUsers), *m_store, m_gateway);
-    c->restore(error);
-    return c;
+    return openController(*m_dir, m_store, m_gateway, kTwoNodeConf, kTwoUsers, error);
 }
 
 void ControllerTest::init()
@@ -162,7 +111,7 @@ void ControllerTest::jobStartsOnFirstFreeNodeAndCompletes()
     QCOMPARE(launch["job"]["mem_per_node_resolved"].toInt(), 2000);
     QCOMPARE(QString::fromStdString(job(1)["state"].toString()), QStringLiteral("RUNNING"));
 
-    m_ctl->nodeReport("cn01", ended(1, 0), 105);
+    m_ctl->nodeReport("cn01", jobEnded(1, 200, 0), 105);
     Json done = job(1);
     QCOMPARE(QString::fromStdString(done["state"].toString()), QStringLiteral("COMPLETED"));
     QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("job_end_ack"));
@@ -186,7 +135,7 @@ void ControllerTest::secondJobWaitsForResourcesWhenNodesAreFull()
     QCOMPARE(job(3)["reason"].toString(), std::string("Resources"));
     QCOMPARE(job(4)["reason"].toString(), std::string("Priority"));
 
-    m_ctl->nodeReport("cn01", ended(1, 3), 150);
+    m_ctl->nodeReport("cn01", jobEnded(1, 200, 3), 150);
     QCOMPARE(job(1)["state"].toString(), std::string("FAILED"));
     QCOMPARE(job(1)["exit_code"].toInt(), 3);
     QCOMPARE(job(3)["state"].toString(), std::string("RUNNING"));
@@ -194,7 +143,7 @@ void ControllerTest::secondJobWaitsForResourcesWhenNodesAreFull()
 
 void ControllerTest::badPartitionIsRefusedWithSlurmsWords()
 {
-    Json reply = call(submitRequest("alice", 1, "nosuch"));
+    Json reply = call(submitRequest("alice", 1, fields({{"partition", "nosuch"}})));
     QVERIFY(!reply["ok"].toBool());
     QCOMPARE(reply["error"].toString(), std::string("Invalid partition name specified"));
     Json tooBig = call(submitRequest("alice", 64));
@@ -220,7 +169,7 @@ void ControllerTest::cancellingARunningJobSignalsItsNodeAndEndsCancelled()
     QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("signal"));
     QVERIFY(m_gateway.orders.back().second["cancel"].toBool());
 
-    m_ctl->nodeReport("cn01", ended(1, 0, SIGTERM), 110);
+    m_ctl->nodeReport("cn01", jobEnded(1, 200, 0, SIGTERM), 110);
     QCOMPARE(job(1)["state"].toString(), std::string("CANCELLED"));
     QCOMPARE(job(1)["exit_signal"].toInt(), 0);
 }
@@ -294,7 +243,7 @@ void ControllerTest::timeoutReportEndsTimeoutWithCancelledBatchStep()
 {
     call(submitRequest("alice", 1));
     m_ctl->schedule(101);
-    Json report = ended(1, 0, SIGTERM);
+    Json report = jobEnded(1, 200, 0, SIGTERM);
     report.set("timeout", true);
     m_ctl->nodeReport("cn01", report, 200);
     Json j = job(1);
@@ -314,7 +263,7 @@ void ControllerTest::oomReportEndsOutOfMemoryWith125AndKeepsUsage()
 {
     call(submitRequest("alice", 1));
     m_ctl->schedule(101);
-    Json report = ended(1, 0);
+    Json report = jobEnded(1, 200, 0);
     report.set("oom", true);
     Json usage = Json::object();
     usage.set("total_cpu_ms", 1234);
@@ -367,7 +316,7 @@ void ControllerTest::externStepIsRecordedWhenPrologFlagsAskForIt()
     m_ctl->setExternSteps(true);
     call(submitRequest("alice", 2));
     m_ctl->schedule(101);
-    m_ctl->nodeReport("cn01", ended(1, 0), 200);
+    m_ctl->nodeReport("cn01", jobEnded(1, 200, 0), 200);
     Json acct = Json::object();
     acct.set("op", "acct");
     auto steps = call(acct)["jobs"].items().at(0)["steps"].items();

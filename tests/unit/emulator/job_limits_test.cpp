@@ -55,6 +55,9 @@ void JobLimitsTest::noticesAreSlurmstepdsLines()
     QCOMPARE(QString::fromStdString(overMemoryNotice("cn01", 3, 409600, 102400)),
         QStringLiteral("slurmstepd-cn01: error: StepId=3.batch exceeded memory limit (409600 > "
                        "102400), being killed\n"));
+    QCOMPARE(QString::fromStdString(overPidsNotice("cn01", 3, 640, 512)),
+        QStringLiteral("slurmstepd-cn01: error: StepId=3.batch has 640 processes, over its limit "
+                       "of 512, being killed\n"));
 }
 
 void JobLimitsTest::tmpDirFollowsTheAllianceConvention()

@@ -16,6 +16,10 @@ private slots:
     void decodesUnicodeEscapes();
     void missingMembersReadAsFallbacks();
     void setReplacesExistingKeyKeepingOrder();
+    void escapesBetweenPlainRunsRoundTrip();
+    void siblingAndNestedObjectsKeepTheirOwnMembers();
+    void nestedArraysKeepTheirOwnItems();
+    void addAppendsAndMutableAccessMovesValuesOut();
 };
 
 void JsonTest::roundTripsNestedDocuments_data()
@@ -90,6 +94,73 @@ void JsonTest::setReplacesExistingKeyKeepingOrder()
     Json j = Json::object();
     j.set("a", 1).set("b", 2).set("a", 3);
     QCOMPARE(QString::fromStdString(j.dump()), QStringLiteral(R"({"a":3,"b":2})"));
+}
+
+// dump() and parse() copy runs of plain characters at once: escapes at the start, the end and
+// side by side, control characters and long runs must survive a round trip unchanged.
+void JsonTest::escapesBetweenPlainRunsRoundTrip()
+{
+    const std::string texts[] = {"\"quoted\"", "a\\b", "\n\n\t", std::string(1, '\x01') + "x\x1f",
+        std::string(5000, 'x') + "\"" + std::string(3, 'y'), "", "plain", "\\",
+        "caf\xc3\xa9 \"\\\""};
+    for (const auto &text : texts) {
+        Json j = Json::object();
+        j.set("s", text);
+        const std::string line = j.dump();
+        QVERIFY(line.find('\n') == std::string::npos);
+        auto back = Json::parse(line);
+        QVERIFY(back.has_value());
+        QCOMPARE((*back)["s"].toString(), text);
+    }
+    QCOMPARE(Json(std::string("a\"b\\c\x02")).dump(), std::string("\"a\\\"b\\\\c\\u0002\""));
+}
+
+// Members of objects at the same and at different depths (parsed through reused scratch lists)
+// stay with their own object.
+void JsonTest::siblingAndNestedObjectsKeepTheirOwnMembers()
+{
+    const std::string text = R"({"jobs":[{"id":1,"x":{"a":1,"b":{"c":2}},"y":2},{"id":2,"x":{}},)"
+                             R"({"id":3,"x":{"a":3}}],"after":{"k":"v"},"n":4})";
+    auto j = Json::parse(text);
+    QVERIFY(j.has_value());
+    QCOMPARE(j->dump(), text);
+    QCOMPARE((*j)["jobs"].items()[0]["x"]["b"]["c"].toInt(), std::int64_t{2});
+    QCOMPARE((*j)["jobs"].items()[0]["y"].toInt(), std::int64_t{2});
+    QCOMPARE((*j)["jobs"].items()[1]["x"].size(), std::size_t{0});
+    QCOMPARE((*j)["jobs"].items()[2]["x"]["a"].toInt(), std::int64_t{3});
+    QCOMPARE((*j)["after"]["k"].toString(), std::string("v"));
+    QVERIFY(!Json::parse("{\"a\":{\"b\":1,\"c\":}}").has_value());
+    QVERIFY(!Json::parse("[{\"a\":1},{\"b\":2").has_value());
+}
+
+// Arrays gather their items in a scratch list per depth, like objects (a `rows` reply).
+void JsonTest::nestedArraysKeepTheirOwnItems()
+{
+    const std::string text = R"({"rows":[[1,"a",null,[2,[3]]],[],[4,{"k":[5,6]}]],"x":[7]})";
+    auto j = Json::parse(text);
+    QVERIFY(j);
+    QCOMPARE(j->dump(), text);
+    QCOMPARE((*j)["rows"].items().at(0).size(), 4u);
+    QCOMPARE((*j)["rows"].items().at(2).items().at(1)["k"].size(), 2u);
+}
+
+void JsonTest::addAppendsAndMutableAccessMovesValuesOut()
+{
+    Json j = Json::object();
+    j.reserve(2);
+    j.add("a", 1).add("b", "two");
+    QCOMPARE(j.dump(), std::string(R"({"a":1,"b":"two"})"));
+    Json *b = j.mutableMember("b");
+    QVERIFY(b);
+    Json taken = std::move(*b);
+    QCOMPARE(taken.toString(), std::string("two"));
+    QVERIFY(!j.mutableMember("c"));
+    Json list = Json::array();
+    list.push(1);
+    QVERIFY(list.mutableItems());
+    list.mutableItems()->push_back(Json(2));
+    QCOMPARE(list.dump(), std::string("[1,2]"));
+    QVERIFY(!j.mutableItems());
 }
 
 QTEST_APPLESS_MAIN(JsonTest)

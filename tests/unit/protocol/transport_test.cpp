@@ -53,6 +53,8 @@ void TransportTest::clientGetsOneReplyPerRequestThroughTheLoop()
             Json reply = Json::object();
             reply.set("ok", true);
             reply.set("echo", m["n"].toInt() * 2);
+            // Replies larger than the client's read chunk (64 KiB) arrive in many pieces.
+            reply.set("pad", std::string(static_cast<std::size_t>(m["n"].toInt()) * 100000, 'p'));
             conn->send(reply);
         };
         conn->onClosed = [&] {
@@ -61,6 +63,7 @@ void TransportTest::clientGetsOneReplyPerRequestThroughTheLoop()
     });
 
     std::vector<std::int64_t> answers;
+    std::vector<std::size_t> padding;
     std::thread client([&] {
         Client c;
         std::string err;
@@ -72,12 +75,14 @@ void TransportTest::clientGetsOneReplyPerRequestThroughTheLoop()
             request.set("n", i);
             auto reply = c.call(request, err);
             answers.push_back(reply ? (*reply)["echo"].toInt() : -1);
+            padding.push_back(reply ? (*reply)["pad"].toString().size() : 0);
         }
     });
     loop.run();
     client.join();
     ::close(listenFd);
     QCOMPARE(answers, (std::vector<std::int64_t>{2, 4, 6}));
+    QCOMPARE(padding, (std::vector<std::size_t>{100000, 200000, 300000}));
 }
 
 void TransportTest::connectingToAMissingSocketSaysWhy()

@@ -19,6 +19,12 @@ struct ClusterOptions {
     std::string user; // emulated user; empty: the first of etc/minicluster.conf
 };
 
+struct EmulatedUser {
+    std::string name; // --user, else the first user of etc/minicluster.conf
+    std::string account; // that user's default account
+};
+EmulatedUser emulatedUser(const ClusterOptions &options);
+
 // True when a controller answers on the cluster's socket.
 bool isUp(const ClusterOptions &options);
 
@@ -28,6 +34,11 @@ int down(const ClusterOptions &options);
 int status(const ClusterOptions &options);
 // Replaces this process with a login shell on login1 (interactive, or `bash -c command`).
 int shell(const ClusterOptions &options, const std::optional<std::string> &command);
+// Replaces this process with a shell on the emulated laptop (mc/ws/workstation.h), starting
+// the cluster if needed.
+int workstation(const ClusterOptions &options, const std::optional<std::string> &command);
+// Replaces this process with login1's sshd for one ssh connection (the ProxyCommand).
+int sshdStdio(const ClusterOptions &options, const std::string &user);
 // Replaces this process with the app.
 int gui(const ClusterOptions &options);
 

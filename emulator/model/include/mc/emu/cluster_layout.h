@@ -42,10 +42,13 @@ inline constexpr const char *kSandboxBin = "/opt/minicluster/bin";
 inline constexpr const char *kSandboxEtc = "/opt/minicluster/etc";
 inline constexpr const char *kSandboxRun = "/opt/minicluster/run";
 inline constexpr const char *kSandboxMan = "/opt/minicluster/share/man";
+// The software tree (Lmod modulefiles, the offline wheelhouse): <build>/share/minicluster/software.
+inline constexpr const char *kSandboxSoftware = "/opt/minicluster/software";
 
-// The cluster's mounts for `node`: /home /project /scratch /datasets shared by all nodes,
-// /localscratch, /tmp and /var/spool/slurmd from the node's own folder, and minicluster's
-// bin/, etc/ and run/ under /opt/minicluster. `binDir` holds the sbatch, squeue, ... binaries.
+// The cluster's mounts for `node`: /home /project /scratch /datasets (read-only) shared by all
+// nodes, /localscratch, /tmp and /var/spool/slurmd from the node's own folder, and minicluster's
+// bin/, etc/, run/ and the software tree under /opt/minicluster. `binDir` holds the sbatch,
+// squeue, ... binaries.
 std::vector<Mount> nodeMounts(
     const ClusterLayout &layout, const std::string &node, const std::string &binDir);
 

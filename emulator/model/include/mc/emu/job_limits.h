@@ -23,9 +23,14 @@ struct JobLimits {
     std::int64_t memoryBytes = 0; // 0: no memory limit
     int cpus = 0; // CPUs on this node; 0: unbounded
     int pidsMax = kDefaultPidsMax;
+    std::int64_t quotaUs = 0; // > 0: this CPU quota per period instead of `cpus` (fractions)
 
+    bool hasCpuLimit() const { return cpus > 0 || quotaUs > 0; }
     // cpu.max / cpu.cfs_quota_us: `cpus` full CPUs per period.
-    std::int64_t cpuQuotaUs() const { return static_cast<std::int64_t>(cpus) * kCpuPeriodUs; }
+    std::int64_t cpuQuotaUs() const
+    {
+        return quotaUs > 0 ? quotaUs : static_cast<std::int64_t>(cpus) * kCpuPeriodUs;
+    }
 };
 
 // The limits of a job granted `memMiB` MiB (0: none) and `cpus` CPUs on this node.
@@ -39,6 +44,10 @@ std::string oomKillNotice(const std::string &node, std::uint32_t jobId, int even
 // The polling path's notice: the step went over its memory limit and is being killed.
 std::string overMemoryNotice(
     const std::string &node, std::uint32_t jobId, std::int64_t usedKb, std::int64_t limitKb);
+
+// The polling path's notice for a fork bomb that got past RLIMIT_NPROC (root ignores it).
+// minicluster's words: Slurm without a pids cgroup has no such limit.
+std::string overPidsNotice(const std::string &node, std::uint32_t jobId, int processes, int limit);
 
 // $SLURM_TMPDIR's directory name under /localscratch (Alliance convention): "<user>.<jobid>.0".
 std::string tmpDirName(const std::string &user, std::uint32_t jobId);

@@ -9,16 +9,20 @@
 #include "mc/emu/cluster_layout.h"
 #include "mc/emu/job_limiter.h"
 #include "mc/emu/sandbox.h"
+#include "mc/emu/sandbox_host.h"
 #include "mc/proto/connection.h"
 #include "mc/proto/event_loop.h"
 
 #include <map>
 #include <memory>
 #include <string>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <vector>
 
 namespace mc::emu {
+
+class StepServer;
 
 struct NodeSettings {
     std::string name;
@@ -45,11 +49,14 @@ private:
         bool cancelled = false;
         bool timedOut = false;
         bool overMemory = false; // killed by the polling path for its memory
+        bool overPids = false; // killed by the polling path for its process count
         std::unique_ptr<JobLimiter> limiter;
         UsageTracker usage;
         std::string tmpDir; // host path of $SLURM_TMPDIR
         std::string spoolDir; // host path of <spool>/jobNNNNN (script, pid)
         proto::EventLoop::TimerId timeLimitTimer = 0;
+        SandboxHost *sandbox = nullptr; // the node's sandbox that forked it (bubblewrap)
+        bool viaBwrap = false; // a bwrap of its own is its first process (fallback)
     };
 
     void reapLeftovers();
@@ -57,8 +64,14 @@ private:
     void retryLater();
     void onMessage(const proto::Json &message);
     void launch(const proto::Json &job);
-    void signalJob(std::uint32_t jobId, int signal, bool cancel);
+    void signalJob(std::uint32_t jobId, int signal, bool cancel, const std::string &scope);
     void reapChildren();
+    // A job's first process ended (reaped here or by its sandbox); false if not a job's.
+    bool jobExited(pid_t pid, int status, const rusage &usage);
+    // The node's long-lived sandbox for a user (sandbox_host.h), started on first use; null
+    // when it cannot start (jobs then get a bwrap each).
+    SandboxHost *sandboxFor(const SandboxSpec &spec);
+    void stopWhenIdle(SandboxHost *sandbox);
     void stopAllJobs();
     void sendReport(const proto::Json &report);
     void appendNotice(const RunningJob &job, const std::string &line);
@@ -79,6 +92,10 @@ private:
     std::map<std::uint32_t, proto::Json> m_unacked;
     bool m_sampling = false;
     std::vector<std::unique_ptr<JobLimiter>> m_retired; // cgroups still to remove
+    // One sandbox per emulated user (uid, gid), stopped after a minute without jobs.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::unique_ptr<SandboxHost>> m_sandboxes;
+    std::vector<std::unique_ptr<SandboxHost>> m_deadSandboxes; // died with jobs still running
+    std::unique_ptr<StepServer> m_steps; // srun's tasks on this node (step_server.h)
 };
 
 } // namespace mc::emu

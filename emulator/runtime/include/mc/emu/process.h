@@ -26,6 +26,10 @@ struct SpawnSpec {
     int firstCpu = 0;
 };
 
+// Opens the spec's stdin, stdout and stderr (stderr a duplicate of stdout when they are one
+// file), close-on-exec; false with `error` naming the path when one cannot be opened.
+bool openStdio(const SpawnSpec &spec, std::vector<int> &fds, std::string &error);
+
 // Returns the child's pid (also its process group and session id), or -1 with `error` set to
 // the path and reason when a file cannot be opened or the fork fails.
 pid_t spawnProcess(const SpawnSpec &spec, std::string &error);

@@ -2,8 +2,9 @@
 // The app's main window on one cluster: terminals on login1 in the centre (tabs), and the
 // views as docks fed live by the controller's event stream: the queue, the nodes, the details
 // of the selected job. A status bar says whether the controller is connected and how many jobs
-// are pending and running. It owns the controller link and the models, and starts the link
-// when constructed.
+// are pending and running. Below the terminals: the timeline, the history and charts, the
+// filesystems, the submit form and the instructor panel. It owns the controller link, the
+// request client and the models, and starts the link when constructed.
 
 #include "mc/gui/app_options.h"
 
@@ -14,16 +15,24 @@ class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QToolButton;
 
 namespace mc::gui {
 
 class ControllerLink;
+class FilesystemsView;
+class HistoryView;
+class InstructorPanel;
 class JobDetailsView;
 class JobTableModel;
 class NodeTableModel;
 class NodesView;
 class QueueView;
+class RequestClient;
+class SubmitForm;
 class TerminalTabs;
+class TimelineModel;
+class TimelineView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,6 +47,16 @@ public:
     JobTableModel *jobModel() const { return m_jobs; }
     NodeTableModel *nodeModel() const { return m_nodes; }
     TerminalTabs *terminals() const { return m_terminals; }
+    RequestClient *requests() const { return m_requests; }
+    TimelineModel *timelineModel() const { return m_timelineModel; }
+    TimelineView *timeline() const { return m_timeline; }
+    HistoryView *history() const { return m_history; }
+    SubmitForm *submitForm() const { return m_submit; }
+    InstructorPanel *instructorPanel() const { return m_instructor; }
+    FilesystemsView *filesystems() const { return m_filesystems; }
+    // Types `command` and Enter in the current terminal tab (opening one when there is none);
+    // false when the app has no shell to run.
+    bool runInTerminal(const QString &command);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -53,6 +72,7 @@ private:
     void onConnectedChanged(bool connected);
     void showStatus(const QString &status);
     void showCounts(int pending, int running);
+    void updatePartitions();
 
     ControllerLink *m_link;
     JobTableModel *m_jobs;
@@ -61,6 +81,14 @@ private:
     QueueView *m_queue;
     NodesView *m_nodesView;
     JobDetailsView *m_details;
+    RequestClient *m_requests;
+    TimelineModel *m_timelineModel;
+    TimelineView *m_timeline;
+    HistoryView *m_history;
+    SubmitForm *m_submit;
+    InstructorPanel *m_instructor;
+    FilesystemsView *m_filesystems;
+    QToolButton *m_externalButton = nullptr;
     QList<QDockWidget *> m_docks;
     QMenu *m_fileMenu = nullptr;
     QMenu *m_viewMenu = nullptr;

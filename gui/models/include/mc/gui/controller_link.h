@@ -61,6 +61,11 @@ Q_SIGNALS:
     void jobChanged(const mc::proto::Json &job);
     // A node's state or allocation changed: the full node object.
     void nodeChanged(const mc::proto::Json &node);
+    // A scheduling pass changed planned starts: the event's `plan` array,
+    // [{job_id, planned_start, nodes}].
+    void planChanged(const mc::proto::Json &plan);
+    // The cluster clock was sped up, slowed down or fast-forwarded: its new time and rate.
+    void clockChanged(qint64 now, double speed);
 
 private:
     void tryConnect();

@@ -42,7 +42,9 @@ public:
     enum Role : int {
         JobIdRole = Qt::UserRole + 1, // qint64 job id
         StateRole, // QString, long state name: "PENDING", "RUNNING", ...
-        SortRole, // numbers for JOBID, TIME and NODES, the text elsewhere
+        // numbers for JOBID, TIME and NODES, the text elsewhere; JOBID sorts an array's record
+        // and its tasks together (squeue shows them as 1234_[4-10] and 1234_3)
+        SortRole,
     };
 
     // Seconds a finished job stays listed after its end (Slurm's default MinJobAge).

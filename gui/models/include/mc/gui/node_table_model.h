@@ -6,7 +6,9 @@
 // Sources: node objects (snapshot and node events) give the node's size, allocation and state;
 // job objects (snapshot and job events) say which jobs hold which nodes. A job holds its nodes
 // while it is RUNNING, SUSPENDED or COMPLETING; its num_cpus are spread evenly over its nodes
-// (the protocol does not report a per-node split). Updates are incremental: dataChanged for the
+// (the protocol does not report a per-node split); its memory per node is min_memory (times its
+// CPUs on the node when the request was per CPU) and its GPUs per node the job's `gpus` (else
+// the count in `gres`, "gpu:2"). Updates are incremental: dataChanged for the
 // rows that changed only.
 
 #include <QAbstractTableModel>
@@ -37,6 +39,13 @@ public:
         // QVariantList of qint64, one per CPU: the job holding it, 0 when free.
         CpuSlotsRole,
         JobIdsRole, // QVariantList of qint64: the jobs holding the node, by job id
+        // QVariantList of qint64, one per GPU: the job holding it, 0 when free, -1 when the
+        // node reports it allocated to a job not known here.
+        GpuSlotsRole,
+        // QVariantList of QVariantList{qint64 job id, qint64 MiB}: the memory each job holds
+        // on the node (job id -1: allocated to jobs not known here); plus MemoryTotalRole.
+        MemoryBlocksRole,
+        MemoryTotalRole, // qint64 MiB
     };
 
     // One job on one node.
@@ -44,6 +53,8 @@ public:
         qint64 jobId = 0;
         QString user;
         int cpus = 0;
+        qint64 memoryMb = 0; // on this node
+        int gpus = 0; // on this node
         friend bool operator==(const Holder &, const Holder &) = default;
     };
 
@@ -82,10 +93,11 @@ private:
         qint64 memory = 0;
         qint64 allocMemory = 0;
         qint64 gpus = 0;
+        qint64 allocGpus = 0;
         QList<Holder> holders; // by job id
     };
 
-    void setHolders(qint64 jobId, const QString &user, const QStringList &nodes, int cpusPerNode);
+    void setHolders(const Holder &holder, const QStringList &nodes);
     void emitRowChanged(int row);
     QVariant display(const NodeRow &row, Column column) const;
 

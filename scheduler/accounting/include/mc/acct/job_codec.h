@@ -4,7 +4,12 @@
 #include "mc/proto/json.h"
 #include "mc/sched/job.h"
 
+#include <array>
+#include <bitset>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace mc::acct {
 
@@ -12,10 +17,36 @@ namespace mc::acct {
 proto::Json specToJson(const sched::JobSpec &spec);
 sched::JobSpec specFromJson(const proto::Json &json);
 
-// The public job object of docs/protocol.md (no script or environment).
-proto::Json jobToJson(const sched::Job &job);
+// The members jobToJson() writes, in its order (optional ones only when they apply).
+inline constexpr std::array<std::string_view, 50> kJobKeys{"job_id", "name", "user", "uid", "gid",
+    "account", "partition", "qos", "state", "state_short", "reason", "submit_time", "eligible_time",
+    "start_time", "end_time", "time_limit", "nodes", "num_nodes", "num_cpus", "num_tasks",
+    "cpus_per_task", "min_memory", "mem_per_cpu", "nice", "exit_code", "exit_signal", "work_dir",
+    "std_out", "std_err", "std_in", "command", "batch_host", "priority", "array_job_id",
+    "array_task_id", "array_task_str", "dependency", "planned_start", "restarts", "hold",
+    "constraint", "time_min", "gres", "gpus", "exclusive", "req_nodes", "exc_nodes", "preempt_end",
+    "interactive", "waiting_for"};
+
+// A subset of kJobKeys: what a `jobs` or `acct` request with `fields` asks for.
+class JobKeys {
+public:
+    static JobKeys all();
+    // The named members; names that are not job members are ignored here.
+    static JobKeys of(const std::vector<std::string> &names);
+    bool has(std::size_t index) const { return m_bits.test(index); }
+
+private:
+    std::bitset<kJobKeys.size()> m_bits;
+};
+
+// The public job object of docs/protocol.md (no script or environment), or the members of it
+// that `keys` names.
+proto::Json jobToJson(const sched::Job &job, const JobKeys &keys = JobKeys::all());
 // Everything, for storage: the public object plus "spec" with script, env and argv.
 proto::Json jobToRecord(const sched::Job &job);
 std::optional<sched::Job> jobFromRecord(const proto::Json &record);
+
+// The pending tasks of an array record as squeue %K shows them ("4-10%2"); empty otherwise.
+std::string arrayTaskStr(const sched::Job &job);
 
 } // namespace mc::acct

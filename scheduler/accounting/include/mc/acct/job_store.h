@@ -27,13 +27,20 @@ struct StepRecord {
     std::int64_t totalCpuMs = 0;
     std::int64_t maxRssKb = 0;
     std::int64_t aveRssKb = 0;
+    std::string name = {}; // srun's step name (the command, or --job-name); "" = not recorded
 };
 
 struct AcctQuery {
     std::vector<std::string> users; // empty: every user
     std::vector<std::uint32_t> jobIds; // empty: every job
     sched::Seconds since = 0; // jobs that were eligible, running or ended at/after this
+    // Only jobs in a final state (the controller takes the others from memory): then the
+    // query reads the end_time index instead of every record.
+    bool finishedOnly = false;
 };
+
+// PENDING, RUNNING, COMPLETING, SUSPENDED: the jobs a restarted controller reloads.
+bool isUnfinished(sched::JobState state);
 
 struct AcctRow {
     sched::Job job;
@@ -54,11 +61,18 @@ public:
     // Highest job id ever handed out (0 for a new cluster).
     std::uint32_t lastJobId();
     void setLastJobId(std::uint32_t id);
+    // Small durable settings of the controller (the cluster clock): nullopt when never set.
+    std::optional<std::int64_t> meta(const std::string &key);
+    void setMeta(const std::string &key, std::int64_t value);
 
+    // Jobs by id; `jobIds` match a job's id or its array's id (every task of an array).
     std::vector<AcctRow> query(const AcctQuery &query, std::string &error);
+    // The step records of one job, in the order they were first stored.
+    std::vector<StepRecord> steps(sched::JobId job);
 
 private:
     Database m_db;
+    std::optional<Statement> m_steps; // prepared once: sacct reads the steps of many jobs
 };
 
 } // namespace mc::acct

@@ -45,6 +45,12 @@ struct Context {
     // nullopt when there is none. sinfo and scontrol read what the controller does not report
     // (features, DefaultTime, global keys) from it, as real Slurm's commands do.
     std::function<std::optional<std::string>()> readSlurmConf;
+    // Text of the cluster's etc/minicluster.conf (beside slurm.conf): its users and accounts,
+    // what sacctmgr shows. nullopt when there is none.
+    std::function<std::optional<std::string>()> readSiteConf;
+    // What the storage node last measured this user to be over quota on, in plain sentences
+    // (sbatch warns with them and submits anyway); empty or unset: nothing to say.
+    std::function<std::vector<std::string>()> quotaWarnings;
 
     // Value of an environment variable; nullopt when unset (an empty value is set).
     std::optional<std::string> getenv(std::string_view name) const;

@@ -8,6 +8,7 @@
 // -> COMPLETING after scancel -> COMPLETED / FAILED / CANCELLED (end report committed, then
 // acknowledged to the node).
 
+#include "mc/acct/job_codec.h"
 #include "mc/acct/job_store.h"
 #include "mc/proto/json.h"
 #include "mc/sched/job.h"
@@ -17,6 +18,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -35,6 +37,25 @@ public:
 // step of every job). The core's parser accepts the key without keeping it.
 bool prologFlagsContain(const std::string &slurmConf);
 
+// The cluster's time: wall clock * speed + offset (instructors speed it up or jump ahead).
+// Changing the speed keeps `now` continuous; the state is saved in the job store so that a
+// restarted controller keeps the same time.
+class ClusterClock {
+public:
+    explicit ClusterClock(std::function<double()> wall = {});
+    Seconds now() const;
+    double speed() const { return m_speed; }
+    double offset() const { return m_offset; }
+    void setSpeed(double speed); // > 0
+    void advance(Seconds seconds); // >= 0
+    void restore(double speed, double offset);
+
+private:
+    std::function<double()> m_wall; // seconds since the epoch, fractional
+    double m_speed = 1.0;
+    double m_offset = 0.0;
+};
+
 class Controller {
 public:
     Controller(sched::ClusterConfig config, sched::SiteUsers users, acct::JobStore &store,
@@ -46,7 +67,9 @@ public:
     // Called with every job or node change (docs/protocol.md events).
     std::function<void(const proto::Json &event)> publish;
 
-    // Requests from commands and apps: ping, submit, jobs, cancel, acct, cluster.
+    // Requests from commands and apps: ping, submit, jobs, cancel, acct, cluster, hold,
+    // release, requeue, update, priorities, shares, node_update, clock, config
+    // (docs/protocol.md). `clock` needs setClock().
     proto::Json handleRequest(const proto::Json &request, Seconds now);
     // The snapshot a new subscriber gets.
     proto::Json snapshot(Seconds now) const;
@@ -63,13 +86,27 @@ public:
 
     const sched::ClusterConfig &config() const { return m_config; }
 
+    // The cluster clock the `clock` request changes (owned by the Server; may be null). Its
+    // saved speed and offset, if any, are restored into it.
+    void setClock(ClusterClock *clock);
+    // Passes run so far (tests, benchmarks).
+    std::size_t passes() const { return m_passes; }
+
     // slurm.conf PrologFlags=Contain: every job also gets an "extern" step in accounting.
     void setExternSteps(bool on) { m_externSteps = on; }
+
+    // srun/salloc (controller_steps.cpp): step_create, step_usage, step_end, steps,
+    // alloc_release.
+    static bool isStepRequest(const std::string &op);
+    proto::Json handleStepRequest(const proto::Json &request, Seconds now);
+    // Ends interactive allocations past their time limit (TIMEOUT); called every second.
+    void expireAllocations(Seconds now);
 
 private:
     struct NodeInfo {
         sched::NodeUsage usage;
         bool connected = false;
+        std::string adminState; // "", "drain", "down", "fail" (scontrol update nodename=)
         std::string reason;
         std::string limits; // how the node enforces limits ("cgroup-v1", ...), and why
         std::string limitsDetail;
@@ -81,7 +118,16 @@ private:
     proto::Json accounting(const proto::Json &request, Seconds now) const;
     proto::Json clusterInfo() const;
 
+    // Which members of a job object a request wants (`fields`; all by default).
+    struct JobView {
+        acct::JobKeys keys = acct::JobKeys::all();
+        bool waitingFor = true, dependency = true, explanation = true, now = true;
+        static JobView of(const std::vector<std::string> &fields);
+    };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
+    proto::Json jobJson(const sched::Job &job, Seconds now, const JobView &view) const;
+    // The values of `fields` in order (null when the job has no such member).
+    static proto::Json rowOf(proto::Json job, const std::vector<std::string> &fields);
     proto::Json nodeJson(const NodeInfo &node) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
     void release(sched::Job &job);
@@ -89,6 +135,29 @@ private:
     void emitJob(const sched::Job &job, Seconds now);
     void emitNode(const NodeInfo &node);
     proto::Json launchOrder(const sched::Job &job) const;
+
+    // Scheduling (controller_schedule.cpp): the pass and how its decisions are applied.
+    void applyWaits(sched::SchedulePlan &plan, Seconds now);
+    void applyPreemptions(const sched::SchedulePlan &plan, Seconds now);
+    void enforcePreemptions(Seconds now);
+    void startDecided(const sched::StartDecision &start, Seconds now);
+    void publishPlan();
+    sched::JobLookup makeLookup() const;
+    sched::SchedulerInput schedulerInput(Seconds now) const;
+    void allocate(const sched::Job &job, int sign);
+    void chargeUsage(const sched::Job &job, Seconds end);
+    bool isAdmin(const std::string &user) const;
+    std::optional<proto::Json> validate(sched::Job &job, Seconds now);
+    // Requests (controller_ops.cpp).
+    proto::Json holdOrRelease(const proto::Json &request, Seconds now, bool hold);
+    proto::Json requeue(const proto::Json &request, Seconds now);
+    proto::Json update(const proto::Json &request, Seconds now);
+    proto::Json priorities(const proto::Json &request, Seconds now) const;
+    proto::Json shares(const proto::Json &request, Seconds now) const;
+    proto::Json nodeUpdate(const proto::Json &request, Seconds now);
+    proto::Json clockRequest(const proto::Json &request, Seconds now);
+    proto::Json configInfo(Seconds now) const;
+    proto::Json testOnly(sched::Job job, Seconds now) const;
 
     sched::ClusterConfig m_config;
     sched::SiteUsers m_users;
@@ -98,6 +167,35 @@ private:
     std::map<std::string, NodeInfo> m_nodes;
     std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
+    // Scheduler state (issue #3).
+    sched::Scheduler m_scheduler;
+    sched::FairShareLedger m_fairshare;
+    std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
+    std::map<sched::JobId, sched::PriorityFactors> m_factors; // for sprio
+    std::map<sched::JobId, bool> m_preemptKilled; // preempted jobs whose grace time is over
+    std::map<sched::JobId, bool> m_requeueOnEnd; // scontrol requeue of a running job (hold?)
+    proto::Json m_lastPlan; // the last `plan` event sent
+    ClusterClock *m_clock = nullptr;
+    std::size_t m_passes = 0;
+
+    // Running srun steps of each job (sstat), and each job's next step number.
+    struct RunningStep {
+        int id = 0;
+        std::string name;
+        std::vector<std::string> nodes;
+        int ntasks = 1;
+        int cpus = 1;
+        Seconds start = 0;
+        proto::Json usage; // the latest sample srun passed on (step_usage), for sstat
+    };
+    std::map<std::uint32_t, std::map<int, RunningStep>> m_steps;
+    std::map<std::uint32_t, int> m_nextStep;
+    proto::Json stepCreate(const proto::Json &request, Seconds now);
+    proto::Json stepEnd(const proto::Json &request, Seconds now);
+    proto::Json listSteps(const proto::Json &request, Seconds now) const;
+    proto::Json allocationRelease(const proto::Json &request, Seconds now);
+    void endAllocation(sched::Job &job, sched::JobState state, sched::ExitStatus exit, Seconds now);
+    bool jobCancelled(sched::JobId id) const;
 };
 
 } // namespace mc::ctl

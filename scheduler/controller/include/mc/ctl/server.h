@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace mc::ctl {
 
@@ -21,6 +22,8 @@ public:
 
     bool listen(const std::string &socketPath, std::string &error);
     bool send(const std::string &node, const proto::Json &order) override;
+    // The cluster clock: wall clock * speed + offset (the `clock` request changes it).
+    sched::Seconds now() const { return m_clock.now(); }
 
 private:
     void accept();
@@ -37,7 +40,9 @@ private:
     std::map<std::string, int> m_nodeFds; // node name -> connection fd
     std::map<int, std::string> m_nodeOfFd;
     std::set<int> m_subscribers;
+    std::map<int, std::vector<std::int64_t>> m_allocations; // salloc/srun jobs by connection
     bool m_schedulePending = false;
+    ClusterClock m_clock;
 };
 
 // Wall-clock seconds since the epoch: the controller's `now`.

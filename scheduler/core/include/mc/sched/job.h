@@ -63,6 +63,7 @@ struct JobSpec {
     std::optional<Seconds> begin; // --begin, as an epoch
     std::string dependency; // --dependency text, e.g. "afterok:12:13,singleton"
     std::string array; // --array text, e.g. "1-100%5"; empty: not an array
+    bool interactive = false; // salloc/srun allocation: no batch script, no batch step
 };
 
 struct ExitStatus {

@@ -8,7 +8,9 @@
 #include "mc/sched/time_format.h"
 
 #include <cstddef>
+#include <map>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace mc::sched {
@@ -31,40 +33,138 @@ public:
     Planner(std::vector<Amount> freeNow, Seconds now);
 
     Seconds now() const { return m_now; }
-    std::size_t size() const { return m_nodes.size(); }
+    std::size_t size() const { return m_spans.size(); }
 
     // A running job hands `amount` back to `node` at `at` (> now); kInfinite: never.
     void addRelease(std::size_t node, Seconds at, const Amount &amount);
+    struct Release {
+        std::size_t node;
+        Seconds at;
+        Amount amount;
+    };
+    // Many addRelease() at once: the same profiles, each written once.
+    void addReleases(const std::vector<Release> &releases);
     // True when `node` has `need` free during all of [from, until); until == kInfinite: forever.
     bool fits(std::size_t node, const Amount &need, Seconds from, Seconds until) const;
     // Takes `need` from `node` during [from, until). Call only after fits() said yes.
     void take(std::size_t node, const Amount &need, Seconds from, Seconds until);
     // The earliest time >= now from which `node` has `need` free for `duration` seconds
     // (kInfinite duration: for ever after); nullopt when never.
-    std::optional<Seconds> earliestOn(std::size_t node, const Amount &need, Seconds duration) const;
+    // A start at or after `bound` is not looked for (nullopt then): callers that already know
+    // a slot at `bound` only want earlier ones.
+    std::optional<Seconds> earliestOn(
+        std::size_t node, const Amount &need, Seconds duration, Seconds bound = kInfinite) const;
     // The earliest time at which `count` of `candidates` all have `need` free for `duration`,
     // and those nodes (the first `count` that fit, in candidate order); nullopt when never.
     struct Slot {
         Seconds start = 0;
         std::vector<std::size_t> nodes;
     };
+    // `listId`, when given, names `candidates` for the planner's life (the same id, the same
+    // list): what the planner learns about the list is then kept between calls.
     std::optional<Slot> earliestSlot(const std::vector<std::size_t> &candidates, const Amount &need,
-        Seconds duration, int count) const;
+        Seconds duration, int count, const void *listId = nullptr) const;
+    // The first `count` of `candidates` (in their order) that have `need` free during
+    // [now, until), or nullopt when fewer do. `listId` as for earliestSlot.
+    std::optional<std::vector<std::size_t>> fitNow(const std::vector<std::size_t> &candidates,
+        const Amount &need, Seconds until, int count, const void *listId = nullptr) const;
     // Free amount on `node` at `at`.
     Amount freeAt(std::size_t node, Seconds at) const;
+    // Moves `now` forward to `now` (>= the current one). Valid only when no step lies in
+    // between: nothing was released or reserved from the old `now` to the new one.
+    void advanceTo(Seconds now) { m_now = std::max(m_now, now); }
 
 private:
     struct Step {
         Seconds time; // the amounts hold from here to the next step
         Amount free;
     };
-    using Profile = std::vector<Step>;
+    // Every node's steps live in one array (fewer allocations per pass): node i owns
+    // m_steps[offset, offset + capacity), of which the first `size` are used; a node that
+    // outgrows its room moves to the end of the array with twice the room.
+    struct Span {
+        std::size_t offset;
+        std::size_t size;
+        std::size_t capacity;
+    };
+    using Profile = std::span<const Step>;
+    Profile profile(std::size_t node) const
+    {
+        const Span &s = m_spans[node];
+        return {m_steps.data() + s.offset, s.size};
+    }
 
-    static std::size_t splitAt(Profile &profile, Seconds at);
+    // Index (in the node's profile) of the step starting exactly at `at` (>= its first
+    // step's time), inserting one if needed.
+    std::size_t splitAt(std::size_t node, Seconds at);
     static Seconds endOf(Seconds from, Seconds duration);
 
-    std::vector<Profile> m_nodes;
+    // A candidate node with a lower bound of the time it first has a need free (the first step
+    // that covers it). take() only lowers free amounts, so a bound computed before stays a
+    // lower bound: the lists are computed once per candidate list and need, and kept.
+    // Each also keeps what a scan of its profile found last (in this planner's life): its
+    // first covering run [runStart, runEnd) and the start of the next covering step (kForever:
+    // none). Later takes only shrink the covering times, so for a duration that the run was
+    // too short for, `next` stays a lower bound of the earliest start; and runStart always is.
+    struct Bounded {
+        Seconds lower;
+        std::size_t position; // in the candidate list
+        std::size_t node;
+        Seconds runStart = 0;
+        Seconds runEnd = 0;
+        Seconds next = 0;
+    };
+    struct BoundKey {
+        const void *candidates;
+        int cpus;
+        MiB memory;
+        int gpus;
+        auto operator<=>(const BoundKey &) const = default;
+    };
+    // The candidates that ever have `need` free: first those that have it now (bound == now)
+    // in candidate order, then the others by bound.
+    // The later ones are bounded only when first asked for (fitNow never does), then sorted
+    // lazily: callers usually stop after the first few.
+    struct BoundList {
+        std::vector<Bounded> items; // the free-now ones, then later ones sorted so far
+        std::size_t freeNow = 0; // items[0, freeNow) have the need free now
+        std::vector<Bounded> heap; // later ones not yet in `items` (a min-heap by bound)
+        // Positions of the candidates not free now, before their bounds are computed.
+        std::vector<std::size_t> deferred;
+        const std::vector<std::size_t> *candidates = nullptr;
+        Amount need;
+        // The i-th by bound (then candidate order), or nullptr past the end.
+        Bounded *at(std::size_t i, const Planner &planner)
+        {
+            return i < items.size() ? &items[i] : sortMore(i, planner);
+        }
+        Bounded *sortMore(std::size_t i, const Planner &planner);
+    };
+    // Heap order (std::*_heap keeps the largest first): a later bound, then a later
+    // candidate, counts as less.
+    static bool laterBounded(const Bounded &a, const Bounded &b);
+    // Scans `b`'s node for its first covering run of `need` (see Bounded).
+    void scanRuns(Bounded &b, const Amount &need) const;
+    // Whether the first covering run found by the last scan of `b` lasts `duration`.
+    static bool longEnough(const Bounded &b, Seconds duration);
+    // What the last scan of `b` tells of its earliest start for `duration`: a lower bound.
+    static Seconds knownStart(const Bounded &b, Seconds duration);
+    BoundList bounds(const std::vector<std::size_t> &candidates, const Amount &need) const;
+    // The bounds of a named list, computed once (see listId); `scratch` holds unnamed ones.
+    BoundList &byLowerBound(const std::vector<std::size_t> &candidates, const Amount &need,
+        const void *listId, BoundList &scratch) const;
+    // The first `count` candidates (in candidate order) among those with a bound <= t that
+    // have `need` free during [t, end).
+    std::optional<std::vector<std::size_t>> firstFitting(BoundList &list, std::size_t limit,
+        const Amount &need, Seconds t, Seconds end, int count) const;
+
+    std::vector<Step> m_steps;
+    std::vector<Span> m_spans;
     Seconds m_now;
+    mutable std::map<BoundKey, BoundList> m_bounds;
+    // Scratch space of firstFitting and earliestSlot, kept to save allocations.
+    mutable std::vector<std::pair<std::size_t, std::size_t>> m_fitting;
+    mutable std::vector<std::pair<Seconds, int>> m_events;
 };
 
 } // namespace mc::sched

@@ -54,7 +54,7 @@ public:
     // Reserves `slot` for `entry` so that later jobs cannot delay it.
     void reserve(const QueueEntry &entry, const Planner::Slot &slot);
     // Running jobs on `nodes` expected to end by `at`: what a blocked job waits for.
-    std::vector<JobId> runningOn(const std::vector<std::size_t> &nodes, Seconds at) const;
+    std::vector<JobId> runningOn(const std::vector<std::size_t> &nodes, Seconds at);
     std::vector<std::string> names(const std::vector<std::size_t> &nodes) const;
 
     // The first job of `partition` that could not start in this pass, if any.
@@ -66,7 +66,8 @@ public:
 private:
     struct Running {
         JobId id;
-        std::vector<std::size_t> nodes;
+        std::size_t first; // its nodes are m_runningNodes[first, first + count)
+        std::size_t count;
         Seconds end;
     };
 
@@ -76,11 +77,26 @@ private:
     std::optional<ClusterIndex> m_ownIndex;
     const ClusterIndex *m_index = nullptr;
     std::vector<Running> m_running;
+    std::vector<std::size_t> m_runningNodes; // the nodes of every Running, one after another
     std::map<std::string, JobId> m_blocked; // partition -> first blocked job
     int m_reservations = 0;
     // Shapes that did not fit now, with the shortest duration that failed: a job of the same
     // shape and candidates needing at least as long fails too (resources only shrink in a pass).
-    std::map<std::string, Seconds> m_failed;
+    struct FailKey {
+        const void *candidates;
+        int nodes;
+        int cpus;
+        MiB memory;
+        int gpus;
+        bool exclusive;
+        auto operator<=>(const FailKey &) const = default;
+    };
+    std::map<FailKey, Seconds> m_failed;
+    // Running jobs (positions in m_running) by node, for runningOn.
+    std::vector<std::vector<std::size_t>> m_runningByNode;
+    int m_runningOnCalls = 0;
+    // Candidate lists of jobs with no --nodelist, --exclude or --constraint, by partition.
+    std::map<const PartitionConfig *, std::vector<std::size_t> *> m_plainCandidates;
     // Candidate lists by partition, constraint, --nodelist and --exclude (shared by entries).
     std::map<std::string, std::vector<std::size_t>> m_candidates;
 };

@@ -10,6 +10,7 @@
 #include "mc/sched/priority.h"
 #include "mc/sched/slurm_conf.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct JobShape {
 // --ntasks-per-node sets tasks per node (and the node count from --ntasks when larger);
 // tasks that fit no single node of the cluster spread over as many nodes as they need.
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config);
+// The same with the CPU count of the cluster's widest node already known (a pass computes it
+// once for all its jobs).
+JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widestNode);
+int widestNode(const ClusterConfig &config);
 
 struct StartDecision {
     JobId job;
@@ -92,6 +97,13 @@ struct SchedulerInput {
     const FairShareLedger *fairshare = nullptr;
     Seconds now = 0;
     const ClusterIndex *index = nullptr; // nullptr: the pass indexes `nodes` itself
+    // When set, the nodes are read from here instead of `nodes` (a caller that keeps its node
+    // table in this form saves the copy); it must outlive the pass.
+    const std::vector<NodeUsage> *nodeView = nullptr;
+    // Optional: each running job's nodes as indices into nodeList(), in the order of `running`
+    // (a caller that keeps them saves the lookups by name); ignored unless the sizes match.
+    std::vector<const std::vector<std::size_t> *> runningNodes{};
+    const std::vector<NodeUsage> &nodeList() const { return nodeView ? *nodeView : nodes; }
 };
 
 struct SchedulerOptions {
@@ -106,6 +118,31 @@ public:
 
 private:
     SchedulerOptions m_options;
+};
+
+class PassRunner;
+
+// A Scheduler that keeps the working state of its last pass (node plan, reservations, queue
+// order). After a pass, jobs submitted since can be decided alone with append(): the result is
+// the one a full pass would give, provided nothing else changed since that pass (no job
+// started, ended, was held or changed; no node or partition changed; no clock-driven
+// eligibility) and the new jobs sort after every job of that pass (priority/basic; append
+// checks this and returns nullopt otherwise; then call run()). The caller vouches for the
+// rest. The jobs of the last input must stay alive while the session is used.
+class ScheduleSession {
+public:
+    explicit ScheduleSession(SchedulerOptions options = {});
+    ~ScheduleSession();
+    ScheduleSession(const ScheduleSession &) = delete;
+    ScheduleSession &operator=(const ScheduleSession &) = delete;
+
+    SchedulePlan run(const SchedulerInput &input);
+    std::optional<SchedulePlan> append(const std::vector<const Job *> &jobs, Seconds now);
+    void reset();
+
+private:
+    SchedulerOptions m_options;
+    std::unique_ptr<PassRunner> m_runner;
 };
 
 // The controller's entry point: `pending` in any order, no running jobs known (so no planned

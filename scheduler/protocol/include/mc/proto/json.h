@@ -73,10 +73,19 @@ public:
     bool contains(std::string_view key) const;
     // Sets a member of an object (turning a null into an object), replacing an existing key.
     Json &set(std::string_view key, Json value);
+    // Appends a member without looking for an existing one: for encoders whose keys are
+    // distinct by construction (set() is linear in the object's size, add() is not).
+    Json &add(std::string_view key, Json value);
+    // Reserves room for `members` members (an object) or items (an array).
+    void reserve(std::size_t count);
     // Appends to an array (turning a null into an array).
     Json &push(Json value);
 
     const Array &items() const;
+    // The array's items to change or move out of; nullptr when this is not an array.
+    Array *mutableItems();
+    // An object member to change or move out of; nullptr when absent.
+    Json *mutableMember(std::string_view key);
     const Object &members() const;
     std::size_t size() const;
 

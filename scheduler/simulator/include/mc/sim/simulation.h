@@ -107,6 +107,7 @@ private:
         Seconds time;
         std::uint64_t seq;
         std::function<void()> action;
+        bool submit = false; // only adds a job (the last pass stays valid for the others)
         bool operator>(const Command &o) const
         {
             return time != o.time ? time > o.time : seq > o.seq;
@@ -125,6 +126,8 @@ private:
     void log(EventKind kind, const sched::Job &job, std::string detail);
     void endDue();
     void pass();
+    void apply(sched::SchedulePlan &plan, bool &immediate);
+    sched::Job &pendingJob(JobId id);
     void startJob(const sched::StartDecision &start);
     void finish(sched::Job &job, sched::JobState state, int exitCode);
     void requeueRunning(sched::Job &job);
@@ -134,7 +137,11 @@ private:
 
     sched::ClusterConfig m_config;
     SimulationOptions m_options;
-    sched::Scheduler m_scheduler;
+    sched::ScheduleSession m_scheduler;
+    sched::JobLookup m_lookup; // over the whole job table (dependencies may name finished jobs)
+    // Since the last pass, only submissions happened (`m_fresh`): the next one may append.
+    bool m_dirty = true;
+    std::vector<std::uint32_t> m_fresh;
     sched::FairShareLedger m_fairshare;
     Seconds m_now = 0;
     std::uint64_t m_seq = 0;
@@ -148,13 +155,16 @@ private:
     std::map<std::uint32_t, std::uint64_t> m_generation;
     std::map<std::uint32_t, sched::JobShape> m_shapes; // of running jobs
     std::map<std::uint32_t, sched::WaitDecision> m_waits;
-    std::set<std::uint32_t> m_pending;
-    std::set<std::uint32_t> m_running;
+    std::map<std::uint32_t, sched::Job *> m_pending; // into m_jobs (its nodes are stable)
+    std::map<std::uint32_t, sched::Job *> m_running;
+    // The node indices (into m_nodes) of each running job, for allocate() and the passes.
+    std::map<std::uint32_t, std::vector<std::size_t>> m_runningNodes;
     std::vector<sched::NodeUsage> m_nodes;
     std::map<std::string, std::size_t> m_nodeIndex;
     std::optional<sched::ClusterIndex> m_clusterIndex;
     std::vector<SimEvent> m_events;
     std::vector<Reservation> m_reservations;
+    std::set<std::uint32_t> m_reserved; // jobs in m_reservations
 };
 
 } // namespace mc::sim

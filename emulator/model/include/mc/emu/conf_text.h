@@ -1,0 +1,39 @@
+#pragma once
+// Reading etc/minicluster.conf, the pieces its readers share (the login policy, the storage
+// policy): its lines with comments cut, Key=Value words, whole-text numbers.
+
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace mc::emu {
+
+// One line of the file with its '#' comment cut, and its 1-based number.
+struct ConfLine {
+    int number = 0;
+    std::string text;
+
+    // "line N: ", the prefix of every problem reported about this line.
+    std::string where() const;
+};
+
+// Every line of `text`, blank ones included (so the numbers are those an editor shows).
+std::vector<ConfLine> confLines(std::string_view text);
+
+// Words separated by blanks (space, tab); a "quoted" run keeps its blanks, the quotes dropped.
+std::vector<std::string> splitConfWords(std::string_view line);
+
+// ASCII lower-case copy (keys are matched without regard to case).
+std::string lowerCase(std::string text);
+
+// The whole of `text` as a non-negative number (int, long or double); false (and `out`
+// unspecified) for anything else: empty, a sign, trailing text, a negative value.
+template <class Number> bool parseNonNegative(std::string_view text, Number &out)
+{
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size() && out >= 0;
+}
+
+} // namespace mc::emu

@@ -1,0 +1,51 @@
+#pragma once
+// The login node's watchdog (minicluster-logind): applies the LoginPolicy (login_policy.h) to
+// the processes of login1. Login shells register themselves (registerLoginShell, called by
+// `minicluster shell` before it execs the shell or bubblewrap); every process descending from a
+// registered shell is on login1. Once a second the watcher reads their CPU time from /proc,
+// writes the warning on the process's terminal (its stderr, else its stdout), and then
+// throttles it in a cgroup with a CPU quota (cgroup modes) or kills it (the policy says kill,
+// or there is no cgroup to throttle with: stopping and continuing it by signals would make its
+// shell report it as stopped).
+
+#include "mc/emu/cluster_layout.h"
+#include "mc/emu/job_limiter.h"
+#include "mc/emu/login_policy.h"
+#include "mc/proto/event_loop.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <sys/types.h>
+
+namespace mc::emu {
+
+// Records `pid` (with its start time, against pid reuse) as a login shell of the cluster.
+void registerLoginShell(const ClusterLayout &layout, pid_t pid);
+
+struct LoginWatcherSettings {
+    ClusterLayout layout;
+    LimitMode limits = LimitMode::Rlimit;
+    LoginPolicy policy;
+    std::chrono::milliseconds interval{1000};
+};
+
+class LoginWatcher {
+public:
+    LoginWatcher(proto::EventLoop &loop, LoginWatcherSettings settings);
+    ~LoginWatcher();
+
+    void start();
+
+private:
+    void sample();
+    void tell(pid_t pid, const std::string &text) const;
+    bool throttle(pid_t pid, std::string &error);
+
+    proto::EventLoop &m_loop;
+    LoginWatcherSettings m_settings;
+    LoginWatch m_watch;
+    std::unique_ptr<JobLimiter> m_throttled; // the cgroup of throttled processes, made on use
+};
+
+} // namespace mc::emu

@@ -1,0 +1,253 @@
+#include "mc/emu/login_watcher.h"
+
+#include "mc/proto/socket.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace mc::emu {
+
+namespace {
+
+std::string readText(const std::string &path)
+{
+    std::ifstream in(path);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct ProcInfo {
+    pid_t ppid = 0;
+    std::int64_t cpuTicks = 0;
+    std::string startTime; // field 22 of /proc/<pid>/stat
+};
+
+// Fields of /proc/<pid>/stat after the command name: token 0 is field 3 (state).
+bool readProc(pid_t pid, ProcInfo &info)
+{
+    std::string text = readText("/proc/" + std::to_string(pid) + "/stat");
+    auto close = text.rfind(')');
+    if (close == std::string::npos) {
+        return false;
+    }
+    std::istringstream in(text.substr(close + 1));
+    std::vector<std::string> t;
+    for (std::string w; in >> w;) {
+        t.push_back(w);
+    }
+    if (t.size() < 20) {
+        return false;
+    }
+    info.ppid = static_cast<pid_t>(std::atoi(t[1].c_str()));
+    info.cpuTicks = std::atoll(t[11].c_str()) + std::atoll(t[12].c_str());
+    info.startTime = t[19];
+    return true;
+}
+
+std::string loginDir(const ClusterLayout &layout)
+{
+    return layout.run() + "/login";
+}
+
+bool isTerminalOrPipe(const std::string &target)
+{
+    return target.rfind("/dev/pts/", 0) == 0 || target.rfind("/dev/tty", 0) == 0
+        || target.rfind("pipe:", 0) == 0;
+}
+
+} // namespace
+
+void registerLoginShell(const ClusterLayout &layout, pid_t pid)
+{
+    ProcInfo info;
+    if (!readProc(pid, info)) {
+        return;
+    }
+    ::mkdir(loginDir(layout).c_str(), 0700);
+    std::ofstream(loginDir(layout) + "/" + std::to_string(pid)) << info.startTime << '\n';
+}
+
+LoginWatcher::LoginWatcher(proto::EventLoop &loop, LoginWatcherSettings settings)
+    : m_loop(loop)
+    , m_settings(std::move(settings))
+    , m_watch(m_settings.policy)
+{ }
+
+LoginWatcher::~LoginWatcher()
+{
+    if (m_throttled) {
+        m_throttled->remove(); // once its processes have ended; they stay throttled till then
+    }
+}
+
+void LoginWatcher::start()
+{
+    if (m_settings.policy.action == LoginAction::Off) {
+        return;
+    }
+    m_loop.addTimer(m_settings.interval, [this] { sample(); });
+}
+
+void LoginWatcher::sample()
+{
+    if (::access(m_settings.layout.run().c_str(), F_OK) != 0) {
+        m_loop.quit(); // the cluster directory is gone
+        return;
+    }
+    m_loop.addTimer(m_settings.interval, [this] { sample(); });
+    // The registered login shells that still live.
+    std::set<pid_t> roots;
+    DIR *d = ::opendir(loginDir(m_settings.layout).c_str());
+    if (d) {
+        while (dirent *e = ::readdir(d)) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9') {
+                continue;
+            }
+            std::string path = loginDir(m_settings.layout) + "/" + e->d_name;
+            auto pid = static_cast<pid_t>(std::atoi(e->d_name));
+            ProcInfo info;
+            std::string recorded = readText(path);
+            while (!recorded.empty() && recorded.back() == '\n') {
+                recorded.pop_back();
+            }
+            if (readProc(pid, info) && info.startTime == recorded) {
+                roots.insert(pid);
+            } else {
+                ::unlink(path.c_str()); // that shell has ended
+            }
+        }
+        ::closedir(d);
+    }
+    if (roots.empty()) {
+        m_watch.observe(0, {});
+        return;
+    }
+    // Every process, then those that descend from a login shell.
+    std::map<pid_t, ProcInfo> all;
+    std::map<pid_t, std::string> names;
+    if (DIR *p = ::opendir("/proc")) {
+        while (dirent *e = ::readdir(p)) {
+            if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
+                auto pid = static_cast<pid_t>(std::atoi(e->d_name));
+                ProcInfo info;
+                if (readProc(pid, info)) {
+                    all.emplace(pid, info);
+                }
+            }
+        }
+        ::closedir(p);
+    }
+    std::function<bool(pid_t, int)> onLogin = [&](pid_t pid, int depth) {
+        if (roots.count(pid)) {
+            return true;
+        }
+        auto it = all.find(pid);
+        return depth < 64 && it != all.end() && it->second.ppid > 1
+            && onLogin(it->second.ppid, depth + 1);
+    };
+    static const long ticks = ::sysconf(_SC_CLK_TCK);
+    std::vector<LoginSample> samples;
+    for (const auto &[pid, info] : all) {
+        if (onLogin(pid, 0)) {
+            std::string comm = readText("/proc/" + std::to_string(pid) + "/comm");
+            while (!comm.empty() && comm.back() == '\n') {
+                comm.pop_back();
+            }
+            samples.push_back({pid, comm, info.cpuTicks * 1000 / std::max(1L, ticks)});
+        }
+    }
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now().time_since_epoch())
+                   .count();
+    const LoginPolicy &policy = m_watch.policy();
+    for (const auto &decision : m_watch.observe(now, samples)) {
+        auto pid = static_cast<pid_t>(decision.pid);
+        if (decision.kind == LoginDecision::Kind::Warn) {
+            tell(pid, loginWarning(policy, decision.pid, decision.command));
+            std::fprintf(stderr, "minicluster-logind: warned process %d (%s)\n", decision.pid,
+                decision.command.c_str());
+            continue;
+        }
+        std::string error;
+        bool throttled = decision.kind == LoginDecision::Kind::Throttle && throttle(pid, error);
+        if (!throttled) {
+            ::kill(pid, SIGTERM);
+            m_loop.addTimer(std::chrono::seconds(2), [pid] { ::kill(pid, SIGKILL); });
+        }
+        tell(pid, loginActionNotice(policy, decision.pid, decision.command, throttled));
+        std::fprintf(stderr, "minicluster-logind: %s process %d (%s)%s\n",
+            throttled ? "throttled" : "killed", decision.pid, decision.command.c_str(),
+            error.empty() ? "" : (" (cannot throttle: " + error + ")").c_str());
+    }
+}
+
+void LoginWatcher::tell(pid_t pid, const std::string &text) const
+{
+    for (int fd : {2, 1}) {
+        std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
+        char target[256];
+        ssize_t n = ::readlink(link.c_str(), target, sizeof target - 1);
+        if (n <= 0 || !isTerminalOrPipe(std::string(target, static_cast<std::size_t>(n)))) {
+            continue;
+        }
+        int out = ::open(link.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_APPEND | O_CLOEXEC);
+        if (out >= 0) {
+            proto::writeAll(out, text);
+            ::close(out);
+            return;
+        }
+    }
+}
+
+bool LoginWatcher::throttle(pid_t pid, std::string &error)
+{
+    if (m_settings.limits == LimitMode::Rlimit) {
+        error = "no cgroup on this machine (limits: rlimit)";
+        return false;
+    }
+    if (!m_throttled) {
+        JobLimits limits;
+        limits.pidsMax = 4096;
+        limits.quotaUs = static_cast<std::int64_t>(
+            m_settings.policy.throttleShare * static_cast<double>(kCpuPeriodUs));
+        auto group = std::make_unique<JobLimiter>(m_settings.limits,
+            "login1." + std::to_string(std::hash<std::string>{}(m_settings.layout.dir) % 1000000007)
+                + "/throttled",
+            limits);
+        if (!group->create(error)) {
+            group->remove();
+            return false;
+        }
+        m_throttled = std::move(group);
+    }
+    for (const auto &file : m_throttled->joinFiles()) {
+        int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+        std::string text = std::to_string(pid);
+        bool ok
+            = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+        if (!ok) {
+            error = file + ": " + std::strerror(errno);
+        }
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace mc::emu

@@ -1,0 +1,553 @@
+#include "mc/emu/step_server.h"
+
+#include "mc/proto/socket.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace mc::emu {
+
+using proto::Json;
+
+namespace {
+
+constexpr int kMaxFds = 253; // SCM_MAX_FD
+
+void closeAll(std::vector<int> &fds)
+{
+    for (int fd : fds) {
+        ::close(fd);
+    }
+    fds.clear();
+}
+
+void sendLine(int fd, const Json &message)
+{
+    proto::writeAll(fd, message.dump() + "\n");
+}
+
+Json errorEvent(const std::string &text)
+{
+    Json e = Json::object();
+    e.set("event", "error");
+    e.set("error", text);
+    return e;
+}
+
+// The child side of one task: session, terminal, stdio, limits, exec. Never returns.
+[[noreturn]] void execTask(const std::vector<std::string> &argv,
+    const std::vector<std::string> &env, int in, int out, int err, bool pty,
+    const std::vector<std::string> &joinFiles, const std::vector<std::pair<int, long long>> &rl,
+    const std::string &chdir, bool taskPath)
+{
+    proto::resetSignalsForChild();
+    ::setsid();
+    int fds[3] = {in, out, err};
+    for (int i = 0; i < 3; ++i) {
+        // Move the sources above 2 first so that dup2 never overwrites one still needed.
+        fds[i] = ::fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+    }
+    for (int i = 0; i < 3; ++i) {
+        ::dup2(fds[i], i);
+    }
+    if (pty) {
+        ::ioctl(0, TIOCSCTTY, 0);
+    }
+    for (const auto &file : joinFiles) {
+        int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || ::write(fd, "0", 1) != 1) {
+            std::string msg
+                = "slurmstepd: error: cannot join " + file + ": " + std::strerror(errno) + "\n";
+            [[maybe_unused]] auto n = ::write(2, msg.data(), msg.size());
+            ::_exit(126);
+        }
+        ::close(fd);
+    }
+    for (const auto &[resource, value] : rl) {
+        rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+        ::setrlimit(resource, &limit);
+    }
+    if (!chdir.empty() && ::chdir(chdir.c_str()) != 0) {
+        [[maybe_unused]] int ignored = ::chdir("/");
+    }
+    std::vector<char *> args;
+    for (const auto &a : argv) {
+        args.push_back(const_cast<char *>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    std::vector<char *> envp;
+    for (const auto &e : env) {
+        envp.push_back(const_cast<char *>(e.c_str()));
+    }
+    envp.push_back(nullptr);
+    // The command is looked up on the task's PATH (the plain fallback's hostname shim), not
+    // the daemon's, as execvpe() would.
+    std::string program = argv[0];
+    if (taskPath && program.find('/') == std::string::npos) {
+        std::string path;
+        for (const auto &e : env) {
+            if (e.rfind("PATH=", 0) == 0) {
+                path = e.substr(5);
+            }
+        }
+        std::size_t from = 0;
+        while (from <= path.size()) {
+            std::size_t to = path.find(':', from);
+            std::string dir = path.substr(from, to == std::string::npos ? to : to - from);
+            std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + argv[0];
+            if (::access(candidate.c_str(), X_OK) == 0) {
+                program = candidate;
+                break;
+            }
+            if (to == std::string::npos) {
+                break;
+            }
+            from = to + 1;
+        }
+    }
+    if (program.find('/') == std::string::npos) {
+        ::execvpe(args[0], args.data(), envp.data()); // bubblewrap, on the daemon's PATH
+    } else {
+        ::execve(program.c_str(), args.data(), envp.data());
+    }
+    std::string msg
+        = "slurmstepd: error: execve(): " + argv[0] + ": " + std::strerror(errno) + "\n";
+    [[maybe_unused]] auto n = ::write(2, msg.data(), msg.size());
+    ::_exit(errno == ENOENT ? 2 : 126);
+}
+
+void setEnv(std::vector<std::string> &env, const std::string &name, const std::string &value)
+{
+    std::string prefix = name + "=";
+    for (auto &e : env) {
+        if (e.rfind(prefix, 0) == 0) {
+            e = prefix + value;
+            return;
+        }
+    }
+    env.push_back(prefix + value);
+}
+
+std::string getEnv(const std::vector<std::string> &env, const std::string &name)
+{
+    std::string prefix = name + "=";
+    for (const auto &e : env) {
+        if (e.rfind(prefix, 0) == 0) {
+            return e.substr(prefix.size());
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+std::string stepSocketPath(const std::string &runDir, const std::string &node)
+{
+    return runDir + "/step-" + node + ".sock";
+}
+
+StepServer::StepServer(proto::EventLoop &loop, StepServerSettings settings)
+    : m_loop(loop)
+    , m_settings(std::move(settings))
+{ }
+
+StepServer::~StepServer()
+{
+    killAll();
+    if (m_listenFd >= 0) {
+        m_loop.unwatch(m_listenFd);
+        ::close(m_listenFd);
+        ::unlink(m_path.c_str());
+    }
+    for (auto &[key, step] : m_steps) {
+        if (step->limiter) {
+            step->limiter->remove();
+        }
+    }
+}
+
+bool StepServer::listen(std::string &error)
+{
+    m_path = stepSocketPath(m_settings.layout.run(), m_settings.node);
+    m_listenFd = proto::listenUnix(m_path, error);
+    if (m_listenFd < 0) {
+        return false;
+    }
+    m_loop.watch(m_listenFd, POLLIN, [this](short) { accept(); });
+    return true;
+}
+
+void StepServer::accept()
+{
+    while (true) {
+        int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) {
+            return;
+        }
+        // srun sends its request at once; it is read as soon as it is there.
+        m_loop.watch(fd, POLLIN, [this, fd](short) {
+            m_loop.unwatch(fd);
+            receiveRequest(fd);
+        });
+    }
+}
+
+void StepServer::receiveRequest(int fd)
+{
+    // The request line, with the descriptors on its first bytes (SCM_RIGHTS).
+    timeval timeout{2, 0};
+    int flags = ::fcntl(fd, F_GETFL);
+    ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    std::string line;
+    std::vector<int> fds;
+    char buffer[65536];
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)];
+    while (line.find('\n') == std::string::npos) {
+        iovec iov{buffer, sizeof buffer};
+        msghdr msg{};
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        ssize_t n = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+        if (n <= 0) {
+            closeAll(fds);
+            ::close(fd);
+            return;
+        }
+        for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+                std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                const auto *data = reinterpret_cast<const int *>(CMSG_DATA(c));
+                fds.insert(fds.end(), data, data + count);
+            }
+        }
+        line.append(buffer, static_cast<std::size_t>(n));
+    }
+    auto request = Json::parse(line.substr(0, line.find('\n')));
+    if (!request || (*request)["op"].toString() != "step_launch") {
+        sendLine(fd, errorEvent("malformed step request"));
+        closeAll(fds);
+        ::close(fd);
+        return;
+    }
+    ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    launch(fd, *request, fds);
+}
+
+void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
+{
+    const ClusterLayout &layout = m_settings.layout;
+    const std::string &node = m_settings.node;
+    auto jobId = static_cast<std::uint32_t>(request["job_id"].toInt());
+    int stepId = static_cast<int>(request["step_id"].toInt());
+    std::vector<std::int64_t> taskIds;
+    for (const auto &t : request["tasks"].items()) {
+        taskIds.push_back(t.toInt());
+    }
+    bool perTask = request["fds_per_task"].toBool();
+    std::size_t needed = perTask ? 1 + 2 * taskIds.size() : 3;
+    if (taskIds.empty() || fds.size() < needed) {
+        sendLine(fd, errorEvent("the step request carries too few descriptors"));
+        closeAll(fds);
+        ::close(fd);
+        return;
+    }
+    std::string user = request["user"].toString();
+    bool bwrap = m_settings.mode == SandboxMode::Bubblewrap;
+    bool pty = request["pty"].toBool();
+
+    auto step = std::make_unique<Step>();
+    step->jobId = jobId;
+    step->stepId = stepId;
+    std::string error;
+    int cpus = static_cast<int>(request["cpus"].toInt(0));
+    step->limiter = std::make_unique<JobLimiter>(m_settings.limits,
+        m_settings.nodeGroup + "/job_" + std::to_string(jobId) + ".step_" + std::to_string(stepId),
+        jobLimits(request["mem_mb"].toInt(0), cpus));
+    if (!step->limiter->create(error)) {
+        step->limiter->remove();
+        sendLine(fd, errorEvent("limits: " + error));
+        closeAll(fds);
+        ::close(fd);
+        return;
+    }
+
+    // $SLURM_TMPDIR: the batch job's own, or made for the step of an allocation.
+    std::string tmpName = tmpDirName(user, jobId);
+    std::string tmpHost = layout.localScratch(node) + "/" + tmpName;
+    if (::mkdir(tmpHost.c_str(), 0700) == 0) {
+        m_allocationTmp[jobId] = tmpHost; // removed when the allocation ends (signalJob)
+    }
+
+    std::vector<std::string> env = request["env"].toStringList();
+    setEnv(env, "SLURMD_NODENAME", node);
+    setEnv(env, "SLURM_TOPOLOGY_ADDR", node);
+    setEnv(env, "SLURM_NODEID", std::to_string(request["node_id"].toInt()));
+    setEnv(env, "SLURM_TMPDIR", bwrap ? "/localscratch/" + tmpName : tmpHost);
+    if (!bwrap) {
+        // The plain fallback: `hostname` answers the node's name through a shim.
+        std::string path = getEnv(env, "PATH");
+        std::string shim = layout.run() + "/shim";
+        if (path.rfind(shim, 0) != 0) {
+            setEnv(env, "PATH", shim + ":" + path);
+        }
+        setEnv(env, "MINICLUSTER_HOSTNAME", node);
+    }
+    std::string cwd = request["cwd"].toString();
+    SandboxSpec sandbox;
+    sandbox.mode = m_settings.mode;
+    sandbox.hostname = node;
+    sandbox.uid = static_cast<std::uint32_t>(request["uid"].toInt());
+    sandbox.gid = static_cast<std::uint32_t>(request["gid"].toInt());
+    sandbox.mounts = nodeMounts(layout, node, m_settings.binDir);
+    sandbox.passwdFile = layout.etc() + "/passwd";
+    sandbox.groupFile = layout.etc() + "/group";
+    sandbox.workDir = cwd;
+    std::vector<std::string> argv = sandboxArgv(sandbox, request["argv"].toStringList());
+    std::vector<std::string> join = step->limiter->joinFiles();
+    auto rlimits = step->limiter->rlimits();
+
+    for (std::size_t i = 0; i < taskIds.size(); ++i) {
+        std::vector<std::string> taskEnv = env;
+        setEnv(taskEnv, "SLURM_PROCID", std::to_string(taskIds[i]));
+        setEnv(taskEnv, "SLURM_LOCALID", std::to_string(i));
+        setEnv(taskEnv, "SLURM_TASK_PID", "0");
+        int in = fds[0];
+        int out = perTask ? fds[1 + 2 * i] : fds[1];
+        int err = perTask ? fds[2 + 2 * i] : fds[2];
+        pid_t pid = ::fork();
+        if (pid == 0) {
+            execTask(argv, taskEnv, in, out, err, pty && i == 0, join, rlimits,
+                bwrap ? std::string() : cwd, !bwrap);
+        }
+        Task task;
+        task.globalId = static_cast<int>(taskIds[i]);
+        task.pid = pid;
+        task.done = pid < 0;
+        step->tasks.push_back(task);
+    }
+    closeAll(fds);
+
+    std::uint64_t key = m_nextKey++;
+    step->conn = std::make_unique<proto::Connection>(m_loop, fd);
+    Step *raw = step.get();
+    step->conn->onMessage = [this, raw](const Json &message) {
+        onStepMessage(*raw, message);
+    };
+    step->conn->onClosed = [this, raw] {
+        // srun went away: its tasks go too.
+        if (!raw->finished) {
+            signalStep(*raw, SIGKILL);
+        }
+    };
+    m_steps[key] = std::move(step);
+    Json started = Json::object();
+    started.set("event", "started");
+    raw->conn->send(started);
+    // Tasks that could not even be forked end at once.
+    for (auto &task : raw->tasks) {
+        if (task.done) {
+            Json e = Json::object();
+            e.set("event", "task_exit");
+            e.set("task", task.globalId);
+            e.set("exit_code", 1);
+            e.set("exit_signal", 0);
+            raw->conn->send(e);
+        }
+    }
+    finishStep(*raw);
+    if (!m_sampling) {
+        m_sampling = true;
+        m_loop.addTimer(std::chrono::milliseconds(250), [this] { sample(); });
+    }
+}
+
+void StepServer::onStepMessage(Step &step, const Json &message)
+{
+    if (message["op"].toString() == "signal") {
+        signalStep(step, static_cast<int>(message["signal"].toInt(SIGTERM)));
+    }
+}
+
+void StepServer::signalStep(Step &step, int signal)
+{
+    step.signalled = true;
+    for (const auto &task : step.tasks) {
+        if (!task.done && task.pid > 0) {
+            step.limiter->signalAll(task.pid, signal);
+            ::kill(-task.pid, signal);
+        }
+    }
+}
+
+void StepServer::signalJob(std::uint32_t jobId, int signal)
+{
+    if (auto tmp = m_allocationTmp.find(jobId); signal == SIGKILL && tmp != m_allocationTmp.end()) {
+        // The allocation is over (the controller's end order): its $SLURM_TMPDIR goes.
+        std::error_code ignored;
+        std::filesystem::remove_all(tmp->second, ignored);
+        m_allocationTmp.erase(tmp);
+    }
+    for (auto &[key, step] : m_steps) {
+        if (step->jobId == jobId && !step->finished) {
+            signalStep(*step, signal);
+        }
+    }
+}
+
+void StepServer::killAll()
+{
+    for (auto &[key, step] : m_steps) {
+        if (!step->finished) {
+            signalStep(*step, SIGKILL);
+        }
+    }
+}
+
+bool StepServer::childExited(pid_t pid, int status, const rusage &usage)
+{
+    for (auto &[key, step] : m_steps) {
+        for (auto &task : step->tasks) {
+            if (task.pid != pid || task.done) {
+                continue;
+            }
+            task.done = true;
+            auto ms = [](const timeval &tv) {
+                return static_cast<std::int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;
+            };
+            step->finalCpuMs += ms(usage.ru_utime) + ms(usage.ru_stime);
+            step->maxRusageKb = std::max<std::int64_t>(step->maxRusageKb, usage.ru_maxrss);
+            int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+            int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+            if (m_settings.mode == SandboxMode::Bubblewrap && code > 128 && step->signalled) {
+                signal = code - 128; // bwrap passes a signal death on as 128 + signal
+                code = 0;
+            }
+            Json e = Json::object();
+            e.set("event", "task_exit");
+            e.set("task", task.globalId);
+            e.set("exit_code", code);
+            e.set("exit_signal", signal);
+            if (step->conn && step->conn->isOpen()) {
+                step->conn->send(e);
+            }
+            finishStep(*step);
+            return true;
+        }
+    }
+    return false;
+}
+
+void StepServer::finishStep(Step &step)
+{
+    if (step.finished || !std::all_of(step.tasks.begin(), step.tasks.end(), [](const Task &t) {
+            return t.done;
+        })) {
+        return;
+    }
+    step.finished = true;
+    // What the tasks left behind goes with them, as slurmstepd does.
+    for (const auto &task : step.tasks) {
+        if (task.pid > 0) {
+            step.limiter->signalAll(task.pid, SIGKILL);
+        }
+    }
+    step.usage.finalCpu(step.finalCpuMs);
+    Json usage = Json::object();
+    usage.set("total_cpu_ms", step.usage.totalCpuMs());
+    usage.set("max_rss_kb", std::max(step.usage.maxRssKb(), step.maxRusageKb));
+    usage.set("ave_rss_kb", step.usage.aveRssKb());
+    Json done = Json::object();
+    done.set("event", "step_done");
+    done.set("usage", std::move(usage));
+    if (step.conn && step.conn->isOpen()) {
+        step.conn->send(done);
+    }
+    // The step record goes after this round: its connection flushes and closes on its own.
+    Step *raw = &step;
+    m_loop.post([this, raw] {
+        for (auto it = m_steps.begin(); it != m_steps.end(); ++it) {
+            if (it->second.get() == raw) {
+                auto limiter = std::move(it->second->limiter);
+                m_steps.erase(it);
+                removeLater(std::move(limiter));
+                return;
+            }
+        }
+    });
+}
+
+void StepServer::removeLater(std::unique_ptr<JobLimiter> limiter)
+{
+    if (limiter && !limiter->remove()) {
+        m_retired.push_back(std::move(limiter));
+        if (!m_sampling) {
+            m_sampling = true;
+            m_loop.addTimer(std::chrono::milliseconds(250), [this] { sample(); });
+        }
+    }
+}
+
+void StepServer::sample()
+{
+    std::erase_if(m_retired, [](const auto &limiter) { return limiter->remove(); });
+    if (m_steps.empty() && m_retired.empty()) {
+        m_sampling = false;
+        return;
+    }
+    std::vector<ProcStat> table;
+    if (m_settings.limits == LimitMode::Rlimit && !m_steps.empty()) {
+        table = JobLimiter::scanProcesses();
+    }
+    for (auto &[key, step] : m_steps) {
+        if (step->finished) {
+            continue;
+        }
+        JobLimiter::Sample total;
+        for (const auto &task : step->tasks) {
+            if (task.done) {
+                continue;
+            }
+            JobLimiter::Sample s
+                = step->limiter->sample(task.pid, table.empty() ? nullptr : &table);
+            total.rssKb += s.rssKb;
+            total.cpuMs += s.cpuMs;
+            if (m_settings.limits != LimitMode::Rlimit) {
+                total = s; // the cgroup holds every task: one sample is the step's
+                break;
+            }
+        }
+        step->usage.add(total.rssKb, total.cpuMs);
+        if (step->usage.samples() % 4 == 0 && step->conn && step->conn->isOpen()) {
+            // About once a second, for sstat (srun passes it on to the controller).
+            Json usage = Json::object();
+            usage.set("total_cpu_ms", step->usage.totalCpuMs());
+            usage.set("max_rss_kb", step->usage.maxRssKb());
+            usage.set("ave_rss_kb", step->usage.aveRssKb());
+            Json e = Json::object();
+            e.set("event", "usage");
+            e.set("usage", std::move(usage));
+            step->conn->send(e);
+        }
+        const JobLimits &limits = step->limiter->limits();
+        if (step->limiter->mode() == LimitMode::Rlimit && limits.memoryBytes > 0
+            && total.rssKb * 1024 > limits.memoryBytes) {
+            signalStep(*step, SIGKILL); // no cgroup: the daemon is the OOM killer
+        }
+    }
+    m_loop.addTimer(std::chrono::milliseconds(250), [this] { sample(); });
+}
+
+} // namespace mc::emu

@@ -1,0 +1,76 @@
+#pragma once
+// The filesystems page: usage against quota per filesystem (bars), as the storage node last
+// measured it (run/storage/usage.tsv); the user's files on home, project and scratch with their
+// age (time since last use, as the purge judges it), the scratch files on the purge notice
+// marked with the day they may go; and each running job's $SLURM_TMPDIR on its first node.
+// What the storage node has not published yet is said so in words. Refreshes every
+// kRefreshInterval while visible, and with the Refresh button.
+
+#include "mc/proto/json.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <chrono>
+#include <functional>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTimer;
+class QTreeWidget;
+
+namespace mc::gui {
+
+class FilesystemsView : public QWidget {
+    Q_OBJECT
+
+public:
+    static constexpr std::chrono::milliseconds kRefreshInterval{10000};
+
+    // `clusterDir`: the cluster directory on this computer; `user`: the shell's user;
+    // `clock`: the cluster clock (epoch seconds).
+    FilesystemsView(
+        QString clusterDir, QString user, std::function<qint64()> clock, QWidget *parent = nullptr);
+
+    // Keeps the list of running jobs (for $SLURM_TMPDIR).
+    void updateJob(const mc::proto::Json &job);
+    void resetJobs(const QList<mc::proto::Json> &jobs);
+    void refresh();
+
+    QTableWidget *quotaTable() const { return m_quota; }
+    QTreeWidget *filesTree() const { return m_files; }
+    QTreeWidget *tmpdirTree() const { return m_tmpdirs; }
+    QString quotaStatus() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+private:
+    struct RunningJob {
+        QString user;
+        QString node;
+    };
+    void retranslateUi();
+    void refreshQuotas();
+    void refreshFiles();
+    void refreshTmpdirs();
+
+    QString m_clusterDir;
+    QString m_user;
+    std::function<qint64()> m_clock;
+    QHash<qint64, RunningJob> m_running;
+    QLabel *m_quotaTitle;
+    QLabel *m_quotaStatus;
+    QTableWidget *m_quota;
+    QLabel *m_filesTitle;
+    QTreeWidget *m_files;
+    QLabel *m_tmpdirTitle;
+    QTreeWidget *m_tmpdirs;
+    QPushButton *m_refresh;
+    QTimer *m_timer;
+};
+
+} // namespace mc::gui

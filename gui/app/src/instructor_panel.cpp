@@ -1,0 +1,410 @@
+#include "mc/gui/instructor_panel.h"
+
+#include "mc/gui/background_load.h"
+#include "mc/gui/node_table_model.h"
+#include "mc/gui/request_client.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace mc::gui {
+
+InstructorPanel::InstructorPanel(RequestClient *requests, NodeTableModel *nodes, QString clusterDir,
+    QString launcher, QStringList launcherArguments, QStringList users, QWidget *parent)
+    : QWidget(parent)
+    , m_requests(requests)
+    , m_nodes(nodes)
+    , m_clusterDir(std::move(clusterDir))
+    , m_launcher(std::move(launcher))
+    , m_launcherArguments(std::move(launcherArguments))
+    , m_users(std::move(users))
+    , m_load(new BackgroundLoad(requests, this))
+    , m_clockBox(new QGroupBox(this))
+    , m_speedLabel(new QLabel(this))
+    , m_speed(new QDoubleSpinBox(this))
+    , m_setSpeed(new QPushButton(this))
+    , m_advanceLabel(new QLabel(this))
+    , m_days(new QSpinBox(this))
+    , m_hours(new QSpinBox(this))
+    , m_advance(new QPushButton(this))
+    , m_clock(new QLabel(this))
+    , m_nodeBox(new QGroupBox(this))
+    , m_node(new QComboBox(this))
+    , m_reason(new QLineEdit(this))
+    , m_drain(new QPushButton(this))
+    , m_fail(new QPushButton(this))
+    , m_down(new QPushButton(this))
+    , m_resume(new QPushButton(this))
+    , m_nodeResult(new QLabel(this))
+    , m_loadBox(new QGroupBox(this))
+    , m_rateLabel(new QLabel(this))
+    , m_rate(new QDoubleSpinBox(this))
+    , m_generate(new QPushButton(this))
+    , m_replayLabel(new QLabel(this))
+    , m_replaySpeed(new QDoubleSpinBox(this))
+    , m_replay(new QPushButton(this))
+    , m_stopLoad(new QPushButton(this))
+    , m_loadStatus(new QLabel(this))
+    , m_resetBox(new QGroupBox(this))
+    , m_reset(new QPushButton(this))
+    , m_resetStatus(new QLabel(this))
+{
+    setObjectName(QStringLiteral("instructorPanel"));
+    m_speed->setObjectName(QStringLiteral("clockSpeed"));
+    m_setSpeed->setObjectName(QStringLiteral("clockSetSpeed"));
+    m_advance->setObjectName(QStringLiteral("clockAdvance"));
+    m_clock->setObjectName(QStringLiteral("clockStatus"));
+    m_node->setObjectName(QStringLiteral("instructorNode"));
+    m_drain->setObjectName(QStringLiteral("nodeDrain"));
+    m_fail->setObjectName(QStringLiteral("nodeFail"));
+    m_down->setObjectName(QStringLiteral("nodeDown"));
+    m_resume->setObjectName(QStringLiteral("nodeResume"));
+    m_nodeResult->setObjectName(QStringLiteral("nodeResult"));
+    m_generate->setObjectName(QStringLiteral("loadGenerate"));
+    m_stopLoad->setObjectName(QStringLiteral("loadStop"));
+    m_loadStatus->setObjectName(QStringLiteral("loadStatus"));
+    m_reset->setObjectName(QStringLiteral("clusterReset"));
+
+    m_speed->setRange(0.1, 100000);
+    m_speed->setDecimals(1);
+    m_speed->setValue(1.0);
+    m_speed->setSuffix(QStringLiteral(" ×"));
+    m_days->setRange(0, 365);
+    m_hours->setRange(0, 23);
+    m_days->setValue(1);
+    m_rate->setRange(0.1, 600);
+    m_rate->setValue(6);
+    m_replaySpeed->setRange(1, 100000);
+    m_replaySpeed->setValue(60);
+    m_replaySpeed->setSuffix(QStringLiteral(" ×"));
+    for (QLabel *label : {m_clock, m_nodeResult, m_loadStatus, m_resetStatus}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+
+    auto *clock = new QGridLayout(m_clockBox);
+    clock->addWidget(m_speedLabel, 0, 0);
+    clock->addWidget(m_speed, 0, 1);
+    clock->addWidget(m_setSpeed, 0, 2, 1, 2);
+    clock->addWidget(m_advanceLabel, 1, 0);
+    clock->addWidget(m_days, 1, 1);
+    clock->addWidget(m_hours, 1, 2);
+    clock->addWidget(m_advance, 1, 3);
+    clock->addWidget(m_clock, 2, 0, 1, 4);
+
+    auto *node = new QGridLayout(m_nodeBox);
+    node->addWidget(m_node, 0, 0);
+    node->addWidget(m_reason, 0, 1, 1, 3);
+    node->addWidget(m_drain, 1, 0);
+    node->addWidget(m_fail, 1, 1);
+    node->addWidget(m_down, 1, 2);
+    node->addWidget(m_resume, 1, 3);
+    node->addWidget(m_nodeResult, 2, 0, 1, 4);
+
+    auto *load = new QGridLayout(m_loadBox);
+    load->addWidget(m_rateLabel, 0, 0);
+    load->addWidget(m_rate, 0, 1);
+    load->addWidget(m_generate, 0, 2);
+    load->addWidget(m_replayLabel, 1, 0);
+    load->addWidget(m_replaySpeed, 1, 1);
+    load->addWidget(m_replay, 1, 2);
+    load->addWidget(m_stopLoad, 2, 2);
+    load->addWidget(m_loadStatus, 3, 0, 1, 3);
+
+    auto *reset = new QVBoxLayout(m_resetBox);
+    reset->addWidget(m_reset, 0, Qt::AlignLeft);
+    reset->addWidget(m_resetStatus);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_clockBox);
+    layout->addWidget(m_nodeBox);
+    layout->addWidget(m_loadBox);
+    layout->addWidget(m_resetBox);
+    layout->addStretch(1);
+
+    connect(m_setSpeed, &QPushButton::clicked, this, [this] { setClock(m_speed->value(), 0); });
+    connect(m_advance, &QPushButton::clicked, this,
+        [this] { setClock(0, (qint64{m_days->value()} * 24 + m_hours->value()) * 3600); });
+    const auto nodeAction = [this](QPushButton *button, const char *state) {
+        connect(button, &QPushButton::clicked, this, [this, state] {
+            updateNode(m_node->currentText(), QString::fromLatin1(state), m_reason->text());
+        });
+    };
+    nodeAction(m_drain, "drain");
+    nodeAction(m_fail, "fail");
+    nodeAction(m_down, "down");
+    nodeAction(m_resume, "resume");
+    // Node names are refreshed once after a batch of new rows (a snapshot inserts them one by
+    // one).
+    auto *names = new QTimer(this);
+    names->setSingleShot(true);
+    names->setInterval(0);
+    connect(names, &QTimer::timeout, this, &InstructorPanel::refreshNodeNames);
+    connect(m_nodes, &QAbstractItemModel::rowsInserted, names, qOverload<>(&QTimer::start));
+    connect(m_nodes, &QAbstractItemModel::modelReset, names, qOverload<>(&QTimer::start));
+    connect(m_generate, &QPushButton::clicked, this, [this] {
+        m_load->startGenerator(m_users, m_rate->value(), largestNodeCpus(),
+            static_cast<quint32>(QDateTime::currentMSecsSinceEpoch()));
+        showLoad();
+    });
+    connect(m_replay, &QPushButton::clicked, this, &InstructorPanel::loadWorkloadFile);
+    connect(m_stopLoad, &QPushButton::clicked, this, [this] {
+        m_load->stop();
+        showLoad();
+    });
+    connect(m_load, &BackgroundLoad::progress, this, &InstructorPanel::showLoad);
+    connect(m_reset, &QPushButton::clicked, this, &InstructorPanel::resetCluster);
+    refreshNodeNames();
+    retranslateUi();
+}
+
+QStringList InstructorPanel::usersOfCluster(const QString &clusterDir)
+{
+    QFile file(QDir(clusterDir).filePath(QStringLiteral("etc/minicluster.conf")));
+    QStringList users;
+    if (!file.open(QIODevice::ReadOnly)) {
+        return users;
+    }
+    for (const QString &line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'))) {
+        const QString trimmed = line.trimmed();
+        if (trimmed.startsWith(QLatin1String("User="))) {
+            users << trimmed.mid(5).section(QLatin1Char(' '), 0, 0);
+        }
+    }
+    return users;
+}
+
+QString InstructorPanel::clockText() const
+{
+    return m_clock->text();
+}
+
+QString InstructorPanel::nodeResultText() const
+{
+    return m_nodeResult->text();
+}
+
+QString InstructorPanel::loadText() const
+{
+    return m_loadStatus->text();
+}
+
+int InstructorPanel::largestNodeCpus() const
+{
+    int most = 1;
+    for (int row = 0; row < m_nodes->rowCount(); ++row) {
+        most = std::max(most,
+            static_cast<int>(
+                m_nodes->index(row, 0).data(NodeTableModel::CpuSlotsRole).toList().size()));
+    }
+    return most;
+}
+
+void InstructorPanel::refreshNodeNames()
+{
+    const QString current = m_node->currentText();
+    m_node->clear();
+    for (int row = 0; row < m_nodes->rowCount(); ++row) {
+        m_node->addItem(m_nodes->index(row, 0).data(NodeTableModel::NameRole).toString());
+    }
+    if (!current.isEmpty()) {
+        m_node->setCurrentText(current);
+    }
+}
+
+void InstructorPanel::setClock(double speed, qint64 advance)
+{
+    auto request = mc::proto::Json::object().set("op", "clock");
+    if (speed > 0) {
+        request.set("speed", speed);
+    }
+    if (advance > 0) {
+        request.set("advance", static_cast<std::int64_t>(advance));
+    }
+    m_requests->send(request, this, [this, request](const mc::proto::Json &reply) {
+        if (!reply["ok"].toBool()) {
+            m_clockError = RequestClient::describeFailure(request, reply);
+            m_clock->setText(m_clockError);
+            return;
+        }
+        m_clockError.clear();
+        showClock(reply["now"].toInt(), reply["speed"].toDouble(1.0));
+    });
+}
+
+void InstructorPanel::showClock(qint64 now, double speed)
+{
+    m_clockNow = now;
+    m_clockSpeed = speed;
+    m_clockError.clear();
+    m_clock->setText(
+        tr("Cluster clock: %1, running at %2× real time.")
+            .arg(QDateTime::fromSecsSinceEpoch(now).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")))
+            .arg(speed));
+}
+
+void InstructorPanel::updateNode(const QString &node, const QString &state, const QString &reason)
+{
+    if (node.isEmpty()) {
+        m_nodeResult->setText(tr("Choose a node first."));
+        return;
+    }
+    if (state != QLatin1String("resume") && reason.trimmed().isEmpty()) {
+        // scontrol refuses to drain or down a node without a reason, and so do we.
+        m_nodeResult->setText(tr("Give a reason: Slurm requires one to drain, fail or down a "
+                                 "node (sinfo -R shows it)."));
+        return;
+    }
+    const auto request = mc::proto::Json::object()
+                             .set("op", "node_update")
+                             .set("node", node.toStdString())
+                             .set("state", state.toStdString())
+                             .set("reason", reason.trimmed().toStdString())
+                             .set("user", kInstructor);
+    m_requests->send(request, this, [this, request, node, state](const mc::proto::Json &reply) {
+        m_nodeResult->setText(reply["ok"].toBool()
+                ? tr("%1: %2 done.").arg(node, state)
+                : tr("%1: %2 refused: %3")
+                      .arg(node, state, RequestClient::describeFailure(request, reply)));
+    });
+}
+
+void InstructorPanel::showLoad()
+{
+    QString text
+        = m_load->isRunning() ? tr("Background users are submitting.") : tr("No background load.");
+    if (m_users.isEmpty()) {
+        text = tr("No classmates are defined in etc/minicluster.conf: no background load.");
+    }
+    text += QLatin1Char(' ')
+        + tr("%1 submitted, %2 refused.").arg(m_load->submitted()).arg(m_load->refused());
+    if (!m_load->lastError().isEmpty()) {
+        text += QLatin1Char(' ') + tr("Last refusal: %1").arg(m_load->lastError());
+    }
+    m_loadStatus->setText(text);
+}
+
+void InstructorPanel::loadWorkloadFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Workload file (SWF)"), QString(),
+        tr("Standard Workload Format (*.swf *.txt);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_loadStatus->setText(tr("Cannot read %1.").arg(path));
+        return;
+    }
+    int skipped = 0;
+    const auto jobs = parseSwf(QString::fromUtf8(file.readAll()), &skipped);
+    if (jobs.empty()) {
+        m_loadStatus->setText(tr("%1 has no job lines in the Standard Workload Format.").arg(path));
+        return;
+    }
+    m_load->startReplay(jobs, m_users, m_replaySpeed->value(), largestNodeCpus());
+    showLoad();
+}
+
+void InstructorPanel::resetCluster()
+{
+    if (m_launcher.isEmpty()) {
+        m_resetStatus->setText(tr("Resetting needs the minicluster command, which was not found "
+                                  "next to this program."));
+        return;
+    }
+    const auto answer = QMessageBox::question(this, tr("Reset the cluster"),
+        tr("Stop the cluster, delete its queue and its whole job history, and start it again? "
+           "Files in home, project and scratch are kept."));
+    if (answer != QMessageBox::Yes) {
+        return;
+    }
+    m_load->stop();
+    m_reset->setEnabled(false);
+    m_resetStatus->setText(tr("Stopping the cluster…"));
+    auto *down = new QProcess(this);
+    connect(down, &QProcess::finished, this, [this, down](int code) {
+        down->deleteLater();
+        if (code != 0) {
+            m_reset->setEnabled(true);
+            m_resetStatus->setText(tr("minicluster down failed: %1")
+                                       .arg(QString::fromLocal8Bit(down->readAll()).trimmed()));
+            return;
+        }
+        const QDir state(QDir(m_clusterDir).filePath(QStringLiteral("state")));
+        for (const QString &name : state.entryList({QStringLiteral("ctld.sqlite*")}, QDir::Files)) {
+            QFile::remove(state.filePath(name));
+        }
+        m_resetStatus->setText(tr("Starting the cluster again…"));
+        auto *up = new QProcess(this);
+        connect(up, &QProcess::finished, this, [this, up](int upCode) {
+            up->deleteLater();
+            m_reset->setEnabled(true);
+            m_resetStatus->setText(upCode == 0
+                    ? tr("The cluster was reset: empty queue, no history.")
+                    : tr("minicluster up failed: %1")
+                          .arg(QString::fromLocal8Bit(up->readAll()).trimmed()));
+        });
+        up->setProcessChannelMode(QProcess::MergedChannels);
+        up->start(m_launcher, m_launcherArguments + QStringList{QStringLiteral("up")});
+    });
+    down->setProcessChannelMode(QProcess::MergedChannels);
+    down->start(m_launcher, m_launcherArguments + QStringList{QStringLiteral("down")});
+}
+
+void InstructorPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+    }
+}
+
+void InstructorPanel::retranslateUi()
+{
+    m_clockBox->setTitle(tr("Cluster clock"));
+    m_speedLabel->setText(tr("Speed"));
+    m_setSpeed->setText(tr("Set speed"));
+    m_advanceLabel->setText(tr("Fast-forward"));
+    m_days->setSuffix(tr(" days"));
+    m_hours->setSuffix(tr(" h"));
+    m_advance->setText(tr("Fast-forward"));
+    if (m_clockNow > 0) {
+        showClock(m_clockNow, m_clockSpeed);
+    } else if (m_clockError.isEmpty()) {
+        m_clock->setText(tr("The scheduler, time limits and the scratch purge follow the "
+                            "cluster clock."));
+    }
+    m_nodeBox->setTitle(tr("Nodes (as the instructor, %1)").arg(QLatin1String(kInstructor)));
+    m_reason->setPlaceholderText(tr("Reason, shown by sinfo -R"));
+    m_drain->setText(tr("Drain"));
+    m_fail->setText(tr("Fail"));
+    m_down->setText(tr("Down"));
+    m_resume->setText(tr("Resume"));
+    m_loadBox->setTitle(tr("Background users"));
+    m_rateLabel->setText(tr("Generator (jobs per minute)"));
+    m_generate->setText(tr("Start the generator"));
+    m_replayLabel->setText(tr("Workload file replay speed"));
+    m_replay->setText(tr("Replay a workload file (SWF)…"));
+    m_stopLoad->setText(tr("Stop"));
+    showLoad();
+    m_resetBox->setTitle(tr("Reset"));
+    m_reset->setText(tr("Reset the cluster…"));
+}
+
+} // namespace mc::gui

@@ -1,0 +1,288 @@
+#include "mc/gui/timeline_model.h"
+
+#include "mc/proto/json.h"
+#include "mc/sched/hostlist.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace mc::gui {
+
+namespace {
+
+QStringList nodeNamesOf(const mc::proto::Json &value)
+{
+    std::vector<std::string> names;
+    if (value.isString()) {
+        names = mc::sched::expandHostlist(value.toString()).value_or(std::vector<std::string>{});
+    } else {
+        names = value.toStringList();
+    }
+    QStringList list;
+    list.reserve(static_cast<qsizetype>(names.size()));
+    for (const auto &name : names) {
+        list << QString::fromStdString(name);
+    }
+    return list;
+}
+
+bool isPendingState(const QString &state)
+{
+    return state == QLatin1String("PENDING");
+}
+
+bool isRunningState(const QString &state)
+{
+    return state == QLatin1String("RUNNING") || state == QLatin1String("SUSPENDED")
+        || state == QLatin1String("COMPLETING");
+}
+
+} // namespace
+
+TimelineModel::TimelineModel(QObject *parent)
+    : QObject(parent)
+{ }
+
+TimelineModel::~TimelineModel() = default;
+
+void TimelineModel::reset(const QList<mc::proto::Json> &jobs, const QList<mc::proto::Json> &nodes)
+{
+    m_nodeNames.clear();
+    for (const auto &node : nodes) {
+        const QString name = QString::fromStdString(node["name"].toString());
+        if (!name.isEmpty() && !m_nodeNames.contains(name)) {
+            m_nodeNames << name;
+        }
+    }
+    // Finished jobs already known stay (the snapshot only has the last MinJobAge of them).
+    for (const auto &job : jobs) {
+        store(job);
+    }
+    dropOldPast();
+    Q_EMIT changed();
+}
+
+void TimelineModel::updateJob(const mc::proto::Json &job)
+{
+    store(job);
+    dropOldPast();
+    Q_EMIT changed();
+}
+
+void TimelineModel::updateNode(const mc::proto::Json &node)
+{
+    const QString name = QString::fromStdString(node["name"].toString());
+    if (name.isEmpty() || m_nodeNames.contains(name)) {
+        return;
+    }
+    m_nodeNames << name;
+    Q_EMIT changed();
+}
+
+void TimelineModel::applyPlan(const mc::proto::Json &plan)
+{
+    for (const auto &entry : plan.items()) {
+        const auto it = m_jobs.find(entry["job_id"].toInt());
+        if (it == m_jobs.end() || !it->pending) {
+            continue;
+        }
+        const QStringList before = rowsOf(*it);
+        it->plannedStart = entry["planned_start"].toInt();
+        it->plannedNodes = nodeNamesOf(entry["nodes"]);
+        reindex(it->jobId, before, rowsOf(*it));
+    }
+    Q_EMIT changed();
+}
+
+void TimelineModel::clear()
+{
+    m_jobs.clear();
+    m_jobsOnRow.clear();
+    m_finishedOrder.clear();
+    m_nodeNames.clear();
+    Q_EMIT changed();
+}
+
+void TimelineModel::setNow(qint64 now)
+{
+    if (now == m_now) {
+        return;
+    }
+    m_now = now;
+    Q_EMIT changed();
+}
+
+void TimelineModel::store(const mc::proto::Json &object)
+{
+    const qint64 id = object["job_id"].toInt(-1);
+    if (id < 0) {
+        return;
+    }
+    Job &job = m_jobs[id];
+    const QStringList before = job.state.isEmpty() ? QStringList() : rowsOf(job);
+    const bool wasFinished = !job.state.isEmpty() && !job.pending && !job.running;
+    job.jobId = id;
+    job.user = QString::fromStdString(object["user"].toString());
+    job.name = QString::fromStdString(object["name"].toString());
+    job.state = QString::fromStdString(object["state"].toString());
+    job.nodes = nodeNamesOf(object["nodes"]);
+    job.startTime = object["start_time"].toInt();
+    job.endTime = object["end_time"].toInt();
+    job.timeLimit = object["time_limit"].toInt(-1);
+    job.pending = isPendingState(job.state);
+    job.running = isRunningState(job.state);
+    if (object.contains("planned_start")) {
+        job.plannedStart = object["planned_start"].toInt();
+    }
+    if (!job.pending) {
+        job.plannedStart = 0;
+        job.plannedNodes.clear();
+    }
+    if (!job.pending && !job.running && !wasFinished) {
+        m_finishedOrder.push_back(id);
+    }
+    reindex(id, before, rowsOf(job));
+}
+
+void TimelineModel::reindex(qint64 jobId, const QStringList &before, const QStringList &after)
+{
+    if (before == after) {
+        return;
+    }
+    for (const QString &row : before) {
+        const auto it = m_jobsOnRow.find(row);
+        if (it != m_jobsOnRow.end()) {
+            it->remove(jobId);
+        }
+    }
+    for (const QString &row : after) {
+        m_jobsOnRow[row].insert(jobId);
+    }
+}
+
+void TimelineModel::dropOldPast()
+{
+    while (static_cast<int>(m_finishedOrder.size()) > kMaxPastJobs) {
+        const qint64 id = m_finishedOrder.front();
+        m_finishedOrder.pop_front();
+        const auto it = m_jobs.find(id);
+        if (it != m_jobs.end() && !it->pending && !it->running) {
+            reindex(id, rowsOf(*it), {});
+            m_jobs.erase(it);
+        }
+    }
+}
+
+qint64 TimelineModel::limitSpan(const Job &job) const
+{
+    return job.timeLimit < 0 ? kUnlimitedSpan : job.timeLimit;
+}
+
+QStringList TimelineModel::rowsOf(const Job &job) const
+{
+    if (job.pending) {
+        if (job.plannedStart <= 0) {
+            return {};
+        }
+        return job.plannedNodes.isEmpty() ? QStringList{unplacedRow()} : job.plannedNodes;
+    }
+    if (job.running) {
+        return job.startTime > 0 ? job.nodes : QStringList();
+    }
+    // Cancelled while pending: never on a node.
+    return job.startTime > 0 && job.endTime > 0 ? job.nodes : QStringList();
+}
+
+std::optional<TimelineModel::Block> TimelineModel::blockOf(const Job &job) const
+{
+    Block block{job.jobId, 0, 0, Kind::Past, job.user, job.name, job.state};
+    if (job.pending) {
+        if (job.plannedStart <= 0) {
+            return std::nullopt;
+        }
+        block.kind = Kind::Planned;
+        block.begin = std::max(job.plannedStart, m_now);
+        block.end = block.begin + limitSpan(job);
+    } else if (job.running) {
+        if (job.startTime <= 0) {
+            return std::nullopt;
+        }
+        block.kind = Kind::Running;
+        block.begin = job.startTime;
+        block.end = std::max(job.startTime + limitSpan(job), m_now);
+    } else {
+        if (job.startTime <= 0 || job.endTime <= 0) {
+            return std::nullopt;
+        }
+        block.begin = job.startTime;
+        block.end = std::max(job.endTime, job.startTime);
+    }
+    return block;
+}
+
+QList<TimelineModel::Block> TimelineModel::blocksOn(const QString &node) const
+{
+    QList<Block> blocks;
+    const auto it = m_jobsOnRow.constFind(node);
+    if (it == m_jobsOnRow.cend()) {
+        return blocks;
+    }
+    blocks.reserve(it->size());
+    for (const qint64 id : *it) {
+        const auto job = m_jobs.constFind(id);
+        if (job == m_jobs.cend()) {
+            continue;
+        }
+        if (auto block = blockOf(*job)) {
+            blocks.append(std::move(*block));
+        }
+    }
+    std::sort(blocks.begin(), blocks.end(), [](const Block &a, const Block &b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.jobId < b.jobId;
+    });
+    return blocks;
+}
+
+QList<int> TimelineModel::assignLanes(const QList<Block> &blocks, int *laneCount)
+{
+    QList<int> lanes;
+    lanes.reserve(blocks.size());
+    std::vector<qint64> laneEnds; // when each lane becomes free
+    for (const Block &block : blocks) {
+        int lane = 0;
+        while (lane < static_cast<int>(laneEnds.size())
+            && laneEnds[static_cast<std::size_t>(lane)] > block.begin) {
+            ++lane;
+        }
+        if (lane == static_cast<int>(laneEnds.size())) {
+            laneEnds.push_back(block.end);
+        } else {
+            laneEnds[static_cast<std::size_t>(lane)] = block.end;
+        }
+        lanes.append(lane);
+    }
+    if (laneCount) {
+        *laneCount = std::max(1, static_cast<int>(laneEnds.size()));
+    }
+    return lanes;
+}
+
+std::pair<qint64, qint64> TimelineModel::span() const
+{
+    qint64 first = m_now;
+    qint64 last = m_now;
+    for (const Job &job : m_jobs) {
+        if (job.pending) {
+            if (job.plannedStart > 0) {
+                last = std::max(last, std::max(job.plannedStart, m_now) + limitSpan(job));
+            }
+        } else if (job.startTime > 0) {
+            first = std::min(first, job.startTime);
+            last = std::max(
+                last, job.running ? std::max(job.startTime + limitSpan(job), m_now) : job.endTime);
+        }
+    }
+    return {first, last};
+}
+
+} // namespace mc::gui

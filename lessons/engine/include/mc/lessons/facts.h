@@ -1,0 +1,84 @@
+#pragma once
+// What checks are judged on: a snapshot of the user's jobs, the cluster's nodes, the shell
+// history and a view of the files, taken at one moment (collector.h gathers it). Checks never
+// talk to the controller themselves, so they can be evaluated (and tested) on any snapshot.
+
+#include "mc/emu/cluster_layout.h"
+#include "mc/proto/json.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mc::lessons {
+
+// One command typed in a shell of the cluster or the workstation, as the login profile notes
+// it in <cluster>/run/history/<user>: "epoch<TAB>host<TAB>cwd<TAB>command", the time with
+// microseconds (bash's $EPOCHREALTIME), so that a command typed just before a lesson started
+// is told apart from one typed just after.
+struct HistoryEntry {
+    double time = 0; // wall clock, seconds since the epoch
+    std::string host; // login1, cn01, laptop, ...
+    std::string cwd;
+    std::string command;
+};
+
+std::vector<HistoryEntry> parseHistory(std::string_view text);
+// The line the profile writes for `entry` (tabs and newlines in the command become blanks).
+std::string historyLine(const HistoryEntry &entry);
+// Where the history of `user` is kept: <cluster>/run/history/<user>.
+std::string historyPath(const emu::ClusterLayout &layout, const std::string &user);
+// Appends one entry (the launcher does this for `minicluster shell -c`).
+bool appendHistory(
+    const emu::ClusterLayout &layout, const std::string &user, const HistoryEntry &entry);
+// This computer's clock, in seconds with microseconds.
+double wallClockNow();
+
+struct FileInfo {
+    std::string path; // as the user sees it (/home/alice/hello-3.out)
+    std::string hostPath; // where it is on this computer
+    bool isDir = false;
+    long long mtime = 0; // seconds since the epoch
+    long long size = 0;
+};
+
+// The user's paths as a shell on the cluster sees them (~, $HOME, $SCRATCH, $PROJECT, /home,
+// /scratch, /project, symbolic links between them), mapped onto the cluster directory. A path
+// starting with `laptop:` is on the workstation (its own home).
+class FileView {
+public:
+    FileView(emu::ClusterLayout layout, std::string user, std::string account);
+
+    // Every existing file or directory matching `pattern` (shell globs allowed), sorted.
+    std::vector<FileInfo> match(const std::string &pattern) const;
+    // `pattern` with ~ and variables expanded, as shown in messages.
+    std::string expand(const std::string &pattern) const;
+    // The host path behind a path as the user sees it (links followed).
+    std::string hostPath(const std::string &userPath) const;
+    // At most `maxBytes` of a file's content.
+    static std::string read(const std::string &hostPath, std::size_t maxBytes = 1 << 20);
+
+    const emu::ClusterLayout &layout() const { return m_layout; }
+    // The workstation's home for this user: <cluster>/workstation/home/<user>.
+    std::string laptopHome() const;
+
+private:
+    emu::ClusterLayout m_layout;
+    std::string m_user;
+    std::string m_account;
+    std::vector<emu::Mount> m_mounts;
+};
+
+struct Facts {
+    std::string user;
+    long long now = 0; // the cluster clock (the controller's `now`)
+    long long wallNow = 0; // this computer's clock
+    long long since = 0; // cluster clock when the lesson started: older jobs do not count
+    double wallSince = 0; // wall clock when the lesson started: older history does not count
+    std::vector<proto::Json> jobs; // the user's job records (protocol job objects with `steps`)
+    std::vector<proto::Json> nodes; // node objects of the `cluster` reply
+    std::vector<HistoryEntry> history;
+    const FileView *files = nullptr; // null: file checks fail and say why
+};
+
+} // namespace mc::lessons

@@ -1,0 +1,125 @@
+#pragma once
+// What srun and salloc share: their job options, the controller link that asks for an
+// interactive allocation and waits for it (Slurm's messages, word for word), and the SLURM_*
+// variables of an allocation. These commands fork, relay terminals and pass descriptors, so
+// they run as processes, not in process like sbatch; they are tested through real clusters.
+
+#include "mc/cmd/option_parser.h"
+#include "mc/proto/json.h"
+#include "mc/sched/memory.h"
+#include "mc/sched/time_format.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mc::cmd::interactive {
+
+enum Opt : int {
+    kAccount = 1,
+    kChdir,
+    kConstraint,
+    kCpuBind,
+    kCpusPerTask,
+    kExclude,
+    kExclusive,
+    kGpusPerNode,
+    kGres,
+    kHelp,
+    kImmediate,
+    kJobName,
+    kJobId,
+    kLabel,
+    kMem,
+    kMemPerCpu,
+    kNodeList,
+    kNodes,
+    kNtasks,
+    kNtasksPerNode,
+    kPartition,
+    kPty,
+    kQos,
+    kQuiet,
+    kTime,
+    kUsage,
+    kVerbose,
+    kVersion,
+    kRefused, // an option of `man srun`/`man salloc` minicluster does not implement
+};
+
+struct Options {
+    std::optional<std::string> account, chdir, constraint, jobName, partition, qos;
+    std::optional<sched::Seconds> timeLimit;
+    std::optional<sched::MiB> mem, memPerCpu;
+    std::optional<int> cpusPerTask, nodes, ntasks, ntasksPerNode, gpusPerNode, immediate;
+    std::optional<std::uint32_t> jobId; // srun --jobid
+    std::vector<std::string> nodeList, exclude;
+    bool exclusive = false, label = false, pty = false, quiet = false;
+    int verbose = 0;
+};
+
+std::span<const OptionDef> srunOptions();
+std::span<const OptionDef> sallocOptions();
+
+// Applies one option; returns false after printing "<program>: error: ..." (exit code in
+// `exitCode`) when the run ends there (bad value, refused option, --help, --version).
+bool apply(const char *program, Options &opts, const ParsedOption &option, int &exitCode);
+
+// "Job allocation ..." and the other lines of Slurm, on stderr, prefixed with the program.
+void say(const char *program, const std::string &line);
+void sayError(const char *program, const std::string &line);
+
+// A protocol connection with its own line buffer and a timeout on reads; events that arrive
+// between a request and its reply are kept for later.
+class Link {
+public:
+    ~Link();
+    bool connect(std::string &error);
+    bool send(const proto::Json &message);
+    // The next message (reply or event); nullopt on timeout (timeoutMs >= 0) or end of stream.
+    std::optional<proto::Json> next(int timeoutMs = -1);
+    // Sends `request` and returns its reply, setting aside events.
+    std::optional<proto::Json> call(const proto::Json &request);
+    int fd() const { return m_fd; }
+    bool hasBuffered() const;
+
+private:
+    int m_fd = -1;
+    std::string m_buffer;
+    std::vector<proto::Json> m_events;
+};
+
+// The submit request of an interactive allocation.
+proto::Json allocationRequest(const Options &opts, const std::string &defaultName);
+
+// Submits on `link`, subscribes and waits until the job runs, printing Slurm's lines
+// (queued, allocated, Granted for salloc). Returns the job object, or nullopt after printing
+// the error (`exitCode` set). With `watch` the link stays subscribed to the controller's
+// events afterwards (salloc hears of a revoked allocation).
+std::optional<proto::Json> allocate(const char *program, Link &link, const Options &opts,
+    const std::string &defaultName, bool watch, std::int64_t &jobId, int &exitCode);
+
+// Ends the allocation (alloc_release) with the command's exit status.
+void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal);
+
+// "4(x2),2" as Slurm writes per-node counts.
+std::string compressCounts(const std::vector<int> &counts);
+
+// SLURM_* variables of an allocation (salloc's shell, srun's tasks): `env` is changed in place.
+void setAllocationEnv(std::vector<std::string> &env, const proto::Json &job, const Options &opts);
+void setEnv(std::vector<std::string> &env, const std::string &name, const std::string &value);
+std::optional<std::string> getEnv(const std::vector<std::string> &env, const std::string &name);
+std::vector<std::string> processEnvironment();
+
+// Who runs the command (MINICLUSTER_USER in the plain fallback, else the passwd entry).
+struct Me {
+    std::string name;
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
+};
+Me currentUser();
+std::string shortHostName();
+std::string currentDir();
+
+} // namespace mc::cmd::interactive

@@ -1,0 +1,593 @@
+// Requests that change or read scheduling state: hold, release, requeue, update (scontrol),
+// priorities (sprio), shares (sshare), node_update (scontrol update nodename=), clock, config
+// (scontrol show config), and sbatch --test-only. Errors are Slurm's words and errno values.
+#include "mc/ctl/controller.h"
+#include "mc/sched/dependency.h"
+#include "mc/sched/job_transitions.h"
+#include "mc/sched/time_format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+
+namespace mc::ctl {
+
+using proto::Json;
+using sched::Job;
+using sched::JobId;
+using sched::JobState;
+using sched::Reason;
+
+namespace {
+
+// Slurm's errno values (slurm_errno.h).
+constexpr int kInvalidPartition = 2000;
+constexpr int kAccessDenied = 2002;
+constexpr int kInvalidUser = 2010;
+constexpr int kInvalidJobId = 2017;
+constexpr int kInvalidNodeName = 2018;
+constexpr int kNotPending = 2020;
+constexpr int kAlreadyDone = 2021;
+constexpr int kJobPending = 2024;
+constexpr int kInvalidNodeState = 2028;
+constexpr int kNotSupported = 2036;
+constexpr int kDependencyProblem = 2038;
+constexpr int kInvalidTimeLimit = 2050;
+
+Json failure(std::string_view message, int slurmErrno)
+{
+    Json reply = Json::object();
+    reply.set("ok", false);
+    reply.set("error", message);
+    reply.set("errno", slurmErrno);
+    return reply;
+}
+
+Json success()
+{
+    Json reply = Json::object();
+    reply.set("ok", true);
+    return reply;
+}
+
+bool listed(const Json &list, std::string_view value)
+{
+    const auto &items = list.items();
+    return std::any_of(
+        items.begin(), items.end(), [&](const Json &item) { return item.toString() == value; });
+}
+
+bool listedId(const Json &list, std::uint32_t id)
+{
+    const auto &items = list.items();
+    return std::any_of(items.begin(), items.end(),
+        [&](const Json &item) { return item.toInt(-1) == static_cast<std::int64_t>(id); });
+}
+
+std::string upper(std::string text)
+{
+    for (char &c : text) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return text;
+}
+
+// Collects per-job failures as `cancel` does: [{job_id, error, errno}].
+class Results {
+public:
+    void fail(std::uint32_t id, std::string_view message, int slurmErrno)
+    {
+        Json r = Json::object();
+        r.set("job_id", static_cast<std::int64_t>(id));
+        r.set("error", message);
+        r.set("errno", slurmErrno);
+        m_list.push(std::move(r));
+    }
+    Json reply()
+    {
+        Json reply = success();
+        reply.set("results", std::move(m_list));
+        return reply;
+    }
+
+private:
+    Json m_list = Json::array();
+};
+
+} // namespace
+
+ClusterClock::ClusterClock(std::function<double()> wall)
+    : m_wall(std::move(wall))
+{
+    if (!m_wall) {
+        m_wall = [] {
+            using namespace std::chrono;
+            return duration<double>(system_clock::now().time_since_epoch()).count();
+        };
+    }
+}
+
+Seconds ClusterClock::now() const
+{
+    return static_cast<Seconds>(std::floor(m_wall() * m_speed + m_offset));
+}
+
+void ClusterClock::setSpeed(double speed)
+{
+    const double wall = m_wall();
+    const double current = wall * m_speed + m_offset;
+    m_speed = speed;
+    m_offset = current - wall * speed; // `now` goes on from where it was
+}
+
+void ClusterClock::advance(Seconds seconds)
+{
+    m_offset += static_cast<double>(seconds);
+}
+
+void ClusterClock::restore(double speed, double offset)
+{
+    m_speed = speed;
+    m_offset = offset;
+}
+
+void Controller::setClock(ClusterClock *clock)
+{
+    m_clock = clock;
+    if (!m_clock) {
+        return;
+    }
+    const auto speed = m_store.meta("clock_speed_micro");
+    const auto offset = m_store.meta("clock_offset");
+    if (speed && offset && *speed > 0) {
+        m_clock->restore(static_cast<double>(*speed) / 1e6, static_cast<double>(*offset));
+    }
+}
+
+bool Controller::isAdmin(const std::string &user) const
+{
+    // Operators: root, SlurmUser (slurm) and the instructor account of the presets.
+    return user == "root" || user == "slurm" || user == "prof";
+}
+
+Json Controller::holdOrRelease(const Json &request, Seconds now, bool hold)
+{
+    const std::string user = request["user"].toString();
+    const bool admin = isAdmin(user);
+    // scontrol hold by an operator is an admin hold; uhold (admin=false) always a user hold.
+    const bool adminHold = hold && admin && request["admin"].toBool(true);
+    Results results;
+    for (const auto &idJson : request["job_ids"].items()) {
+        const auto id = static_cast<std::uint32_t>(idJson.toInt());
+        auto it = m_jobs.find(JobId{id});
+        if (it == m_jobs.end()) {
+            results.fail(id, "Invalid job id specified", kInvalidJobId);
+            continue;
+        }
+        Job &job = it->second;
+        if (!admin && job.spec.user != user) {
+            results.fail(id, "Access/permission denied", kAccessDenied);
+            continue;
+        }
+        if (sched::isFinished(job.state)) {
+            results.fail(id, "Job/step already completing or completed", kAlreadyDone);
+            continue;
+        }
+        if (hold) {
+            // A running job keeps running; the hold applies if it is requeued.
+            job = sched::holdJob(std::move(job), adminHold);
+            if (!job.isPending()) {
+                job.reason = Reason::None;
+            }
+            job.priority = 0;
+        } else {
+            auto released = sched::releaseJob(job, admin);
+            if (!released) {
+                results.fail(id, "Access/permission denied", kAccessDenied);
+                continue;
+            }
+            job = std::move(*released);
+        }
+        persist(job);
+        emitJob(job, now);
+    }
+    return results.reply();
+}
+
+Json Controller::requeue(const Json &request, Seconds now)
+{
+    const std::string user = request["user"].toString();
+    const bool admin = isAdmin(user);
+    const bool hold = request["hold"].toBool();
+    Results results;
+    for (const auto &idJson : request["job_ids"].items()) {
+        const auto id = static_cast<std::uint32_t>(idJson.toInt());
+        auto it = m_jobs.find(JobId{id});
+        if (it == m_jobs.end()) {
+            results.fail(id, "Invalid job id specified", kInvalidJobId);
+            continue;
+        }
+        Job &job = it->second;
+        if (!admin && job.spec.user != user) {
+            results.fail(id, "Access/permission denied", kAccessDenied);
+            continue;
+        }
+        if (job.isPending()) {
+            results.fail(id, "Job is pending execution", kJobPending);
+            continue;
+        }
+        if (job.spec.interactive) {
+            results.fail(id, "Only batch jobs are accepted or processed", kNotSupported);
+            continue;
+        }
+        if (sched::isFinished(job.state)) {
+            // Slurm requeues a finished batch job too: it runs again under the same id.
+            job = sched::requeueJob(std::move(job), now);
+            job.exit = {};
+            if (hold) {
+                job = sched::holdJob(std::move(job), false);
+            }
+            persist(job);
+            emitJob(job, now);
+            continue;
+        }
+        // Running: the node ends it; its end report puts it back in the queue.
+        m_requeueOnEnd[job.id] = hold;
+        Json order = Json::object();
+        order.set("op", "signal");
+        order.set("job_id", static_cast<std::int64_t>(id));
+        order.set("signal", SIGKILL);
+        order.set("cancel", false);
+        if (!m_gateway.send(job.batchHost, order)) {
+            Json report = Json::object();
+            report.set("job_id", static_cast<std::int64_t>(id));
+            jobEnded(job, report, now);
+        }
+    }
+    return results.reply();
+}
+
+Json Controller::update(const Json &request, Seconds now)
+{
+    const auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
+    const std::string user = request["user"].toString();
+    const bool admin = isAdmin(user);
+    auto it = m_jobs.find(JobId{id});
+    if (it == m_jobs.end()) {
+        return failure("Invalid job id specified", kInvalidJobId);
+    }
+    Job job = it->second; // changed on a copy: all fields or none
+    if (!admin && job.spec.user != user) {
+        return failure("Access/permission denied", kAccessDenied);
+    }
+    if (sched::isFinished(job.state)) {
+        return failure("Job/step already completing or completed", kAlreadyDone);
+    }
+    const bool pending = job.isPending();
+    for (const auto &[key, value] : request["fields"].members()) {
+        if (key == "time_limit") {
+            const Seconds limit = value.toInt(sched::kInfinite);
+            const auto *part = m_config.partition(job.spec.partition);
+            if (!admin && part && part->maxTime != sched::kInfinite
+                && (limit == sched::kInfinite || limit > part->maxTime)) {
+                return failure("Requested time limit is invalid (missing or exceeds some limit)",
+                    kInvalidTimeLimit);
+            }
+            if (!pending) {
+                return failure("minicluster does not support changing the time limit of a "
+                               "running job",
+                    kNotSupported);
+            }
+            job.timeLimit = limit;
+            job.spec.timeLimit = limit;
+            continue;
+        }
+        if (key == "nice") {
+            const int nice = static_cast<int>(value.toInt());
+            if (nice < 0 && !admin) {
+                return failure("Access/permission denied", kAccessDenied);
+            }
+            job.spec.nice = nice;
+            continue;
+        }
+        if (!pending) {
+            return failure("Job is no longer pending execution", kNotPending);
+        }
+        if (key == "time_min") {
+            job.spec.timeMin = value.toInt();
+        } else if (key == "partition") {
+            const auto *part = m_config.partition(value.toString());
+            if (!part) {
+                return failure("Invalid partition name specified", kInvalidPartition);
+            }
+            job.spec.partition = part->name;
+            if (!job.spec.timeLimit) {
+                job.timeLimit = part->defaultTime.value_or(part->maxTime);
+            }
+        } else if (key == "name") {
+            job.spec.name = value.toString();
+        } else if (key == "num_nodes") {
+            job.spec.nodes = std::max<int>(1, static_cast<int>(value.toInt(1)));
+        } else if (key == "begin" || key == "start_time") {
+            job.spec.begin = value.toInt(now);
+        } else if (key == "constraint") {
+            job.spec.constraint = value.toString();
+        } else if (key == "dependency") {
+            const std::string text = value.toString();
+            if (!sched::parseDependency(text)) {
+                return failure("Job dependency problem", kDependencyProblem);
+            }
+            job.spec.dependency = text;
+        } else if (key == "array_task_throttle") {
+            job.arrayMaxRunning = static_cast<int>(value.toInt());
+        } else {
+            return failure("minicluster does not support updating " + key, kNotSupported);
+        }
+    }
+    it->second = std::move(job);
+    m_waits.erase(it->first); // decided again at the next pass
+    persist(it->second);
+    emitJob(it->second, now);
+    return success();
+}
+
+Json Controller::priorities(const Json &request, Seconds now) const
+{
+    const auto &p = m_config.priority;
+    Json weights = Json::object();
+    weights.set("age", p.weightAge);
+    weights.set("fairshare", p.weightFairshare);
+    weights.set("job_size", p.weightJobSize);
+    weights.set("partition", p.weightPartition);
+    weights.set("qos", p.weightQos);
+    const auto context = sched::makePriorityContext(m_config, &m_fairshare);
+    Json jobs = Json::array();
+    for (const auto &[id, job] : m_jobs) {
+        if (!job.isPending()
+            || (request["job_ids"].size() && !listedId(request["job_ids"], id.value))
+            || (request["users"].size() && !listed(request["users"], job.spec.user))
+            || (request["partitions"].size()
+                && !listed(request["partitions"], job.spec.partition))) {
+            continue;
+        }
+        const sched::PriorityFactors f = sched::priorityOf(job, context, now);
+        Json j = Json::object();
+        j.set("job_id", static_cast<std::int64_t>(id.value));
+        j.set("user", job.spec.user);
+        j.set("account", job.spec.account);
+        j.set("partition", job.spec.partition);
+        j.set("priority", job.priority);
+        j.set("age", f.age);
+        j.set("fairshare", f.fairshare);
+        j.set("job_size", f.jobSize);
+        j.set("partition_factor", f.partition);
+        j.set("qos", f.qos);
+        j.set("nice", f.nice);
+        jobs.push(std::move(j));
+    }
+    Json reply = success();
+    reply.set("priority_type",
+        p.kind == sched::PriorityKind::Multifactor ? "priority/multifactor" : "priority/basic");
+    reply.set("weights", std::move(weights));
+    reply.set("jobs", std::move(jobs));
+    reply.set("now", now);
+    return reply;
+}
+
+Json Controller::shares(const Json &request, Seconds now) const
+{
+    const double total = m_fairshare.totalUsage(now);
+    std::map<std::string, std::vector<const sched::SiteUser *>> byAccount;
+    for (const auto &u : m_users.users) {
+        if (request["users"].size() && !listed(request["users"], u.name)) {
+            continue;
+        }
+        if (request["accounts"].size() && !listed(request["accounts"], u.defaultAccount)) {
+            continue;
+        }
+        byAccount[u.defaultAccount].push_back(&u);
+    }
+    const double accounts = std::max<double>(1, static_cast<double>(byAccount.size()));
+    Json rows = Json::array();
+    auto row = [&](const std::string &account, const std::string &user, double normShares,
+                   double usage, double fairshare) {
+        Json r = Json::object();
+        r.set("account", account);
+        r.set("user", user);
+        r.set("raw_shares", 1);
+        r.set("norm_shares", normShares);
+        r.set("raw_usage", static_cast<std::int64_t>(std::llround(usage)));
+        r.set("norm_usage", total > 0 ? usage / total : 0.0);
+        r.set("effective_usage", total > 0 ? usage / total : 0.0);
+        r.set("fairshare", fairshare);
+        rows.push(std::move(r));
+    };
+    for (const auto &[account, users] : byAccount) {
+        double usage = 0;
+        for (const auto *u : users) {
+            usage += m_fairshare.usage(u->name, now);
+        }
+        const double shares = 1.0 / accounts;
+        const double factor = total > 0 ? std::pow(2.0, -(usage / total) / shares) : 1.0;
+        row(account, "", shares, usage, factor);
+        for (const auto *u : users) {
+            row(account, u->name, m_fairshare.normalizedShares(u->name),
+                m_fairshare.usage(u->name, now), m_fairshare.factor(u->name, now));
+        }
+    }
+    Json reply = success();
+    reply.set("associations", std::move(rows));
+    reply.set("decay_half_life", m_config.priority.decayHalfLife);
+    reply.set("now", now);
+    return reply;
+}
+
+Json Controller::nodeUpdate(const Json &request, Seconds now)
+{
+    if (!isAdmin(request["user"].toString())) {
+        return failure("Invalid user id", kInvalidUser);
+    }
+    auto it = m_nodes.find(request["node"].toString());
+    if (it == m_nodes.end()) {
+        return failure("Invalid node name specified", kInvalidNodeName);
+    }
+    NodeInfo &node = it->second;
+    const std::string state = request["state"].toString();
+    const std::string reason = request["reason"].toString();
+    if (state == "resume") {
+        node.adminState.clear();
+        node.reason = node.connected ? std::string() : std::string("Not responding");
+    } else if (state == "drain" || state == "fail" || state == "down") {
+        node.adminState = state;
+        node.reason = reason;
+    } else {
+        return failure("Invalid node state specified", kInvalidNodeState);
+    }
+    if (state == "down") {
+        // Its jobs are lost with it: requeued (JobRequeue=1) or NODE_FAIL, processes killed.
+        std::vector<JobId> lost;
+        for (const auto &[id, job] : m_jobs) {
+            if (job.isActive()
+                && std::find(job.nodeList.begin(), job.nodeList.end(), node.usage.name)
+                    != job.nodeList.end()) {
+                lost.push_back(id);
+            }
+        }
+        for (JobId id : lost) {
+            Job &job = m_jobs[id];
+            Json order = Json::object();
+            order.set("op", "signal");
+            order.set("job_id", static_cast<std::int64_t>(id.value));
+            order.set("signal", SIGKILL);
+            order.set("cancel", false);
+            m_gateway.send(job.batchHost, order);
+            Json report = Json::object();
+            report.set("job_id", static_cast<std::int64_t>(id.value));
+            report.set("node_fail", true);
+            jobEnded(job, report, now);
+        }
+    }
+    emitNode(node);
+    return success();
+}
+
+Json Controller::clockRequest(const Json &request, Seconds now)
+{
+    if (!m_clock) {
+        return failure("minicluster does not support changing the clock here", kNotSupported);
+    }
+    if (request["speed"].isNumber()) {
+        const double speed = request["speed"].toDouble();
+        if (!(speed > 0) || speed > 1e6) {
+            return failure("clock speed must be above 0", kNotSupported);
+        }
+        m_clock->setSpeed(speed);
+    }
+    if (request["advance"].isNumber()) {
+        const auto seconds = request["advance"].toInt();
+        if (seconds < 0) {
+            return failure("the cluster clock cannot go back", kNotSupported);
+        }
+        m_clock->advance(seconds);
+    }
+    m_store.setMeta("clock_speed_micro", std::llround(m_clock->speed() * 1e6));
+    m_store.setMeta("clock_offset", std::llround(m_clock->offset()));
+    const Seconds current = std::max(now, m_clock->now());
+    Json reply = success();
+    reply.set("now", current);
+    reply.set("speed", m_clock->speed());
+    reply.set("offset", m_clock->offset());
+    if (publish) {
+        Json event = Json::object();
+        event.set("event", "clock");
+        event.set("now", current);
+        event.set("speed", m_clock->speed());
+        publish(event);
+    }
+    return reply;
+}
+
+Json Controller::configInfo(Seconds now) const
+{
+    const auto &c = m_config;
+    const auto &p = c.priority;
+    // One list (not emplace_back one by one: GCC 12 -O3 reports a false -Warray-bounds).
+    std::vector<std::pair<std::string, std::string>> keys{
+        {"ClusterName", c.clusterName},
+        {"DefMemPerCPU", c.defMemPerCpu ? std::to_string(*c.defMemPerCpu) : "UNLIMITED"},
+        {"JobRequeue", "1"},
+        {"KillWait", std::to_string(c.killWait) + " sec"},
+        {"MinJobAge", "300 sec"},
+        {"PreemptMode",
+            c.preemptMode == sched::PreemptMode::Requeue
+                ? "REQUEUE"
+                : (c.preemptMode == sched::PreemptMode::Cancel ? "CANCEL" : "OFF")},
+        {"PreemptType", c.preemptPartitionPrio ? "preempt/partition_prio" : "preempt/none"},
+        {"PriorityDecayHalfLife", sched::formatHms(p.decayHalfLife)},
+        {"PriorityFavorSmall", p.favorSmall ? "Yes" : "No"},
+        {"PriorityMaxAge", sched::formatHms(p.maxAge)},
+        {"PriorityType",
+            p.kind == sched::PriorityKind::Multifactor ? "priority/multifactor" : "priority/basic"},
+        {"PriorityWeightAge", std::to_string(p.weightAge)},
+        {"PriorityWeightFairShare", std::to_string(p.weightFairshare)},
+        {"PriorityWeightJobSize", std::to_string(p.weightJobSize)},
+        {"PriorityWeightPartition", std::to_string(p.weightPartition)},
+        {"PriorityWeightQOS", std::to_string(p.weightQos)},
+        {"SchedulerType",
+            c.scheduler == sched::SchedulerKind::Backfill ? "sched/backfill" : "sched/builtin"},
+        {"SlurmctldHost[0]", c.controlMachine},
+    };
+    if (c.defMemPerNode) {
+        keys.emplace_back("DefMemPerNode", std::to_string(*c.defMemPerNode));
+    }
+    std::sort(keys.begin(), keys.end(),
+        [](const auto &a, const auto &b) { return upper(a.first) < upper(b.first); });
+    Json list = Json::array();
+    for (auto &[key, value] : keys) {
+        Json entry = Json::object();
+        entry.set("key", key);
+        entry.set("value", value);
+        list.push(std::move(entry));
+    }
+    Json reply = success();
+    reply.set("config", std::move(list));
+    reply.set("now", now);
+    return reply;
+}
+
+Json Controller::testOnly(Job job, Seconds now) const
+{
+    sched::SchedulerInput input = schedulerInput(now);
+    const sched::JobLookup lookup = makeLookup();
+    input.lookup = &lookup;
+    if (!job.arrayPending.empty()) {
+        job.arrayJobId = job.id.value;
+    }
+    input.pending.push_back(&job);
+    const sched::SchedulePlan plan = m_scheduler.run(input);
+    Json reply = success();
+    reply.set("job_id", static_cast<std::int64_t>(job.id.value));
+    reply.set("partition", job.spec.partition);
+    const sched::JobShape shape = sched::shapeOf(job.spec, m_config);
+    reply.set("num_cpus", shape.cpusPerNode * shape.nodes);
+    reply.set("planned_start", 0);
+    reply.set("nodes", Json::array());
+    for (const auto &start : plan.starts) {
+        if (start.job == job.id) {
+            reply.set("planned_start", now);
+            reply.set("nodes", proto::stringList(start.nodes));
+            return reply;
+        }
+    }
+    for (const auto &wait : plan.waits) {
+        if (wait.job == job.id) {
+            reply.set("planned_start", wait.plannedStart.value_or(0));
+            reply.set("nodes", proto::stringList(wait.nodes));
+            reply.set("reason", sched::reasonName(wait.reason));
+        }
+    }
+    return reply;
+}
+
+} // namespace mc::ctl

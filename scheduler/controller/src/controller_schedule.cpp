@@ -1,0 +1,303 @@
+// The controller's side of a scheduling pass: what it feeds the core (nodes, pending and
+// running jobs, the fairshare ledger, a lookup over its job table) and how it applies the
+// decisions (starts, array tasks, waits with their reasons, preemptions, the `plan` event).
+#include "mc/acct/job_codec.h"
+#include "mc/ctl/controller.h"
+#include "mc/sched/job_array.h"
+#include "mc/sched/job_transitions.h"
+#include "mc/sched/preemption.h"
+
+#include <algorithm>
+#include <csignal>
+
+namespace mc::ctl {
+
+using proto::Json;
+using sched::Job;
+using sched::JobId;
+using sched::JobState;
+using sched::Reason;
+
+sched::JobLookup Controller::makeLookup() const
+{
+    sched::JobLookup lookup;
+    lookup.find = [this](JobId id) -> const Job * {
+        auto it = m_jobs.find(id);
+        return it == m_jobs.end() ? nullptr : &it->second;
+    };
+    lookup.arrayMembers = [this](std::uint32_t arrayId) {
+        std::vector<const Job *> members;
+        for (auto it = m_jobs.lower_bound(JobId{arrayId}); it != m_jobs.end(); ++it) {
+            if (it->second.arrayJobId == arrayId) {
+                members.push_back(&it->second);
+            }
+        }
+        return members;
+    };
+    lookup.singletonBlocked = [this](const Job &self) {
+        for (const auto &[id, other] : m_jobs) {
+            if (id >= self.id) {
+                break;
+            }
+            if (!sched::isFinished(other.state) && other.spec.user == self.spec.user
+                && other.spec.name == self.spec.name) {
+                return true;
+            }
+        }
+        return false;
+    };
+    return lookup;
+}
+
+sched::SchedulerInput Controller::schedulerInput(Seconds now) const
+{
+    sched::SchedulerInput input;
+    input.config = &m_config;
+    input.now = now;
+    input.fairshare = &m_fairshare;
+    input.nodes.reserve(m_nodes.size());
+    for (const auto &[name, node] : m_nodes) {
+        sched::NodeUsage usage = node.usage;
+        usage.available = node.connected && node.adminState.empty();
+        input.nodes.push_back(usage);
+    }
+    for (const auto &[id, job] : m_jobs) {
+        if (job.isPending()) {
+            input.pending.push_back(&job);
+        } else if (job.isActive()) {
+            input.running.push_back(&job);
+        }
+    }
+    return input;
+}
+
+void Controller::allocate(const Job &job, int sign)
+{
+    const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
+    const bool exclusive = job.spec.exclusive || (part && part->exclusive);
+    const int count = std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    for (const auto &name : job.nodeList) {
+        auto it = m_nodes.find(name);
+        if (it == m_nodes.end()) {
+            continue;
+        }
+        sched::NodeUsage &u = it->second.usage;
+        const int cpus = exclusive ? u.cpus : job.allocCpus / count;
+        const sched::MiB mem = exclusive ? u.memory : job.memPerNode;
+        const int gpus = exclusive ? u.gpus : job.spec.gpusPerNode;
+        u.allocCpus = std::max(0, u.allocCpus + sign * cpus);
+        u.allocMemory = std::max<sched::MiB>(0, u.allocMemory + sign * mem);
+        u.allocGpus = std::max(0, u.allocGpus + sign * gpus);
+    }
+}
+
+void Controller::chargeUsage(const Job &job, Seconds now)
+{
+    if (job.startTime <= 0) {
+        return;
+    }
+    const Seconds end = job.endTime > 0 ? job.endTime : now;
+    const double cpuSeconds = static_cast<double>(job.allocCpus)
+        * static_cast<double>(std::max<Seconds>(0, end - job.startTime));
+    m_fairshare.charge(job.spec.user, cpuSeconds, std::max(now, end));
+}
+
+void Controller::schedule(Seconds now)
+{
+    enforcePreemptions(now);
+    // A job started in a pass may satisfy an `after` dependency at once, and a preemption
+    // without grace time frees nodes at once: look again, a few times at most.
+    for (int round = 0; round < 4; ++round) {
+        const bool anyPending = std::any_of(
+            m_jobs.begin(), m_jobs.end(), [](const auto &e) { return e.second.isPending(); });
+        if (!anyPending) {
+            break;
+        }
+        ++m_passes;
+        sched::SchedulerInput input = schedulerInput(now);
+        const sched::JobLookup lookup = makeLookup();
+        input.lookup = &lookup;
+        sched::SchedulePlan plan = m_scheduler.run(input);
+        for (const auto &p : plan.priorities) {
+            if (auto it = m_jobs.find(p.job); it != m_jobs.end()) {
+                const bool held = it->second.spec.hold || it->second.heldByAdmin;
+                it->second.priority = held ? 0 : p.factors.priority; // Slurm shows 0 when held
+                m_factors[p.job] = p.factors;
+            }
+        }
+        for (const auto &start : plan.starts) {
+            startDecided(start, now);
+        }
+        applyWaits(plan, now);
+        applyPreemptions(plan, now);
+        const bool dependencyWaits = std::any_of(plan.waits.begin(), plan.waits.end(),
+            [](const sched::WaitDecision &w) { return w.reason == Reason::Dependency; });
+        const bool freedNow = std::any_of(plan.preemptions.begin(), plan.preemptions.end(),
+            [now](const sched::PreemptDecision &p) { return p.endAt <= now; });
+        if (!((!plan.starts.empty() && dependencyWaits) || freedNow)) {
+            break;
+        }
+    }
+    std::erase_if(m_waits, [this](const auto &e) {
+        auto it = m_jobs.find(e.first);
+        return it == m_jobs.end() || !it->second.isPending();
+    });
+    publishPlan();
+}
+
+void Controller::startDecided(const sched::StartDecision &start, Seconds now)
+{
+    auto found = m_jobs.find(start.job);
+    if (found == m_jobs.end() || !found->second.isPending()) {
+        return;
+    }
+    Job *record = &found->second;
+    if (start.arrayTaskId) {
+        // One record until tasks start: the task leaves the record under a new id.
+        const JobId newId{m_lastJobId + 1};
+        auto split = sched::splitArrayTask(*record, *start.arrayTaskId, newId);
+        if (split.lastTask) {
+            *record = std::move(split.task);
+        } else {
+            m_lastJobId = newId.value;
+            *record = std::move(split.record);
+            persist(*record);
+            emitJob(*record, now);
+            record = &(m_jobs[newId] = std::move(split.task));
+            m_store.setLastJobId(m_lastJobId);
+        }
+    }
+    Job &job = *record;
+    job = sched::startJob(std::move(job), start, now);
+    if (start.shape.exclusive) {
+        job.allocCpus = 0; // --exclusive: every CPU of the nodes is the job's
+        for (const auto &name : job.nodeList) {
+            if (auto it = m_nodes.find(name); it != m_nodes.end()) {
+                job.allocCpus += it->second.usage.cpus;
+            }
+        }
+    }
+    m_waits.erase(job.id);
+    allocate(job, +1);
+    for (const auto &name : job.nodeList) {
+        if (auto it = m_nodes.find(name); it != m_nodes.end()) {
+            emitNode(it->second);
+        }
+    }
+    persist(job);
+    if (job.spec.interactive) { // salloc/srun: no batch script; srun brings the steps
+        emitJob(job, now);
+        return;
+    }
+    if (!m_gateway.send(job.batchHost, launchOrder(job))) {
+        Json report = Json::object();
+        report.set("node_fail", true);
+        jobEnded(job, report, now);
+        return;
+    }
+    emitJob(job, now);
+}
+
+void Controller::applyWaits(sched::SchedulePlan &plan, Seconds now)
+{
+    for (auto &wait : plan.waits) {
+        auto it = m_jobs.find(wait.job);
+        if (it == m_jobs.end() || !it->second.isPending()) {
+            continue;
+        }
+        Job &job = it->second;
+        auto old = m_waits.find(wait.job);
+        const bool changed = job.reason != wait.reason || job.plannedStart != wait.plannedStart
+            || old == m_waits.end() || old->second.waitingFor != wait.waitingFor
+            || old->second.dependency != wait.dependency || old->second.nodes != wait.nodes;
+        job.reason = wait.reason;
+        job.plannedStart = wait.plannedStart;
+        m_waits.insert_or_assign(wait.job, std::move(wait));
+        if (changed) {
+            persist(job);
+            emitJob(job, now);
+        }
+    }
+}
+
+void Controller::applyPreemptions(const sched::SchedulePlan &plan, Seconds now)
+{
+    for (const auto &p : plan.preemptions) {
+        auto it = m_jobs.find(p.victim);
+        if (it == m_jobs.end() || !it->second.isActive() || it->second.preemptEnd) {
+            continue;
+        }
+        Job &victim = it->second;
+        victim.preemptEnd = p.endAt;
+        persist(victim);
+        emitJob(victim, now);
+        if (p.endAt > now && !victim.spec.interactive) {
+            // GraceTime: SIGTERM now (the job may save its state), the end when it is over.
+            Json order = Json::object();
+            order.set("op", "signal");
+            order.set("job_id", static_cast<std::int64_t>(victim.id.value));
+            order.set("signal", SIGTERM);
+            order.set("cancel", false);
+            m_gateway.send(victim.batchHost, order);
+        }
+    }
+    enforcePreemptions(now);
+}
+
+void Controller::enforcePreemptions(Seconds now)
+{
+    std::vector<JobId> due;
+    for (const auto &[id, job] : m_jobs) {
+        if (job.isActive() && job.preemptEnd && *job.preemptEnd <= now
+            && !m_preemptKilled.contains(id)) {
+            due.push_back(id);
+        }
+    }
+    for (JobId id : due) {
+        Job &job = m_jobs[id];
+        m_preemptKilled[id] = true;
+        Json order = Json::object();
+        order.set("op", "signal");
+        order.set("job_id", static_cast<std::int64_t>(id.value));
+        order.set("signal", SIGKILL);
+        order.set("cancel", false);
+        if (job.spec.interactive || !m_gateway.send(job.batchHost, order)) {
+            // Nothing runs there to report an end: end it here.
+            Json report = Json::object();
+            report.set("job_id", static_cast<std::int64_t>(id.value));
+            report.set("exit_signal", SIGKILL);
+            jobEnded(job, report, now);
+        }
+    }
+}
+
+void Controller::publishPlan()
+{
+    Json plan = Json::array();
+    for (const auto &[id, job] : m_jobs) {
+        if (!job.isPending() || !job.plannedStart) {
+            continue;
+        }
+        Json entry = Json::object();
+        entry.set("job_id", static_cast<std::int64_t>(id.value));
+        entry.set("planned_start", *job.plannedStart);
+        auto wait = m_waits.find(id);
+        entry.set("nodes",
+            proto::stringList(
+                wait == m_waits.end() ? std::vector<std::string>{} : wait->second.nodes));
+        plan.push(std::move(entry));
+    }
+    if (plan == m_lastPlan) {
+        return;
+    }
+    m_lastPlan = plan;
+    if (!publish) {
+        return;
+    }
+    Json event = Json::object();
+    event.set("event", "plan");
+    event.set("plan", std::move(plan));
+    publish(event);
+}
+
+} // namespace mc::ctl

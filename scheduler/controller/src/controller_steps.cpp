@@ -1,0 +1,376 @@
+// srun and salloc on the controller's side: job steps of running jobs (step_create, step_end,
+// steps for sstat) and the end of interactive allocations (alloc_release, time limits).
+// The steps themselves run on the nodes, started by srun through the node daemons; the
+// controller numbers them, checks them against the allocation and keeps their accounting.
+
+#include "mc/acct/job_codec.h"
+#include "mc/ctl/controller.h"
+#include "mc/sched/hostlist.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+namespace mc::ctl {
+
+using proto::Json;
+using sched::Job;
+using sched::JobId;
+using sched::JobState;
+
+namespace {
+
+constexpr int kInvalidJobId = 2017; // Slurm's ESLURM_INVALID_JOB_ID
+constexpr int kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
+constexpr int kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
+constexpr int kTooManyProcessors = 2001; // ESLURM_TOO_MANY_REQUESTED_CPUS
+
+Json failure(std::string_view message, int slurmErrno)
+{
+    Json reply = Json::object();
+    reply.set("ok", false);
+    reply.set("error", message);
+    reply.set("errno", slurmErrno);
+    return reply;
+}
+
+int perNode(const Job &job)
+{
+    return job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+}
+
+} // namespace
+
+// A step that ends while its job is being cancelled (scancel) ends CANCELLED, as in Slurm.
+bool Controller::jobCancelled(JobId id) const
+{
+    auto it = m_jobs.find(id);
+    return it != m_jobs.end()
+        && (it->second.state == JobState::Completing || it->second.state == JobState::Cancelled);
+}
+
+bool Controller::isStepRequest(const std::string &op)
+{
+    return op == "step_create" || op == "step_usage" || op == "step_end" || op == "steps"
+        || op == "alloc_release";
+}
+
+Json Controller::handleStepRequest(const Json &request, Seconds now)
+{
+    std::string op = request["op"].toString();
+    if (op == "step_create") {
+        return stepCreate(request, now);
+    }
+    if (op == "step_usage") {
+        // srun passes on its nodes' samples about once a second (sstat reads them).
+        auto steps = m_steps.find(static_cast<std::uint32_t>(request["job_id"].toInt()));
+        int stepId = static_cast<int>(request["step_id"].toInt(-1));
+        if (steps != m_steps.end() && steps->second.contains(stepId)) {
+            steps->second[stepId].usage = request["usage"];
+        }
+        Json reply = Json::object();
+        reply.set("ok", true);
+        return reply;
+    }
+    if (op == "step_end") {
+        return stepEnd(request, now);
+    }
+    if (op == "steps") {
+        return listSteps(request, now);
+    }
+    return allocationRelease(request, now);
+}
+
+Json Controller::stepCreate(const Json &request, Seconds now)
+{
+    auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
+    auto it = m_jobs.find(JobId{id});
+    if (it == m_jobs.end()) {
+        return failure("Invalid job id specified", kInvalidJobId);
+    }
+    Job &job = it->second;
+    std::string user = request["user"].toString();
+    if (user != job.spec.user && user != "root") {
+        return failure("Access/permission denied", kAccessDenied);
+    }
+    if (job.state != JobState::Running) {
+        return failure(job.isPending() ? "Job is pending execution"
+                                       : "Job/step already completing or completed",
+            job.isPending() ? 2014 : kAlreadyDone);
+    }
+    const int jobNodes = static_cast<int>(job.nodeList.size());
+    int ntasks = static_cast<int>(request["ntasks"].toInt(0));
+    int nodes = static_cast<int>(request["nodes"].toInt(0));
+    int cpusPerTask = std::max<int>(1, static_cast<int>(request["cpus_per_task"].toInt(1)));
+    if (ntasks <= 0) {
+        // Slurm: a step without -n runs the job's tasks (SLURM_NTASKS) when the job was given
+        // a count, else one task per node (of -N, or of the whole allocation).
+        if (job.spec.ntasksGiven || job.spec.ntasksPerNode > 0) {
+            ntasks = std::max(job.spec.ntasks, nodes > 0 ? nodes : 1);
+        } else {
+            ntasks = nodes > 0 ? nodes : jobNodes;
+        }
+        if (nodes <= 0) {
+            nodes = std::min(jobNodes, ntasks);
+        }
+    }
+    if (nodes <= 0) {
+        nodes = std::min(jobNodes, ntasks);
+    }
+    if (nodes > jobNodes) {
+        return failure("Requested node configuration is not available", 2010);
+    }
+    if (ntasks < nodes) {
+        ntasks = nodes;
+    }
+    // Block distribution: the first nodes take the extra tasks.
+    std::vector<int> tasksPerNode(static_cast<std::size_t>(nodes), ntasks / nodes);
+    for (int i = 0; i < ntasks % nodes; ++i) {
+        tasksPerNode[static_cast<std::size_t>(i)] += 1;
+    }
+    if (tasksPerNode.front() * cpusPerTask > perNode(job)) {
+        return failure("More processors requested than permitted", kTooManyProcessors);
+    }
+
+    if (!m_nextStep.contains(id)) {
+        // After a controller restart: number on from the steps already recorded.
+        int next = 0;
+        acct::AcctQuery query;
+        query.jobIds = {id};
+        std::string error;
+        for (const auto &row : m_store.query(query, error)) {
+            for (const auto &s : row.steps) {
+                if (!s.step.empty() && std::isdigit(static_cast<unsigned char>(s.step[0]))) {
+                    next = std::max(next, std::stoi(s.step) + 1);
+                }
+            }
+        }
+        m_nextStep[id] = next;
+    }
+    RunningStep step;
+    step.id = m_nextStep[id]++;
+    step.name = request["name"].toString();
+    step.nodes.assign(job.nodeList.begin(), job.nodeList.begin() + nodes);
+    step.ntasks = ntasks;
+    step.cpus = ntasks * cpusPerTask;
+    step.start = now;
+    m_steps[id][step.id] = step;
+
+    acct::StepRecord record;
+    record.job = job.id;
+    record.step = std::to_string(step.id);
+    record.name = step.name;
+    record.state = JobState::Running;
+    record.startTime = now;
+    record.nodes = step.nodes;
+    record.cpus = step.cpus;
+    std::string error;
+    m_store.saveStep(record, error);
+
+    Json reply = Json::object();
+    reply.set("ok", true);
+    reply.set("step_id", step.id);
+    reply.set("nodes", proto::stringList(step.nodes));
+    reply.set("node_list", sched::compressHostlist(step.nodes));
+    Json tasks = Json::array();
+    for (int n : tasksPerNode) {
+        tasks.push(n);
+    }
+    reply.set("tasks_per_node", std::move(tasks));
+    reply.set("ntasks", ntasks);
+    Json j = acct::jobToRecord(job);
+    j.set("cluster_name", m_config.clusterName);
+    j.set("cpus_on_node", perNode(job));
+    j.set("node_list", sched::compressHostlist(job.nodeList));
+    reply.set("job", std::move(j));
+    reply.set("now", now);
+    return reply;
+}
+
+Json Controller::stepEnd(const Json &request, Seconds now)
+{
+    auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
+    int stepId = static_cast<int>(request["step_id"].toInt(-1));
+    auto steps = m_steps.find(id);
+    if (steps == m_steps.end() || !steps->second.contains(stepId)) {
+        return failure("Invalid job id specified", kInvalidJobId);
+    }
+    RunningStep step = steps->second[stepId];
+    steps->second.erase(stepId);
+    acct::StepRecord record;
+    record.job = JobId{id};
+    record.step = std::to_string(stepId);
+    record.name = step.name;
+    record.exit.code = static_cast<int>(request["exit_code"].toInt());
+    record.exit.signal = static_cast<int>(request["exit_signal"].toInt());
+    if (request["timeout"].toBool()) {
+        record.state = JobState::Timeout;
+    } else if (request["cancelled"].toBool() || jobCancelled(JobId{id})) {
+        record.state = JobState::Cancelled;
+    } else if (request["oom"].toBool()) {
+        record.state = JobState::OutOfMemory;
+    } else if (record.exit.code != 0 || record.exit.signal != 0) {
+        record.state = JobState::Failed;
+    } else {
+        record.state = JobState::Completed;
+    }
+    record.startTime = step.start;
+    record.endTime = now;
+    record.nodes = step.nodes;
+    record.cpus = step.cpus;
+    const Json &usage = request["usage"];
+    record.totalCpuMs = usage["total_cpu_ms"].toInt();
+    record.maxRssKb = usage["max_rss_kb"].toInt();
+    record.aveRssKb = usage["ave_rss_kb"].toInt();
+    std::string error;
+    if (!m_store.saveStep(record, error)) {
+        return failure("Unable to save the step: " + error, 1);
+    }
+    Json reply = Json::object();
+    reply.set("ok", true);
+    return reply;
+}
+
+Json Controller::listSteps(const Json &request, Seconds now) const
+{
+    const Json &ids = request["job_ids"];
+    Json list = Json::array();
+    for (const auto &[jobId, steps] : m_steps) {
+        bool wanted = ids.size() == 0;
+        for (const auto &item : ids.items()) {
+            wanted = wanted || item.toInt(-1) == static_cast<std::int64_t>(jobId);
+        }
+        if (!wanted) {
+            continue;
+        }
+        for (const auto &[stepId, step] : steps) {
+            Json s = Json::object();
+            s.set("job_id", static_cast<std::int64_t>(jobId));
+            s.set("step_id", std::to_string(stepId));
+            s.set("name", step.name);
+            s.set("state", "RUNNING");
+            s.set("start_time", step.start);
+            s.set("nodes", proto::stringList(step.nodes));
+            s.set("ntasks", step.ntasks);
+            s.set("num_cpus", step.cpus);
+            s.set("total_cpu_ms", step.usage["total_cpu_ms"].toInt());
+            s.set("max_rss_kb", step.usage["max_rss_kb"].toInt());
+            s.set("ave_rss_kb", step.usage["ave_rss_kb"].toInt());
+            list.push(std::move(s));
+        }
+    }
+    Json reply = Json::object();
+    reply.set("ok", true);
+    reply.set("now", now);
+    reply.set("steps", std::move(list));
+    return reply;
+}
+
+Json Controller::allocationRelease(const Json &request, Seconds now)
+{
+    auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
+    auto it = m_jobs.find(JobId{id});
+    if (it == m_jobs.end()) {
+        return failure("Invalid job id specified", kInvalidJobId);
+    }
+    Job &job = it->second;
+    if (!job.spec.interactive) {
+        return failure("Access/permission denied", kAccessDenied);
+    }
+    if (sched::isFinished(job.state)) {
+        Json reply = Json::object();
+        reply.set("ok", true); // already ended (time limit, scancel): nothing more to do
+        reply.set("state", sched::longName(job.state));
+        return reply;
+    }
+    if (job.isPending()) {
+        // salloc/srun gave up waiting (Ctrl-C, --immediate): the request is withdrawn.
+        job.state = JobState::Cancelled;
+        job.reason = sched::Reason::None;
+        job.endTime = now;
+        persist(job);
+        emitJob(job, now);
+        Json reply = Json::object();
+        reply.set("ok", true);
+        return reply;
+    }
+    sched::ExitStatus exit;
+    exit.code = static_cast<int>(request["exit_code"].toInt());
+    exit.signal = static_cast<int>(request["exit_signal"].toInt());
+    JobState state = JobState::Completed;
+    if (request["lost"].toBool() || job.state == JobState::Completing) {
+        state = JobState::Cancelled; // its salloc/srun died, or scancel
+        exit = {};
+    } else if (exit.code != 0 || exit.signal != 0) {
+        state = JobState::Failed;
+    }
+    endAllocation(job, state, exit, now);
+    Json reply = Json::object();
+    reply.set("ok", true);
+    reply.set("state", sched::longName(state));
+    return reply;
+}
+
+void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit, Seconds now)
+{
+    job.state = state;
+    job.reason = state == JobState::Failed ? sched::Reason::NonZeroExitCode
+        : state == JobState::Timeout       ? sched::Reason::TimeLimit
+                                           : sched::Reason::None;
+    job.exit = exit;
+    job.endTime = now;
+    // Steps still running end with their job.
+    if (auto steps = m_steps.find(job.id.value); steps != m_steps.end()) {
+        for (const auto &[stepId, step] : steps->second) {
+            acct::StepRecord record;
+            record.job = job.id;
+            record.step = std::to_string(stepId);
+            record.state = state == JobState::Timeout ? JobState::Cancelled : state;
+            record.startTime = step.start;
+            record.endTime = now;
+            record.nodes = step.nodes;
+            record.cpus = step.cpus;
+            std::string error;
+            m_store.saveStep(record, error);
+        }
+        m_steps.erase(steps);
+    }
+    m_nextStep.erase(job.id.value);
+    // Whatever still runs of its steps on the nodes goes with it.
+    Json order = Json::object();
+    order.set("op", "signal");
+    order.set("job_id", static_cast<std::int64_t>(job.id.value));
+    order.set("signal", 9);
+    order.set("cancel", true);
+    for (const auto &node : job.nodeList) {
+        m_gateway.send(node, order);
+    }
+    if (m_externSteps) {
+        acct::StepRecord external;
+        external.job = job.id;
+        external.step = "extern";
+        external.state = JobState::Completed;
+        external.startTime = job.startTime;
+        external.endTime = now;
+        external.nodes = job.nodeList;
+        external.cpus = job.allocCpus;
+        std::string error;
+        m_store.saveStep(external, error);
+    }
+    release(job);
+    persist(job);
+    emitJob(job, now);
+}
+
+void Controller::expireAllocations(Seconds now)
+{
+    for (auto &[id, job] : m_jobs) {
+        if (job.spec.interactive && job.isActive() && job.timeLimit > 0
+            && job.timeLimit != sched::kInfinite && job.startTime + job.timeLimit <= now) {
+            // The steps' srun see their job end and stop their tasks (srun polls its job).
+            endAllocation(job, JobState::Timeout, {}, now);
+        }
+    }
+}
+
+} // namespace mc::ctl

@@ -1,0 +1,3 @@
+"""hpcdemo: a small teaching package built from minicluster's sources for its wheelhouse."""
+
+__version__ = "1.0"

@@ -1,0 +1,82 @@
+// Background users: the SWF parser, and the generator's submissions on a real socket.
+
+#include "fake_controller.h"
+#include "mc/gui/background_load.h"
+#include "mc/gui/request_client.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using mc::gui::BackgroundLoad;
+using mc::gui::parseSwf;
+using mc::gui::RequestClient;
+using mc::gui::test::FakeController;
+using mc::proto::Json;
+
+class BackgroundLoadTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void swfLinesBecomeJobsInSubmitOrder()
+    {
+        const QString text = QStringLiteral("; Version: 2.2\n"
+                                            ";  a comment\n"
+                                            "2 120 5 600 4 -1 -1 4 900 -1 1 7 1 -1 1 -1 -1 -1\n"
+                                            "1  60 0 300 1 -1 -1 -1 -1 -1 1 3 1 -1 1 -1 -1 -1\n"
+                                            "3 10\n"
+                                            "4 200 0 -1 1 -1 -1 1 60 -1 0 3 1 -1 1 -1 -1 -1\n");
+        int skipped = 0;
+        const auto jobs = parseSwf(text, &skipped);
+        QCOMPARE(skipped, 2); // too few fields; a negative run time
+        QCOMPARE(jobs.size(), std::size_t{2});
+        QCOMPARE(jobs[0].submit, 60);
+        QCOMPARE(jobs[0].runTime, 300);
+        QCOMPARE(jobs[0].processors, 1); // requested unknown: the allocated count
+        QCOMPARE(jobs[0].requestedTime, -1);
+        QCOMPARE(jobs[0].userId, 3);
+        QCOMPARE(jobs[1].processors, 4);
+        QCOMPARE(jobs[1].requestedTime, 900);
+    }
+
+    void submitRequestIsAPlainSleepJobAsTheClassmate()
+    {
+        const Json request = BackgroundLoad::submitRequest(
+            QStringLiteral("bob"), QStringLiteral("train"), 2, 300, 600);
+        QCOMPARE(request["op"].toString(), std::string("submit"));
+        const Json &job = request["job"];
+        QCOMPARE(job["user"].toString(), std::string("bob"));
+        QCOMPARE(job["cpus_per_task"].toInt(), 2);
+        QCOMPARE(job["time_limit"].toInt(), 600);
+        QCOMPARE(job["std_out"].toString(), std::string("/dev/null"));
+        QVERIFY(job["script"].toString().find("sleep 300\n") != std::string::npos);
+    }
+
+    void generatorSubmitsAsClassmatesAndCountsRefusals()
+    {
+        QTemporaryDir dir;
+        const QString socket = dir.filePath(QStringLiteral("ctld.sock"));
+        FakeController controller(socket.toStdString());
+        QVERIFY(controller.listen());
+        RequestClient client(socket);
+        BackgroundLoad load(&client);
+        load.startGenerator({QStringLiteral("bob"), QStringLiteral("carol")}, 600, 4, 1);
+        QVERIFY(load.isRunning());
+        const auto first
+            = controller.answerRequest(Json::object().set("ok", true).set("job_id", 1));
+        QVERIFY(first);
+        const std::string user = (*first)["job"]["user"].toString();
+        QVERIFY(user == "bob" || user == "carol");
+        QVERIFY((*first)["job"]["cpus_per_task"].toInt() <= 4);
+        QTRY_COMPARE(load.submitted(), 1);
+        const auto second = controller.answerRequest(
+            Json::object().set("ok", false).set("error", "Invalid account"));
+        QVERIFY(second);
+        QTRY_COMPARE(load.refused(), 1);
+        QCOMPARE(load.lastError(), QStringLiteral("Invalid account"));
+        load.stop();
+        QVERIFY(!load.isRunning());
+    }
+};
+
+QTEST_GUILESS_MAIN(BackgroundLoadTest)
+#include "background_load_test.moc"

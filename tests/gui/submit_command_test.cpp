@@ -1,0 +1,61 @@
+// The submit form's command line: sbatch's options in order, quoted for bash.
+
+#include "mc/gui/submit_command.h"
+
+#include <QTest>
+
+using mc::gui::sbatchArguments;
+using mc::gui::sbatchCommandLine;
+using mc::gui::shellQuote;
+using mc::gui::SubmitChoices;
+
+class SubmitCommandTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyChoiceBecomesItsSbatchOption()
+    {
+        SubmitChoices c;
+        c.script = QStringLiteral("~/train.sh");
+        c.jobName = QStringLiteral("train");
+        c.account = QStringLiteral("def-prof");
+        c.partition = QStringLiteral("gpu");
+        c.time = QStringLiteral("1:00:00");
+        c.memory = QStringLiteral("4G");
+        c.ntasks = 2;
+        c.cpusPerTask = 4;
+        c.gpus = 1;
+        c.array = QStringLiteral("1-10%2");
+        c.dependency = QStringLiteral("afterok:12");
+        QCOMPARE(sbatchCommandLine(c),
+            QStringLiteral("sbatch --job-name=train --account=def-prof --partition=gpu "
+                           "--time=1:00:00 --mem=4G --ntasks=2 --cpus-per-task=4 "
+                           "--gpus-per-node=1 --array=1-10%2 --dependency=afterok:12 "
+                           "~/train.sh"));
+    }
+
+    void emptyChoicesAreLeftOut()
+    {
+        SubmitChoices c;
+        c.script = QStringLiteral("job.sh");
+        c.time = QStringLiteral("  ");
+        QCOMPARE(sbatchArguments(c), QStringList{QStringLiteral("job.sh")});
+        QCOMPARE(sbatchCommandLine(SubmitChoices{}), QStringLiteral("sbatch"));
+    }
+
+    void wordsWithSpacesOrQuotesAreQuotedForBash()
+    {
+        QCOMPARE(shellQuote(QStringLiteral("plain-name_1.sh")), QStringLiteral("plain-name_1.sh"));
+        QCOMPARE(shellQuote(QStringLiteral("my job")), QStringLiteral("'my job'"));
+        QCOMPARE(shellQuote(QStringLiteral("it's")), QStringLiteral("'it'\\''s'"));
+        QCOMPARE(shellQuote(QStringLiteral("$HOME")), QStringLiteral("'$HOME'"));
+        QCOMPARE(shellQuote(QString()), QStringLiteral("''"));
+        SubmitChoices c;
+        c.jobName = QStringLiteral("my run");
+        c.script = QStringLiteral("a.sh");
+        QCOMPARE(sbatchCommandLine(c), QStringLiteral("sbatch '--job-name=my run' a.sh"));
+    }
+};
+
+QTEST_GUILESS_MAIN(SubmitCommandTest)
+#include "submit_command_test.moc"

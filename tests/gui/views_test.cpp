@@ -1,0 +1,280 @@
+// The new views offscreen: timeline, history and charts, submit form, instructor panel,
+// filesystems; requests go to a fake controller on a real socket.
+
+#include "fake_controller.h"
+#include "mc/gui/accounting_model.h"
+#include "mc/gui/app_options.h"
+#include "mc/gui/filesystems_view.h"
+#include "mc/gui/history_view.h"
+#include "mc/gui/instructor_panel.h"
+#include "mc/gui/main_window.h"
+#include "mc/gui/node_table_model.h"
+#include "mc/gui/request_client.h"
+#include "mc/gui/submit_form.h"
+#include "mc/gui/timeline_model.h"
+#include "mc/gui/timeline_view.h"
+#include "test_jobs.h"
+
+#include <QAbstractScrollArea>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
+
+#include <memory>
+
+using namespace mc::gui;
+using mc::gui::test::FakeController;
+using mc::gui::test::kNow;
+using mc::gui::test::pendingJob;
+using mc::gui::test::runningJob;
+using mc::proto::Json;
+
+namespace {
+
+Json acctJob(std::int64_t id, std::int64_t cpuMs)
+{
+    return runningJob(id, {"cn01"}, kNow - 100)
+        .set("state", "COMPLETED")
+        .set("submit_time", kNow - 130)
+        .set("end_time", kNow)
+        .set("num_cpus", 1)
+        .set("min_memory", 1000)
+        .set("steps",
+            Json::array().push(Json::object()
+                                   .set("step_id", "batch")
+                                   .set("total_cpu_ms", cpuMs)
+                                   .set("max_rss_kb", 256'000)));
+}
+
+void writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+}
+
+} // namespace
+
+class ViewsTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<FakeController> m_controller;
+    std::unique_ptr<RequestClient> m_requests;
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        const QString socket = m_dir->filePath(QStringLiteral("ctld.sock"));
+        m_controller = std::make_unique<FakeController>(socket.toStdString());
+        QVERIFY(m_controller->listen());
+        m_requests = std::make_unique<RequestClient>(socket);
+    }
+
+    void cleanup()
+    {
+        m_requests.reset();
+        m_controller.reset();
+        m_dir.reset();
+    }
+
+    void timelineDrawsBlocksZoomsAndSelectsJobs()
+    {
+        TimelineModel model;
+        model.reset({runningJob(2, {"cn01"}, kNow - 600).set("time_limit", 3600),
+                        runningJob(4, {"cn01"}, kNow - 300).set("time_limit", 3600),
+                        pendingJob(3).set("planned_start", kNow + 600).set("time_limit", 600)},
+            {Json::object().set("name", "cn01"), Json::object().set("name", "cn02")});
+        TimelineView view(&model, [] { return kNow; });
+        view.resize(900, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.scrollToNow();
+        const double spp = view.secondsPerPixel();
+        const auto xOf = [&view, spp](qint64 t) {
+            return 90 + static_cast<int>(static_cast<double>(t - view.leftTime()) / spp);
+        };
+        // Rows of 30 pixels under a 24-pixel axis; jobs 2 and 4 share cn01 at the same time,
+        // each in its own half of the row.
+        const QPoint onJob(xOf(kNow), 24 + 8);
+        QCOMPARE(view.jobAt(onJob), 2);
+        QCOMPARE(view.jobAt(QPoint(xOf(kNow), 24 + 22)), 4);
+        QCOMPARE(view.jobAt(QPoint(xOf(kNow), 24 + 30 + 15)), 0); // cn02 is free
+        // The planned job without nodes sits on the extra row below the nodes.
+        QCOMPARE(view.jobAt(QPoint(xOf(kNow + 700), 24 + 2 * 30 + 15)), 3);
+        QSignalSpy clicked(&view, &TimelineView::jobClicked);
+        QTest::mouseClick(view.canvas()->viewport(), Qt::LeftButton, {}, onJob);
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(clicked.first().first().toLongLong(), 2);
+        view.zoomIn();
+        QVERIFY(view.secondsPerPixel() < spp);
+        view.zoomOut();
+        view.zoomOut();
+        QVERIFY(view.secondsPerPixel() > spp);
+        QVERIFY(!view.grab().isNull());
+    }
+
+    void historyShowsAcctJobsAndChartsTheirEfficiency()
+    {
+        HistoryView view(m_requests.get(), QStringLiteral("alice"));
+        view.resize(900, 600);
+        view.show();
+        QSignalSpy refreshed(&view, &HistoryView::refreshed);
+        view.refresh();
+        const auto request = m_controller->answerRequest(
+            Json::object()
+                .set("ok", true)
+                .set("jobs", Json::array().push(acctJob(1, 50'000)).push(acctJob(2, 95'000))));
+        QVERIFY(request);
+        QCOMPARE((*request)["op"].toString(), std::string("acct"));
+        QTRY_COMPARE(refreshed.count(), 1);
+        QCOMPARE(view.model()->rowCount(), 2);
+        // Waits of 30 s; CPU efficiency 50 % and 95 %; memory 250 MiB of 1000 MiB.
+        QCOMPARE(view.binCounts(0).value(0), 2);
+        QCOMPARE(view.binCounts(1).value(5), 1);
+        QCOMPARE(view.binCounts(1).value(9), 1);
+        QCOMPARE(view.binCounts(2).value(2), 2);
+        QVERIFY(!view.grab().isNull());
+    }
+
+    void historySaysPlainlyWhenTheControllerCannotAnswer()
+    {
+        HistoryView view(m_requests.get(), QStringLiteral("alice"));
+        QSignalSpy refreshed(&view, &HistoryView::refreshed);
+        view.refresh();
+        QVERIFY(m_controller->answerRequest(
+            Json::object().set("ok", false).set("error", "Unknown request: acct")));
+        QTRY_COMPARE(refreshed.count(), 1);
+        QCOMPARE(view.statusText(),
+            QStringLiteral("The history is not available: The cluster controller does not "
+                           "support “acct” yet."));
+    }
+
+    void submitFormShowsTheCommandAndRunsIt()
+    {
+        const QString samples = m_dir->filePath(QStringLiteral("samples"));
+        writeFile(samples + QStringLiteral("/hello.sh"), "#!/bin/bash\necho hello\n");
+        const QString home = m_dir->filePath(QStringLiteral("home/alice"));
+        SubmitForm form({samples}, home);
+        form.setPartitions({QStringLiteral("cpu"), QStringLiteral("gpu")});
+        QCOMPARE(form.sampleJobs(), QStringList{QStringLiteral("hello.sh")});
+        QSignalSpy run(&form, &SubmitForm::runRequested);
+        auto *button = form.findChild<QPushButton *>(QStringLiteral("submitRun"));
+        button->click();
+        QCOMPARE(run.count(), 0); // no script yet: the form says so
+        auto *sample = form.findChild<QComboBox *>(QStringLiteral("submitSample"));
+        sample->setCurrentIndex(1);
+        form.findChild<QSpinBox *>(QStringLiteral("submitGpus"))->setValue(1);
+        form.findChild<QLineEdit *>(QStringLiteral("submitArray"))->setText(QStringLiteral("1-4"));
+        const QString expected = QStringLiteral(
+            "sbatch --partition=cpu --time=0:10:00 --mem=1G --cpus-per-task=1 --gpus-per-node=1 "
+            "--array=1-4 ~/hello.sh");
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitCommand"))->text(), expected);
+        button->click();
+        QCOMPARE(run.count(), 1);
+        QCOMPARE(run.first().first().toString(), expected);
+        // The sample was copied into the home directory, where ~/hello.sh points.
+        QVERIFY(QFile::exists(home + QStringLiteral("/hello.sh")));
+    }
+
+    void instructorPanelSendsClockAndNodeRequests()
+    {
+        NodeTableModel nodes;
+        nodes.reset({Json::object().set("name", "cn01").set("cpus", 4)}, {});
+        InstructorPanel panel(
+            m_requests.get(), &nodes, m_dir->path(), QString(), {}, {QStringLiteral("bob")});
+        panel.setClock(60, 0);
+        auto request = m_controller->answerRequest(
+            Json::object().set("ok", false).set("error", "Unknown request: clock"));
+        QVERIFY(request);
+        QCOMPARE((*request)["speed"].toDouble(), 60.0);
+        QTRY_COMPARE(panel.clockText(),
+            QStringLiteral("The cluster controller does not support “clock” yet."));
+        panel.setClock(0, 86400);
+        request = m_controller->answerRequest(
+            Json::object().set("ok", true).set("now", kNow).set("speed", 60.0));
+        QVERIFY(request);
+        QCOMPARE((*request)["advance"].toInt(), 86400);
+        QTRY_VERIFY(panel.clockText().contains(QStringLiteral("60× real time")));
+
+        panel.updateNode(QStringLiteral("cn01"), QStringLiteral("drain"), QString());
+        QVERIFY(panel.nodeResultText().startsWith(QStringLiteral("Give a reason")));
+        panel.updateNode(QStringLiteral("cn01"), QStringLiteral("drain"), QStringLiteral("disk"));
+        request = m_controller->answerRequest(Json::object().set("ok", true));
+        QVERIFY(request);
+        QCOMPARE((*request)["op"].toString(), std::string("node_update"));
+        QCOMPARE((*request)["node"].toString(), std::string("cn01"));
+        QCOMPARE((*request)["state"].toString(), std::string("drain"));
+        QCOMPARE((*request)["reason"].toString(), std::string("disk"));
+        QCOMPARE((*request)["user"].toString(), std::string("prof"));
+        QTRY_COMPARE(panel.nodeResultText(), QStringLiteral("cn01: drain done."));
+    }
+
+    void clusterUsersComeFromMiniclusterConf()
+    {
+        writeFile(m_dir->filePath(QStringLiteral("etc/minicluster.conf")),
+            "# users\nUser=alice UID=1001 DefaultAccount=def-prof\n"
+            "User=bob UID=1002 DefaultAccount=def-prof\nAccount=def-prof\n");
+        QCOMPARE(InstructorPanel::usersOfCluster(m_dir->path()),
+            QStringList({QStringLiteral("alice"), QStringLiteral("bob")}));
+    }
+
+    void filesystemsShowQuotasFilesAndTmpdirs()
+    {
+        const QString cluster = m_dir->path();
+        FilesystemsView view(cluster, QStringLiteral("alice"), [] { return kNow; });
+        view.show();
+        QVERIFY(view.quotaStatus().startsWith(QStringLiteral("Quotas are not available yet")));
+        writeFile(cluster + QStringLiteral("/run/storage/usage.tsv"),
+            "measured_at 1800000000\nhome alice 1024 2 4096 10\nscratch alice 0 0 0 0\n");
+        writeFile(cluster + QStringLiteral("/scratch/alice/old.dat"), "x");
+        writeFile(cluster + QStringLiteral("/run/storage/purge-alice.tsv"),
+            QByteArray("1800000000\t") + QFile::encodeName(cluster) + "/scratch/alice/old.dat\n");
+        writeFile(cluster + QStringLiteral("/nodes/cn01/localscratch/alice.5.0/part"), "12345");
+        view.resetJobs({runningJob(5, {"cn01"})});
+        view.refresh();
+        QVERIFY(view.quotaStatus().startsWith(QStringLiteral("Measured by the storage node")));
+        QCOMPARE(view.quotaTable()->rowCount(), 2);
+        QTreeWidgetItem *scratch = view.filesTree()->topLevelItem(1);
+        QCOMPARE(scratch->text(0), QStringLiteral("/scratch/alice"));
+        QCOMPARE(scratch->childCount(), 1);
+        QCOMPARE(scratch->child(0)->text(0), QStringLiteral("/scratch/alice/old.dat"));
+        QVERIFY(scratch->child(0)->text(3).startsWith(QStringLiteral("purge candidate")));
+        QCOMPARE(view.tmpdirTree()->topLevelItemCount(), 1);
+        QCOMPARE(view.tmpdirTree()->topLevelItem(0)->text(1),
+            QStringLiteral("cn01:/localscratch/alice.5.0"));
+        QCOMPARE(view.tmpdirTree()->topLevelItem(0)->text(2), QStringLiteral("5 B"));
+    }
+
+    void mainWindowHasEveryViewAndTheExternalTerminalButton()
+    {
+        AppOptions options;
+        options.socketPath = m_dir->filePath(QStringLiteral("none.sock"));
+        options.clusterDir = m_dir->path();
+        MainWindow window(options);
+        for (const char *name :
+            {"timelineDock", "historyDock", "filesystemsDock", "submitDock", "instructorDock"}) {
+            QVERIFY2(window.findChild<QDockWidget *>(QLatin1String(name)), name);
+        }
+        auto *button = window.findChild<QToolButton *>(QStringLiteral("externalTerminalButton"));
+        QVERIFY(button);
+        QCOMPARE(button->text(), QStringLiteral("Open in my terminal"));
+        QVERIFY(!button->isEnabled()); // no shell to open
+    }
+};
+
+QTEST_MAIN(ViewsTest)
+#include "views_test.moc"

@@ -1,0 +1,213 @@
+// Interactive work end to end (issue #4): salloc, srun inside and outside an allocation, srun
+// --pty through a real pseudo-terminal, numbered steps in sacct, seff and sstat, on a real
+// cluster with real processes.
+#include "cluster_fixture.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QtTest>
+
+class InteractiveStepsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sallocGrantsRunsSrunOnTheNodeAndReleases_data();
+    void sallocGrantsRunsSrunOnTheNodeAndReleases();
+    void srunStartsFourTasksWithTheirProcids();
+    void srunPtyGivesAShellWhosePromptNamesTheNode();
+    void stepsAreAccountedAndSeffReportsTheJob();
+    void sstatShowsARunningStepAndAllocationsEndAtTheirTimeLimit();
+};
+
+void InteractiveStepsTest::sallocGrantsRunsSrunOnTheNodeAndReleases_data()
+{
+    QTest::addColumn<QString>("sandbox");
+    QTest::newRow("bubblewrap sandbox") << QStringLiteral("bubblewrap");
+    QTest::newRow("plain fallback") << QStringLiteral("plain");
+}
+
+void InteractiveStepsTest::sallocGrantsRunsSrunOnTheNodeAndReleases()
+{
+    QFETCH(QString, sandbox);
+    if (sandbox == QStringLiteral("bubblewrap") && !bubblewrapWorks()) {
+        QSKIP("bubblewrap with user namespaces is not available on this machine");
+    }
+    ClusterFixture cluster(sandbox);
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+
+    ShellResult run = cluster.shell(QStringLiteral(
+        "salloc -N1 -t 5 bash -c 'echo job=$SLURM_JOB_ID nodes=$SLURM_JOB_NODELIST; srun hostname; "
+        "hostname'"));
+    QCOMPARE(run.exitCode, 0);
+    const QStringList out = outputLines(run.out);
+    QCOMPARE(out.size(), 3);
+    QCOMPARE(out.at(0), QStringLiteral("job=1 nodes=") + out.at(1));
+    QVERIFY2(out.at(1).startsWith(QStringLiteral("cn")), qPrintable(run.out));
+    QCOMPARE(out.at(2), QStringLiteral("login1")); // salloc's command runs on the login node
+    QCOMPARE(run.err,
+        QStringLiteral("salloc: Granted job allocation 1\n"
+                       "salloc: Relinquishing job allocation 1\n"
+                       "salloc: Job allocation 1 has been revoked.\n"));
+
+    // Leaving released the allocation: the job is over and its nodes are free.
+    ShellResult state = cluster.shell(QStringLiteral("sacct -j 1 -n -P -o JobID,State"));
+    QCOMPARE(state.exitCode, 0);
+    QCOMPARE(outputLines(state.out),
+        (QStringList{QStringLiteral("1|COMPLETED"), QStringLiteral("1.0|COMPLETED")}));
+    ShellResult queue = cluster.shell(QStringLiteral("squeue -h -t R"));
+    QCOMPARE(queue.out, QString());
+
+    // $SLURM_TMPDIR on the node lasts as long as the allocation, across its steps...
+    ShellResult tmp = cluster.shell(QStringLiteral(
+        "salloc -Q -N1 -w cn02 bash -c 'srun bash -c \"touch \\$SLURM_TMPDIR/kept\"; "
+        "srun bash -c \"ls \\$SLURM_TMPDIR\"'"));
+    QCOMPARE(tmp.exitCode, 0);
+    QCOMPARE(tmp.out, QStringLiteral("kept\n"));
+    // ... and goes with it (the node hears of the end right after salloc's release).
+    QTRY_VERIFY_WITH_TIMEOUT(QDir(cluster.dir() + QStringLiteral("/nodes/cn02/localscratch"))
+                                 .entryList(QDir::NoDotAndDotDot | QDir::AllEntries)
+                                 .isEmpty(),
+        5000);
+
+    // srun outside an allocation makes its own job, and says why it fails.
+    ShellResult own = cluster.shell(QStringLiteral("srun -N1 bash -c 'exit 3'"));
+    QCOMPARE(own.exitCode, 3);
+    QVERIFY2(QRegularExpression(QStringLiteral("^srun: error: cn\\d+: task 0: Exited with exit "
+                                               "code 3\n$"))
+                 .match(own.err)
+                 .hasMatch(),
+        qPrintable(own.err));
+    ShellResult bad = cluster.shell(QStringLiteral("salloc -p nosuch -t 5 true"));
+    QCOMPARE(bad.exitCode, 1);
+    QCOMPARE(bad.err,
+        QStringLiteral("salloc: error: invalid partition specified: nosuch\n"
+                       "salloc: error: Job submit/allocate failed: Invalid partition name "
+                       "specified\n"));
+}
+
+void InteractiveStepsTest::srunStartsFourTasksWithTheirProcids()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    ShellResult run = cluster.shell(QStringLiteral(
+        "srun -n4 -l bash -c 'echo task $SLURM_PROCID of $SLURM_NTASKS step $SLURM_STEP_ID' | "
+        "sort"));
+    QCOMPARE(run.err, QString());
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(outputLines(run.out),
+        (QStringList{QStringLiteral("0: task 0 of 4 step 0"),
+            QStringLiteral("1: task 1 of 4 step 0"), QStringLiteral("2: task 2 of 4 step 0"),
+            QStringLiteral("3: task 3 of 4 step 0")}));
+
+    // In a two-node allocation a step without -n runs one task per node.
+    ShellResult perNode = cluster.shell(QStringLiteral("salloc -Q -N2 srun -l hostname | sort"));
+    QCOMPARE(perNode.exitCode, 0);
+    QCOMPARE(outputLines(perNode.out).size(), 2);
+    QVERIFY2(outputLines(perNode.out).value(0).startsWith(QStringLiteral("0: cn"))
+            && outputLines(perNode.out).value(1).startsWith(QStringLiteral("1: cn"))
+            && outputLines(perNode.out).value(0).mid(3) != outputLines(perNode.out).value(1).mid(3),
+        qPrintable(perNode.out));
+
+    // Without --label the tasks share srun's stdout; SLURM_LOCALID counts on the node.
+    ShellResult plain = cluster.shell(
+        QStringLiteral("srun -n4 bash -c 'echo $SLURM_PROCID.$SLURM_LOCALID' | sort"));
+    QCOMPARE(plain.exitCode, 0);
+    QCOMPARE(outputLines(plain.out),
+        (QStringList{QStringLiteral("0.0"), QStringLiteral("1.1"), QStringLiteral("2.2"),
+            QStringLiteral("3.3")}));
+}
+
+void InteractiveStepsTest::srunPtyGivesAShellWhosePromptNamesTheNode()
+{
+    if (!bubblewrapWorks()) {
+        QSKIP("the node's hostname in a prompt needs the bubblewrap sandbox");
+    }
+    ClusterFixture cluster(QStringLiteral("bubblewrap"));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    // script(1) gives srun a real terminal; the shell on the node reads our lines from it.
+    ShellResult run = cluster.shell(QStringLiteral(
+        "(sleep 1; printf 'tty -s && echo on-a-tty; echo at-$(hostname)\\nexit 4\\n') | "
+        "script -qfec \"srun --pty bash -i\" /dev/null; echo exit=$?"));
+    QVERIFY2(run.out.contains(QStringLiteral("on-a-tty")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("at-cn01")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("exit=4")), qPrintable(run.out));
+    // The prompt of the home's ~/.bashrc ([\u@node \W]\$) names the node.
+    QVERIFY2(run.out.contains(QStringLiteral("[alice@cn01 ~]$ ")), qPrintable(run.out));
+}
+
+void InteractiveStepsTest::stepsAreAccountedAndSeffReportsTheJob()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    // A batch job with two srun steps that use CPU and memory.
+    ShellResult submit = cluster.shell(QStringLiteral(
+        "sbatch -c2 --mem=200M --wrap 'srun true; srun python3 -c \"b = bytearray(60 * 2**20); "
+        "import time; t = time.time()\nwhile time.time() - t < 1.2: pass\"'"));
+    QCOMPARE(submit.out, QStringLiteral("Submitted batch job 1\n"));
+    ShellResult wait = cluster.shell(QStringLiteral(
+        "for i in $(seq 100); do squeue -h -j 1 | grep -q . || break; sleep 0.1; done; "
+        "sacct -j 1 -n -P -o JobID,State"));
+    QStringList steps = outputLines(wait.out);
+    steps.sort(); // sacct lists batch first in Slurm; the order is sacct's business
+    QCOMPARE(steps,
+        (QStringList{QStringLiteral("1.0|COMPLETED"), QStringLiteral("1.1|COMPLETED"),
+            QStringLiteral("1.batch|COMPLETED"), QStringLiteral("1|COMPLETED")}));
+
+    ShellResult seff = cluster.shell(QStringLiteral("seff 1"));
+    QCOMPARE(seff.exitCode, 0);
+    const QStringList report = outputLines(seff.out);
+    QCOMPARE(report.value(0), QStringLiteral("Job ID: 1"));
+    QVERIFY2(report.value(1).startsWith(QStringLiteral("Cluster: ")), qPrintable(seff.out));
+    QCOMPARE(report.value(3), QStringLiteral("State: COMPLETED (exit code 0)"));
+    QCOMPARE(report.value(4), QStringLiteral("Nodes: 1"));
+    QCOMPARE(report.value(5), QStringLiteral("Cores per node: 2"));
+    QVERIFY2(QRegularExpression(QStringLiteral("^CPU Utilized: 00:00:0\\d$"))
+                 .match(report.value(6))
+                 .hasMatch(),
+        qPrintable(seff.out));
+    QVERIFY2(QRegularExpression(QStringLiteral("^Memory Utilized: (\\d+\\.\\d\\d) MB$"))
+                 .match(report.value(9))
+                 .hasMatch(),
+        qPrintable(seff.out));
+    double used = report.value(9).section(QLatin1Char(' '), 2, 2).toDouble();
+    QVERIFY2(used >= 60.0 && used < 200.0, qPrintable(seff.out));
+    QVERIFY2(report.value(10).endsWith(QStringLiteral("% of 200.00 MB")), qPrintable(seff.out));
+
+    ShellResult missing = cluster.shell(QStringLiteral("seff 999"));
+    QCOMPARE(missing.exitCode, 2);
+    QCOMPARE(missing.err, QStringLiteral("Job not found.\n"));
+}
+
+void InteractiveStepsTest::sstatShowsARunningStepAndAllocationsEndAtTheirTimeLimit()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    ShellResult run = cluster.shell(QStringLiteral(
+        "srun -J busy python3 -c \"b = bytearray(40 * 2**20); import time; time.sleep(3)\" & "
+        "sleep 2; sstat -n -P -j 1 -o JobID,NTasks,MaxRSS; wait"));
+    QCOMPARE(run.exitCode, 0);
+    const QStringList fields = outputLines(run.out).value(0).split(QLatin1Char('|'));
+    QCOMPARE(fields.value(0), QStringLiteral("1.0"));
+    QCOMPARE(fields.value(1), QStringLiteral("1"));
+    QVERIFY2(fields.value(2).endsWith(QLatin1Char('K'))
+            && fields.value(2).chopped(1).toLongLong() > 40 * 1024,
+        qPrintable(run.out));
+    ShellResult none = cluster.shell(QStringLiteral("sstat -j 1"));
+    QCOMPARE(none.exitCode, 1);
+    QCOMPARE(none.err, QStringLiteral("sstat: error: couldn't get steps for job 1\n"));
+
+    // An allocation past its --time is revoked with its steps: the cluster clock jumps ahead.
+    ShellResult limit = cluster.shell(QStringLiteral(
+        "(salloc -t 1 srun sleep 30; echo salloc=$?) & sleep 1; python3 -c '"
+        "import os, socket; s = socket.socket(socket.AF_UNIX); "
+        "s.connect(os.environ[\"MINICLUSTER_SOCKET\"]); "
+        "s.sendall(b\"{\\\"op\\\":\\\"clock\\\",\\\"advance\\\":120}\\n\"); s.recv(999)'; wait; "
+        "sacct -j 2 -n -P -o JobID,State"));
+    QVERIFY2(limit.err.contains(QStringLiteral("salloc: Job allocation 2 has been revoked.\n")),
+        qPrintable(limit.err));
+    QVERIFY2(
+        limit.out.contains(QStringLiteral("2|TIMEOUT\n2.0|CANCELLED\n")), qPrintable(limit.out));
+}
+
+QTEST_GUILESS_MAIN(InteractiveStepsTest)
+#include "interactive_steps_test.moc"

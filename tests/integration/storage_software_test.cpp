@@ -1,0 +1,95 @@
+// The software environment through real Lmod: module avail/spider/load/unload/list/swap/purge
+// on the login node and inside a job, and the Python workflow of the course offline: a venv in
+// $SLURM_TMPDIR and pip install --no-index from the cluster's wheelhouse.
+#include "storage_support.h"
+
+#include <QtTest>
+
+using namespace storage_test;
+
+class StorageSoftwareTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void modulesWorkOnTheLoginNode();
+    void aJobLoadsPythonAndInstallsFromTheWheelhouse();
+
+private:
+    std::unique_ptr<ClusterFixture> m_cluster;
+};
+
+void StorageSoftwareTest::initTestCase()
+{
+    if (!QFile::exists(QStringLiteral("/usr/share/lmod/lmod/init/bash"))) {
+        QSKIP("Lmod is not installed (Debian package lmod; scripts/deps.sh installs it)");
+    }
+    m_cluster = std::make_unique<ClusterFixture>();
+    QVERIFY2(m_cluster->up(), qPrintable(m_cluster->lastError()));
+}
+
+void StorageSoftwareTest::cleanupTestCase()
+{
+    m_cluster.reset();
+}
+
+void StorageSoftwareTest::modulesWorkOnTheLoginNode()
+{
+    ShellResult r = m_cluster->shell(QStringLiteral(
+        "exec 2>&1; echo '== list'; module list; echo '== avail'; module avail; "
+        "echo '== spider'; module spider python; echo '== load'; module load python cuda; "
+        "module list; echo CUDA_HOME=$CUDA_HOME; echo '== unload'; module unload cuda; "
+        "echo CUDA_HOME=$CUDA_HOME; echo '== swap'; module swap python python; "
+        "echo '== purge'; module purge; module list; echo '== unknown'; module load nosuch"));
+    const QString out = r.out;
+    auto section = [&](const QString &name) {
+        qsizetype from = out.indexOf(QStringLiteral("== ") + name);
+        qsizetype to = out.indexOf(QStringLiteral("\n== "), from + 1);
+        return out.mid(from, to < 0 ? -1 : to - from);
+    };
+    QVERIFY2(section(QStringLiteral("list")).contains(QStringLiteral("StdEnv/2023 (S)")),
+        qPrintable(out));
+    QVERIFY(section(QStringLiteral("avail")).contains(QStringLiteral("python/3.")));
+    QVERIFY(section(QStringLiteral("avail")).contains(QStringLiteral("cuda/12.2")));
+    QVERIFY(section(QStringLiteral("spider")).contains(QStringLiteral("module load python/3.")));
+    QVERIFY(section(QStringLiteral("load")).contains(QStringLiteral("cuda/12.2")));
+    QVERIFY(section(QStringLiteral("load")).contains(QStringLiteral("CUDA_HOME=/")));
+    QVERIFY(section(QStringLiteral("unload")).contains(QStringLiteral("CUDA_HOME=")));
+    QVERIFY(!section(QStringLiteral("unload")).contains(QStringLiteral("CUDA_HOME=/")));
+    QVERIFY(section(QStringLiteral("purge")).contains(QStringLiteral("were not unloaded")));
+    QVERIFY(!section(QStringLiteral("purge")).contains(QStringLiteral("python/3.")));
+    QVERIFY(section(QStringLiteral("unknown")).contains(QStringLiteral("unknown")));
+}
+
+void StorageSoftwareTest::aJobLoadsPythonAndInstallsFromTheWheelhouse()
+{
+    QVERIFY(writeFile(m_cluster->homeFile(QStringLiteral("alice"), QStringLiteral("py.sh")),
+        QStringLiteral("#!/bin/bash\n"
+                       "#SBATCH --time=00:10:00\n"
+                       "#SBATCH --output=py-%j.out\n"
+                       "module purge\n"
+                       "module load python\n"
+                       "module list 2>&1\n"
+                       "virtualenv --no-download $SLURM_TMPDIR/env\n"
+                       "source $SLURM_TMPDIR/env/bin/activate\n"
+                       "pip install --no-index hpcdemo\n"
+                       "python -m hpcdemo where\n"
+                       "pip install --no-index numpy || echo NO-NUMPY\n")));
+    ShellResult submit = m_cluster->shell(QStringLiteral("sbatch --parsable py.sh"));
+    QCOMPARE(submit.exitCode, 0);
+    const QString out = m_cluster->homeFile(QStringLiteral("alice"),
+        QStringLiteral("py-") + submit.out.trimmed() + QStringLiteral(".out"));
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(out).contains(QStringLiteral("NO-NUMPY")), 120000);
+    const QString text = readFile(out);
+    QVERIFY2(text.contains(QStringLiteral("python/3.")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("Successfully installed hpcdemo-1.0")));
+    QVERIFY(text.contains(QRegularExpression(QStringLiteral("host: +cn01"))));
+    QVERIFY(
+        text.contains(QRegularExpression(QStringLiteral("prefix: +\\S*/alice\\.\\d+\\.0/env"))));
+    // Offline: what the wheelhouse lacks is not found, as on a cluster without that wheel.
+    QVERIFY(text.contains(QStringLiteral("No matching distribution found for numpy")));
+}
+
+QTEST_GUILESS_MAIN(StorageSoftwareTest)
+#include "storage_software_test.moc"

@@ -1,0 +1,420 @@
+// Lessons walked through on a real cluster: `minicluster lesson start`, the student's commands
+// typed in the login shell, `minicluster lesson check` failing with the right explanation
+// after a wrong attempt and passing once every step is done.
+#include "cluster_fixture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTest>
+
+namespace {
+
+ShellResult lesson(const ClusterFixture &c, const QStringList &args)
+{
+    return c.minicluster(
+        QStringList{QStringLiteral("lesson"), QStringLiteral("--lang"), QStringLiteral("en")}
+        + args);
+}
+
+bool complete(const ClusterFixture &c, const QString &id)
+{
+    return lesson(c, {QStringLiteral("check"), id}).exitCode == 0;
+}
+
+#define START_CLUSTER(cluster)                                                                     \
+    ClusterFixture cluster;                                                                        \
+    QVERIFY(cluster.setSlurmConf(QStringLiteral("KillWait"), QStringLiteral("1")));                \
+    QVERIFY2(cluster.up({QStringLiteral("--time-scale"), QStringLiteral("20")}),                   \
+        qPrintable(cluster.lastError()))
+
+} // namespace
+
+class WalkthroughTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lessonsAreListedAndNeedAStart()
+    {
+        START_CLUSTER(cluster);
+        ShellResult list = lesson(cluster, {QStringLiteral("list")});
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY2(
+            list.out.contains(QStringLiteral("02  Your first batch job")), qPrintable(list.out));
+        ShellResult early = lesson(cluster, {QStringLiteral("check"), QStringLiteral("2")});
+        QCOMPARE(early.exitCode, 2);
+        QVERIFY(early.err.contains(QStringLiteral("run `minicluster lesson start 02` first")));
+        ShellResult fr = cluster.minicluster({QStringLiteral("lesson"), QStringLiteral("--lang"),
+            QStringLiteral("fr"), QStringLiteral("list")});
+        QVERIFY2(fr.out.contains(QStringLiteral("Votre premier job batch")), qPrintable(fr.out));
+    }
+
+    void lesson02FirstBatchJob()
+    {
+        START_CLUSTER(cluster);
+        ShellResult start = lesson(cluster, {QStringLiteral("start"), QStringLiteral("2")});
+        QVERIFY2(start.exitCode == 0, qPrintable(start.err));
+        QVERIFY(start.out.contains(QStringLiteral("copied hello.sh")));
+        QVERIFY(
+            QFile::exists(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("hello.sh"))));
+
+        // Wrong attempt: running the script on the login node is not submitting it.
+        QCOMPARE(cluster.shell(QStringLiteral("bash hello.sh")).exitCode, 0);
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains(
+                     QStringLiteral("You have not submitted any job since this lesson started.")),
+            qPrintable(wrong.out));
+        QVERIFY(wrong.out.contains(QStringLiteral("[ ] 1. Read the script and submit it")));
+
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch hello.sh")).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("squeue -u $USER")).exitCode, 0);
+        // Waiting with the lesson's own check: a sacct typed here would count for step 4.
+        QTRY_VERIFY_WITH_TIMEOUT(lesson(cluster, {QStringLiteral("check")})
+                                     .out.contains(QStringLiteral("[x] 3. Read its output")),
+            30000);
+        ShellResult missingSacct = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(missingSacct.exitCode, 1);
+        QVERIFY2(missingSacct.out.contains(QStringLiteral(
+                     "No command like `sacct*` was typed since this lesson started.")),
+            qPrintable(missingSacct.out));
+        QCOMPARE(cluster.shell(QStringLiteral("sacct -j 1")).exitCode, 0);
+        ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        QVERIFY2(done.exitCode == 0, qPrintable(done.out + done.err));
+        QVERIFY(done.out.contains(QStringLiteral("Lesson complete.")));
+        QVERIFY(lesson(cluster, {QStringLiteral("list")}).out.contains(QStringLiteral("done")));
+    }
+
+    void lesson04Resources()
+    {
+        START_CLUSTER(cluster);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("4")}).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch too_long.sh")).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch too_big.sh")).exitCode, 0);
+        // Wrong attempt: far more memory than the job uses.
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch --mem=2G right_size.sh")).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lesson(cluster, {QStringLiteral("check")})
+                .out.contains(QStringLiteral("[x] 1. Run out of time\n  [x] 2. Run out of memory")),
+            60000);
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains(QStringLiteral("its memory request is 2G, not at most 1G")),
+            qPrintable(wrong.out));
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch --mem=400M right_size.sh")).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("sacct -j 3")).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("4")), 60000);
+    }
+
+    void lesson05MissingLogDirectory()
+    {
+        START_CLUSTER(cluster);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("5")}).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("rm -rf /scratch/$USER/logs; sbatch logdir_job.sh"))
+                     .exitCode,
+            0);
+        QTRY_VERIFY_WITH_TIMEOUT(lesson(cluster, {QStringLiteral("check")})
+                                     .out.contains(QStringLiteral("[x] 1. A job without a trace")),
+            30000);
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains(QStringLiteral("There is no directory /scratch/alice/logs.")),
+            qPrintable(wrong.out));
+        QCOMPARE(cluster
+                     .shell(QStringLiteral("mkdir -p /scratch/$USER/logs && sbatch "
+                                           "logdir_job.sh && sbatch tmpdir_job.sh"))
+                     .exitCode,
+            0);
+        QTRY_VERIFY_WITH_TIMEOUT(lesson(cluster, {QStringLiteral("check")})
+                                     .out.contains(QStringLiteral("[x] 3. Work in $SLURM_TMPDIR")),
+            30000);
+        // The last step asks for diskusage_report; typed on the login node, it counts whether
+        // or not this cluster has it yet.
+        cluster.shell(QStringLiteral("diskusage_report"));
+        QVERIFY(complete(cluster, QStringLiteral("5")));
+    }
+
+    void lesson07ArraysAndPipeline()
+    {
+        START_CLUSTER(cluster);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("7")}).exitCode, 0);
+        ShellResult array = cluster.shell(QStringLiteral("sbatch array_job.sh"));
+        if (array.exitCode != 0) {
+            QSKIP(qPrintable(QStringLiteral("lesson 7 needs job arrays in the controller: ")
+                + array.err.trimmed()));
+        }
+        // Wrong attempt: the pipeline's steps submitted at once without dependencies; compute
+        // starts before prepare wrote its numbers and fails.
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch prepare.sh; sbatch compute.sh")).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lesson(cluster, {QStringLiteral("check")})
+                .out.contains(QStringLiteral("[x] 1. An array with a throttle")),
+            60000);
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(
+            wrong.out.contains(QStringLiteral("(compute): it did not wait for afterok:prepare")),
+            qPrintable(wrong.out));
+        ShellResult pipe = cluster.shell(QStringLiteral("rm -rf pipeline; bash pipeline.sh"));
+        QVERIFY2(pipe.exitCode == 0, qPrintable(pipe.err));
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("7")), 90000);
+    }
+
+    void lesson08CourseWorkflow()
+    {
+        START_CLUSTER(cluster);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("8")}).exitCode, 0);
+        auto laptop = [&](const QString &cmd) {
+            return cluster.minicluster({QStringLiteral("workstation"), QStringLiteral("-c"), cmd});
+        };
+        ShellResult copy = laptop(QStringLiteral(
+            "ssh minicluster mkdir -p /scratch/alice/code-snapshots && rsync -a myproject/ "
+            "minicluster:/scratch/alice/code-snapshots/myproject/"));
+        if (copy.err.contains(QStringLiteral("plain mode"))) {
+            QSKIP(qPrintable(copy.err.trimmed()));
+        }
+        QVERIFY2(copy.exitCode == 0, qPrintable(copy.err));
+        // Wrong attempt: submitted before the log folder exists, the job leaves no trace.
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch train_job.sh")).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(cluster.shell(QStringLiteral("sacct -X -n -o State -j 1"))
+                                     .out.contains(QStringLiteral("FAILED")),
+            30000);
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QVERIFY2(wrong.out.contains(QStringLiteral("There is no directory /scratch/alice/logs.")),
+            qPrintable(wrong.out));
+        QCOMPARE(
+            cluster.shell(QStringLiteral("mkdir -p /scratch/$USER/logs && sbatch train_job.sh"))
+                .exitCode,
+            0);
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("8")), 60000);
+    }
+
+    void lesson10InsermSite()
+    {
+        ClusterFixture cluster;
+        QVERIFY2(cluster.up({QStringLiteral("--preset"), QStringLiteral("inserm"),
+                     QStringLiteral("--time-scale"), QStringLiteral("20")}),
+            qPrintable(cluster.lastError()));
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("10")}).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("sinfo")).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 exclusive_job.sh")).exitCode, 0);
+        // Over the site's 30 hours: the job waits with PartitionTimeLimit (or is refused).
+        cluster.shell(QStringLiteral("sbatch -p CPU-4 --time=31:00:00 exclusive_job.sh"));
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("10")), 60000);
+        ShellResult out = cluster.shell(QStringLiteral("cat whole-node-1.out"));
+        QCOMPARE(out.out, QStringLiteral("on c4n01 with 4 CPUs\n"));
+    }
+
+    void lesson09BackfillAndACheckpointThatSurvivesARequeue()
+    {
+        START_CLUSTER(cluster);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("9")}).exitCode, 0);
+        ShellResult early = lesson(cluster, {QStringLiteral("check")});
+        QVERIFY2(early.out.contains(QStringLiteral(
+                     "No command like `squeue*` was typed since this lesson started.")),
+            qPrintable(early.out));
+        cluster.shell(QStringLiteral("squeue"));
+        // The default preset has priority/basic: sprio says so, as the lesson tells.
+        ShellResult sprio = cluster.shell(QStringLiteral("sprio"));
+        QVERIFY2((sprio.out + sprio.err)
+                     .contains(QStringLiteral("Only 'priority/multifactor' is supported.")),
+            qPrintable(sprio.out + sprio.err));
+        QCOMPARE(cluster.shell(QStringLiteral("sshare")).exitCode, 0);
+
+        // Backfill. The lesson's queue: one node held, the whole partition asked for.
+        QCOMPARE(cluster
+                     .shell(QStringLiteral(
+                         "sbatch -J long -N1 --exclusive -t 30 --wrap 'sleep 600' && sbatch -J "
+                         "wide -N4 --exclusive -t 5 --wrap 'sleep 30'"))
+                     .exitCode,
+            0);
+        ShellResult start = cluster.shell(QStringLiteral("squeue --start"));
+        QVERIFY2(start.out.contains(QStringLiteral("wide")), qPrintable(start.out));
+        // Wrong attempt: a one-node job whose --time reaches past wide's planned start waits.
+        QCOMPARE(
+            cluster.shell(QStringLiteral("sbatch -J short -t 60 --wrap 'sleep 30'")).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            cluster.shell(QStringLiteral("squeue -h -n short -o %r")).out.trimmed()
+                == QStringLiteral("Priority"),
+            10000);
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains(QStringLiteral("[x] 1. Look at the queue and the priorities"))
+                && wrong.out.contains(
+                    QStringLiteral("(The closest is job 3 (short): it did not start while wide was "
+                                   "waiting (backfill starts a job early only if its --time ends "
+                                   "before the waiting job's planned start).)")),
+            qPrintable(wrong.out));
+        // Right: a short --time fits in the gap; a long one still waits.
+        QCOMPARE(cluster
+                     .shell(QStringLiteral("sbatch -J short -t 2 --wrap 'sleep 30'; sbatch -J "
+                                           "toolong -t 60 --wrap 'sleep 30'"))
+                     .exitCode,
+            0);
+        QTRY_VERIFY_WITH_TIMEOUT(lesson(cluster, {QStringLiteral("check")})
+                                     .out.contains(QStringLiteral("[x] 2. Backfill")),
+            10000);
+        ShellResult queue = cluster.shell(QStringLiteral("squeue -h -o '%j %t' -n wide,toolong"));
+        QVERIFY2(queue.out.contains(QStringLiteral("wide PD"))
+                && queue.out.contains(QStringLiteral("toolong PD")),
+            qPrintable(queue.out));
+        QCOMPARE(cluster.shell(QStringLiteral("scancel -u $USER")).exitCode, 0);
+
+        // The checkpoint survives a requeue.
+        ShellResult submit = cluster.shell(QStringLiteral("sbatch --parsable checkpoint_job.sh"));
+        QCOMPARE(submit.exitCode, 0);
+        QString state = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("checkpoint.txt"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(state) && QFileInfo(state).size() > 0, 20000);
+        ShellResult requeue
+            = cluster.shell(QStringLiteral("scontrol requeue ") + submit.out.trimmed());
+        QVERIFY2(requeue.exitCode == 0, qPrintable(requeue.err));
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("9")), 60000);
+    }
+
+    void lesson09PreemptionOnTheMilaPresetRequeuesTheCheckpointJob()
+    {
+        ClusterFixture cluster;
+        QVERIFY2(cluster.up({QStringLiteral("--preset"), QStringLiteral("mila"),
+                     QStringLiteral("--time-scale"), QStringLiteral("20")}),
+            qPrintable(cluster.lastError()));
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("9")}).exitCode, 0);
+        // The lesson's aside: a job of the preemptible `long` partition, then a `main` job that
+        // needs every node; the scheduler requeues the first (grace time 60 s, 3 s here).
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch -p long checkpoint_job.sh")).exitCode, 0);
+        QString state = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("checkpoint.txt"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(state) && QFileInfo(state).size() > 0, 20000);
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch -p main -N6 --exclusive --wrap 'sleep 2'"))
+                     .exitCode,
+            0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lesson(cluster, {QStringLiteral("check")})
+                .out.contains(QStringLiteral("[x] 3. A job that survives being stopped")),
+            40000); // the step's check: COMPLETED with restarts>=1
+    }
+
+    void lesson06ModulesAndAVirtualEnvironment()
+    {
+        START_CLUSTER(cluster);
+        if (cluster.shell(QStringLiteral("type -t module")).out.trimmed()
+            != QStringLiteral("function")) {
+            QSKIP("lesson 6 needs `module` (Lmod) on the login node");
+        }
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("6")}).exitCode, 0);
+        // Wrong attempt: loading without looking for what exists first.
+        cluster.shell(QStringLiteral("module load python"));
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QVERIFY2(wrong.out.contains(
+                     QStringLiteral("No command like `module avail*|module spider*` was typed")),
+            qPrintable(wrong.out));
+        cluster.shell(QStringLiteral("module avail"));
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch venv_job.sh")).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("6")), 120000);
+    }
+
+    void lesson03InteractiveWork()
+    {
+        START_CLUSTER(cluster);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("3")}).exitCode, 0);
+        // Wrong attempt: the test script run where the shell is, without an allocation.
+        QCOMPARE(cluster.shell(QStringLiteral("python3 interactive_test.py")).exitCode, 0);
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains(QStringLiteral("Start an allocation with salloc"))
+                && wrong.out.contains(
+                    QStringLiteral("You have not submitted any job since this lesson started.")),
+            qPrintable(wrong.out));
+        // The student's keyboard: script(1) gives salloc's shell (and the srun --pty bash in
+        // it) a terminal, and reads the typed lines from the pipe, one at a time.
+        auto typed = [&](const QStringList &lines) {
+            QString feed = QStringLiteral("(sleep 1");
+            for (const QString &l : lines) {
+                feed += QStringLiteral("; echo '") + l + QStringLiteral("'; sleep 1.5");
+            }
+            return cluster.shell(feed
+                + QStringLiteral(") | script -qfec 'salloc --time=00:30:00 --mem=1G "
+                                 "--cpus-per-task=2' /dev/null"));
+        };
+        // Second wrong attempt: inside the allocation, but hostname typed on the login node.
+        ShellResult first = typed({QStringLiteral("srun python3 interactive_test.py"),
+            QStringLiteral("hostname"), QStringLiteral("exit")});
+        QVERIFY2(first.out.contains(QStringLiteral("salloc: Granted job allocation 1")),
+            qPrintable(first.out + first.err));
+        QVERIFY2(first.out.contains(QStringLiteral("running on cn0")), qPrintable(first.out));
+        ShellResult onLogin = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(onLogin.exitCode, 1);
+        QVERIFY2(onLogin.out.contains(QStringLiteral("[x] 2. Run a command on the allocated node"))
+                && onLogin.out.contains(QStringLiteral(
+                    "its prompt names the compute node, not login1. (No command like `hostname*` "
+                    "was typed on compute since this lesson started.)")),
+            qPrintable(onLogin.out));
+        // Right: a shell on the node, hostname there, exit twice.
+        ShellResult right = typed({QStringLiteral("srun --pty bash -i"), QStringLiteral("hostname"),
+            QStringLiteral("exit"), QStringLiteral("exit")});
+        QVERIFY2(right.out.contains(QStringLiteral("salloc: Relinquishing job allocation 2")),
+            qPrintable(right.out + right.err));
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("3")), 20000);
+    }
+
+    void busyClusterScenarioSubmitsAsClassmates()
+    {
+        START_CLUSTER(cluster);
+        ShellResult list
+            = cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("list")});
+        QVERIFY(list.out.contains(QStringLiteral("node-failure")));
+        ShellResult load = cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("load"),
+            QStringLiteral("busy-cluster"), QStringLiteral("--speed"), QStringLiteral("100")});
+        QVERIFY2(load.exitCode == 0, qPrintable(load.err));
+        QVERIFY2(load.out.contains(QStringLiteral("25 submissions and 0 node changes")),
+            qPrintable(load.out));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            cluster.shell(QStringLiteral("squeue -h -u carol | wc -l")).out.trimmed().toInt() > 0
+                && cluster.shell(QStringLiteral("squeue -h -n wide -u bob"))
+                       .out.contains(QStringLiteral("wide")),
+            20000);
+        ShellResult contest = cluster.minicluster({QStringLiteral("scenario"),
+            QStringLiteral("load"), QStringLiteral("fairshare-contest")});
+        QCOMPARE(contest.exitCode, 1);
+        QVERIFY(contest.err.contains(QStringLiteral("needs PriorityType=priority/multifactor")));
+        QCOMPARE(
+            cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("stop")}).exitCode, 0);
+    }
+
+    void lesson01ConnectingFromTheLaptop()
+    {
+        START_CLUSTER(cluster);
+        ShellResult ws = cluster.minicluster(
+            {QStringLiteral("workstation"), QStringLiteral("-c"), QStringLiteral("hostname")});
+        QCOMPARE(ws.out, QStringLiteral("laptop\n"));
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("1")}).exitCode, 0);
+        auto laptop = [&](const QString &cmd) {
+            return cluster.minicluster({QStringLiteral("workstation"), QStringLiteral("-c"), cmd});
+        };
+        ShellResult ssh = laptop(QStringLiteral("ssh minicluster hostname"));
+        if (ssh.err.contains(QStringLiteral("plain mode"))) {
+            QSKIP(qPrintable(ssh.err.trimmed()));
+        }
+        QVERIFY2(ssh.out.trimmed() == QStringLiteral("login1"), qPrintable(ssh.out + ssh.err));
+        QCOMPARE(laptop(QStringLiteral("mkdir -p ~/.ssh && printf 'Host mc\\n  HostName "
+                                       "minicluster\\n' >> ~/.ssh/config"))
+                     .exitCode,
+            0);
+        ShellResult rsync = laptop(QStringLiteral("rsync -a myproject/ mc:myproject/"));
+        QVERIFY2(rsync.exitCode == 0, qPrintable(rsync.err));
+        // Wrong attempt: training on the login node.
+        cluster.shell(QStringLiteral("cd myproject && python3 train.py /tmp"));
+        cluster.shell(QStringLiteral("sinfo"));
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains(QStringLiteral("Training on the login node slows everyone")),
+            qPrintable(wrong.out));
+        QCOMPARE(lesson(cluster, {QStringLiteral("reset")}).exitCode, 0);
+        laptop(
+            QStringLiteral("ssh minicluster true; ssh mc true; rsync -a myproject/ mc:myproject/"));
+        cluster.shell(QStringLiteral("sinfo"));
+        ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        QVERIFY2(done.exitCode == 0, qPrintable(done.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(WalkthroughTest)
+#include "walkthrough_test.moc"

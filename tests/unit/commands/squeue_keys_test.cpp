@@ -1,0 +1,192 @@
+// squeue names the job members it reads (`fields` of the jobs request): every field, filter
+// and sort key must print and order the same with only those members as with whole objects.
+#include "../../../scheduler/commands/src/squeue_filter.h"
+#include "../../../scheduler/commands/src/squeue_keys.h"
+#include "command_harness.h"
+
+#include <QtTest>
+
+using namespace mc::cmd::squeue;
+using mc::proto::Json;
+
+namespace {
+
+constexpr std::int64_t kT0 = 1795259639;
+
+// Jobs in every shape squeue prints, with every member of the contract's job object.
+std::vector<Json> sampleJobs()
+{
+    std::vector<Json> jobs;
+    auto base = [](std::int64_t id, const char *state, const char *shortState) {
+        Json j = Json::object();
+        j.set("job_id", id);
+        j.set("name", "job" + std::to_string(id));
+        j.set("user", id % 2 ? "alice" : "bob");
+        j.set("uid", id % 2 ? 1001 : 1002);
+        j.set("gid", 1001);
+        j.set("group", "students");
+        j.set("account", "def-prof");
+        j.set("partition", id % 3 ? "cpu" : "gpu");
+        j.set("qos", "normal");
+        j.set("state", state);
+        j.set("state_short", shortState);
+        j.set("reason", "Priority");
+        j.set("submit_time", kT0 - id);
+        j.set("eligible_time", kT0);
+        j.set("start_time", std::int64_t{0});
+        j.set("end_time", std::int64_t{0});
+        j.set("time_limit", 600 + id);
+        j.set("nodes", Json::array());
+        j.set("num_nodes", 1 + id % 2);
+        j.set("num_cpus", 2 + id % 3);
+        j.set("num_tasks", 2);
+        j.set("cpus_per_task", 1);
+        j.set("min_memory", 500 + id);
+        j.set("mem_per_cpu", false);
+        j.set("nice", static_cast<std::int64_t>(id % 4));
+        j.set("exit_code", 0);
+        j.set("exit_signal", 0);
+        j.set("work_dir", "/home/alice");
+        j.set("std_out", "out.txt");
+        j.set("std_err", "");
+        j.set("std_in", "/dev/null");
+        j.set("command", "/home/alice/job.sh");
+        j.set("batch_host", "");
+        j.set("priority", 4294901000 + id);
+        j.set("array_job_id", 0);
+        j.set("array_task_str", "");
+        j.set("dependency", "");
+        j.set("planned_start", 0);
+        j.set("hold", "");
+        j.set("constraint", "");
+        j.set("time_min", 0);
+        j.set("gres", "");
+        j.set("gpus", 0);
+        j.set("exclusive", false);
+        j.set("req_nodes", Json::array());
+        j.set("exc_nodes", Json::array());
+        return j;
+    };
+    Json running = base(11, "RUNNING", "R");
+    running.set("start_time", kT0 - 30);
+    running.set("nodes", mc::proto::stringList({"cn01", "cn02"}));
+    running.set("batch_host", "cn01");
+    running.set("gres", "gpu:2");
+    running.set("exclusive", true);
+    jobs.push_back(running);
+    Json pending = base(12, "PENDING", "PD");
+    pending.set("dependency", "afterok:11(unfulfilled)");
+    pending.set("reason", "Dependency");
+    pending.set("planned_start", kT0 + 900);
+    pending.set("constraint", "avx2");
+    pending.set("req_nodes", mc::proto::stringList({"cn03"}));
+    pending.set("exc_nodes", mc::proto::stringList({"cn04"}));
+    jobs.push_back(pending);
+    Json record = base(13, "PENDING", "PD");
+    record.set("array_job_id", 13);
+    record.set("array_task_str", "3-10%2");
+    jobs.push_back(record);
+    Json task = base(14, "RUNNING", "R");
+    task.set("array_job_id", 13);
+    task.set("array_task_id", 1);
+    task.set("start_time", kT0 - 5);
+    task.set("nodes", mc::proto::stringList({"cn02"}));
+    jobs.push_back(task);
+    Json done = base(15, "COMPLETED", "CD");
+    done.set("start_time", kT0 - 100);
+    done.set("end_time", kT0 - 40);
+    done.set("exit_code", 3);
+    jobs.push_back(done);
+    Json timeout = base(16, "TIMEOUT", "TO");
+    timeout.set("reason", "TimeLimit");
+    jobs.push_back(timeout);
+    return jobs;
+}
+
+Json project(const Json &job, const std::vector<std::string> &keys)
+{
+    Json out = Json::object();
+    for (const auto &key : keys) {
+        if (job.contains(key)) {
+            out.set(key, job[key]);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class SqueueKeysTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyFieldPrintsTheSameFromItsKeys();
+    void everySortKeyOrdersTheSameFromItsKeys();
+    void filtersSelectTheSameFromTheirKeys();
+};
+
+void SqueueKeysTest::everyFieldPrintsTheSameFromItsKeys()
+{
+    const auto jobs = sampleJobs();
+    for (const auto &field : fieldTable()) {
+        std::string errors;
+        const auto columns = parseLongFormat(std::string(field.name), errors);
+        QVERIFY2(errors.empty(), errors.c_str());
+        const auto keys = requestedKeys(columns, "");
+        QVERIFY2(!keys.empty(), std::string(field.name).c_str());
+        for (const auto &job : jobs) {
+            const Json projected = project(job, keys);
+            const JobRow full{&job, kT0, false};
+            const JobRow part{&projected, kT0, false};
+            QCOMPARE(renderLine(columns, &part), renderLine(columns, &full));
+        }
+    }
+}
+
+void SqueueKeysTest::everySortKeyOrdersTheSameFromItsKeys()
+{
+    const auto jobs = sampleJobs();
+    for (const auto &field : fieldTable()) {
+        if (!field.letter) {
+            continue;
+        }
+        for (const std::string &spec :
+            {std::string(1, field.letter), "-" + std::string(1, field.letter)}) {
+            const auto keys = requestedKeys({}, spec);
+            std::vector<Json> projected;
+            for (const auto &job : jobs) {
+                projected.push_back(project(job, keys));
+            }
+            std::vector<JobRow> full;
+            std::vector<JobRow> part;
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                full.push_back({&jobs[i], kT0, false});
+                part.push_back({&projected[i], kT0, false});
+            }
+            if (sortRows(full, spec)) {
+                continue; // not a sort key
+            }
+            QVERIFY(!sortRows(part, spec));
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                QCOMPARE((*part[i].job)["job_id"].toInt(), (*full[i].job)["job_id"].toInt());
+            }
+        }
+    }
+}
+
+void SqueueKeysTest::filtersSelectTheSameFromTheirKeys()
+{
+    const auto keys = requestedKeys({}, "");
+    Filter filter;
+    filter.accounts = {"def-prof"};
+    filter.names = {"job11", "job14"};
+    filter.users = std::vector<std::string>{"alice", "bob"};
+    filter.nodes = {"cn02"};
+    filter.jobIds = {11, 13};
+    for (const auto &job : sampleJobs()) {
+        QCOMPARE(filter.accepts(project(job, keys)), filter.accepts(job));
+    }
+}
+
+QTEST_APPLESS_MAIN(SqueueKeysTest)
+#include "squeue_keys_test.moc"

@@ -1,0 +1,467 @@
+// The controller's scheduling requests without sockets: hold, release, requeue, update,
+// priorities, shares, node_update, clock, config, test_only, and the live scheduler (backfill,
+// planned starts, arrays, dependencies, --begin, preemption, plan events).
+#include "controller_fixture.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace mc;
+using proto::Json;
+using namespace mc::test;
+
+namespace {
+
+const char *const kConf = R"(ClusterName=test
+DefMemPerCPU=1000
+SchedulerType=sched/backfill
+PriorityType=priority/multifactor
+PriorityWeightAge=1000
+PriorityWeightFairshare=10000
+PriorityDecayHalfLife=1:00:00
+PreemptType=preempt/partition_prio
+PreemptMode=REQUEUE
+NodeName=cn[01-02] CPUs=4 RealMemory=8000
+PartitionName=cpu Nodes=cn[01-02] Default=YES DefaultTime=01:00:00 MaxTime=1-00:00:00
+PartitionName=urgent Nodes=cn[01-02] MaxTime=1-00:00:00 PriorityTier=10 PreemptMode=OFF
+)";
+
+const char *const kUsers = "User=alice UID=1001 DefaultAccount=def-prof\n"
+                           "User=bob UID=1002 DefaultAccount=def-prof\n"
+                           "User=prof UID=1000 DefaultAccount=def-prof\n";
+
+} // namespace
+
+class ControllerOpsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void ownerHoldsAndReleasesAdminHoldNeedsAnOperator();
+    void requeueOfRunningJobBringsItBackWithRestarts();
+    void requeueOfPendingJobIsRefusedWithSlurmsWords();
+    void updateChangesAPendingJobOrSaysWhyNot();
+    void backfillStartsShortJobAndPlansTheBlockedOne();
+    void planEventIsSentOnlyWhenPlannedStartsChange();
+    void jobEventsAreSentOnlyWhenSomethingChanged();
+    void arrayTasksGetTheirOwnIdsWithinTheThrottle();
+    void dependencyWaitsThenStartsAndUnknownTargetsAreDropped();
+    void malformedDependencyIsAJobDependencyProblem();
+    void beginTimeHoldsTheJobBack();
+    void higherTierJobPreemptsAndTheVictimIsRequeued();
+    void testOnlyAnswersWithoutStoringAnything();
+    void prioritiesAndSharesShowTheFactorsAndDecayedUsage();
+    void nodeUpdateDrainsForOperatorsOnly();
+    void clockKeepsTimeContinuousAndSurvivesARestart();
+    void configListsSchedulerKeys();
+
+private:
+    std::unique_ptr<ctl::Controller> makeController();
+    Json call(const Json &r, sched::Seconds now = 100) { return m_ctl->handleRequest(r, now); }
+    Json job(std::int64_t id)
+    {
+        auto jobs = call(request("jobs", fields({{"job_ids", ids({id})}})))["jobs"].items();
+        for (const auto &j : jobs) {
+            if (j["job_id"].toInt() == id) {
+                return j;
+            }
+        }
+        return Json();
+    }
+    std::string state(std::int64_t id) { return job(id)["state"].toString(); }
+    std::string reason(std::int64_t id) { return job(id)["reason"].toString(); }
+    std::size_t ordersOf(const char *op) const
+    {
+        return static_cast<std::size_t>(
+            std::count_if(m_gateway.orders.begin(), m_gateway.orders.end(),
+                [op](const auto &o) { return o.second["op"].toString() == op; }));
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<acct::JobStore> m_store;
+    RecordingGateway m_gateway;
+    std::unique_ptr<ctl::Controller> m_ctl;
+    std::vector<Json> m_events;
+};
+
+std::unique_ptr<ctl::Controller> ControllerOpsTest::makeController()
+{
+    std::string error;
+    auto c = openController(*m_dir, m_store, m_gateway, kConf, kUsers, error);
+    c->publish = [this](const Json &event) {
+        m_events.push_back(event);
+    };
+    return c;
+}
+
+void ControllerOpsTest::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_gateway.orders.clear();
+    m_events.clear();
+    m_ctl = makeController();
+    Json hello = Json::object();
+    hello.set("op", "node_register");
+    m_ctl->nodeRegistered("cn01", hello, 100);
+    m_ctl->nodeRegistered("cn02", hello, 100);
+}
+
+void ControllerOpsTest::cleanup()
+{
+    m_ctl.reset();
+    m_store.reset();
+}
+
+void ControllerOpsTest::ownerHoldsAndReleasesAdminHoldNeedsAnOperator()
+{
+    call(submitRequest("alice", 1));
+    Json hold = call(request("hold", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
+    QCOMPARE(hold["results"].size(), 0u);
+    QCOMPARE(reason(1), std::string("JobHeldUser"));
+    QCOMPARE(job(1)["hold"].toString(), std::string("user"));
+    QCOMPARE(job(1)["priority"].toInt(), 0);
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("PENDING")); // held jobs do not start
+
+    call(request("hold", fields({{"job_ids", ids({1})}, {"user", "root"}})));
+    QCOMPARE(reason(1), std::string("JobHeldAdmin"));
+    Json denied = call(request("release", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
+    QCOMPARE(denied["results"].items().at(0)["error"].toString(),
+        std::string("Access/permission denied"));
+    QCOMPARE(reason(1), std::string("JobHeldAdmin"));
+    call(request("release", fields({{"job_ids", ids({1})}, {"user", "root"}})));
+    QCOMPARE(reason(1), std::string("None"));
+
+    // scontrol uhold by an operator is still a user hold; bob may not touch alice's job.
+    call(request("hold", fields({{"job_ids", ids({1})}, {"user", "root"}, {"admin", false}})));
+    QCOMPARE(reason(1), std::string("JobHeldUser"));
+    Json other = call(request("release", fields({{"job_ids", ids({1, 7})}, {"user", "bob"}})));
+    QCOMPARE(other["results"].items().at(0)["error"].toString(),
+        std::string("Access/permission denied"));
+    QCOMPARE(other["results"].items().at(1)["error"].toString(),
+        std::string("Invalid job id specified"));
+    call(request("release", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
+    m_ctl->schedule(102);
+    QCOMPARE(state(1), std::string("RUNNING"));
+}
+
+void ControllerOpsTest::requeueOfRunningJobBringsItBackWithRestarts()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    call(request("requeue", fields({{"job_ids", ids({1})}, {"user", "alice"}, {"hold", true}})));
+    const Json &order = m_gateway.orders.back().second;
+    QCOMPARE(order["op"].toString(), std::string("signal"));
+    QCOMPARE(order["signal"].toInt(), static_cast<std::int64_t>(SIGKILL));
+    m_ctl->nodeReport("cn01", jobEnded(1, 110, 0, SIGKILL), 110);
+    Json j = job(1);
+    QCOMPARE(j["state"].toString(), std::string("PENDING"));
+    QCOMPARE(j["reason"].toString(), std::string("JobHeldUser")); // requeuehold
+    QCOMPARE(j["restarts"].toInt(), 1);
+    QCOMPARE(j["nodes"].size(), 0u);
+    call(request("release", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
+    m_ctl->schedule(111);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    QCOMPARE(ordersOf("launch"), 2u);
+}
+
+void ControllerOpsTest::requeueOfPendingJobIsRefusedWithSlurmsWords()
+{
+    call(submitRequest("alice", 1, fields({{"hold", true}})));
+    Json r = call(request("requeue", fields({{"job_ids", ids({1})}, {"user", "root"}})));
+    QCOMPARE(
+        r["results"].items().at(0)["error"].toString(), std::string("Job is pending execution"));
+    QCOMPARE(r["results"].items().at(0)["errno"].toInt(), 2024);
+}
+
+void ControllerOpsTest::updateChangesAPendingJobOrSaysWhyNot()
+{
+    call(submitRequest("alice", 1, fields({{"hold", true}})));
+    Json ok = call(request("update",
+        fields({{"job_id", 1}, {"user", "alice"},
+            {"fields", fields({{"time_limit", 180}, {"name", "renamed"}})}})));
+    QVERIFY(ok["ok"].toBool());
+    QCOMPARE(job(1)["time_limit"].toInt(), 180);
+    QCOMPARE(job(1)["name"].toString(), std::string("renamed"));
+
+    Json badPart = call(request("update",
+        fields({{"job_id", 1}, {"user", "alice"}, {"fields", fields({{"partition", "nosuch"}})}})));
+    QCOMPARE(badPart["error"].toString(), std::string("Invalid partition name specified"));
+    Json notOwner = call(request("update",
+        fields({{"job_id", 1}, {"user", "bob"}, {"fields", fields({{"time_limit", 60}})}})));
+    QCOMPARE(notOwner["error"].toString(), std::string("Access/permission denied"));
+    Json nice = call(request(
+        "update", fields({{"job_id", 1}, {"user", "alice"}, {"fields", fields({{"nice", -10}})}})));
+    QCOMPARE(nice["error"].toString(), std::string("Access/permission denied"));
+    Json tooLong = call(request("update",
+        fields({{"job_id", 1}, {"user", "alice"}, {"fields", fields({{"time_limit", 200000}})}})));
+    QCOMPARE(tooLong["error"].toString(),
+        std::string("Requested time limit is invalid (missing or exceeds some limit)"));
+    Json unknown = call(request("update",
+        fields({{"job_id", 1}, {"user", "alice"}, {"fields", fields({{"licenses", "x"}})}})));
+    QCOMPARE(
+        unknown["error"].toString(), std::string("minicluster does not support updating licenses"));
+    QCOMPARE(job(1)["time_limit"].toInt(), 180); // a refused update changes nothing
+}
+
+void ControllerOpsTest::backfillStartsShortJobAndPlansTheBlockedOne()
+{
+    call(submitRequest("alice", 4, fields({{"time_limit", 3600}}))); // 1: cn01 for an hour
+    m_ctl->schedule(100);
+    call(submitRequest("alice", 4, fields({{"nodes", 2}, {"time_limit", 3600}}))); // 2: both
+    call(submitRequest("bob", 4, fields({{"time_limit", 1800}}))); // 3: fits the hole
+    call(submitRequest("bob", 4, fields({{"time_limit", 7200}}))); // 4: would delay job 2
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    QCOMPARE(reason(2), std::string("Resources"));
+    QCOMPARE(job(2)["planned_start"].toInt(), 100 + 3600);
+    QCOMPARE(job(2)["waiting_for"].size(), 1u);
+    QCOMPARE(job(2)["waiting_for"].items().at(0).toInt(), 1);
+    QVERIFY(!job(2)["explanation"]["en"].toString().empty());
+    QVERIFY(!job(2)["explanation"]["fr"].toString().empty());
+    QCOMPARE(state(3), std::string("RUNNING")); // backfilled on cn02
+    QCOMPARE(job(3)["nodes"].toStringList(), std::vector<std::string>{"cn02"});
+    QCOMPARE(state(4), std::string("PENDING"));
+}
+
+void ControllerOpsTest::planEventIsSentOnlyWhenPlannedStartsChange()
+{
+    call(submitRequest("alice", 4, fields({{"nodes", 2}, {"time_limit", 3600}})));
+    m_ctl->schedule(100);
+    call(submitRequest("alice", 4, fields({{"time_limit", 600}})));
+    m_events.clear();
+    m_ctl->schedule(101);
+    auto plans = [this] {
+        return std::count_if(m_events.begin(), m_events.end(),
+            [](const Json &e) { return e["event"].toString() == "plan"; });
+    };
+    QCOMPARE(plans(), 1);
+    const Json plan = *std::find_if(m_events.begin(), m_events.end(),
+        [](const Json &e) { return e["event"].toString() == "plan"; });
+    QCOMPARE(plan["plan"].items().at(0)["job_id"].toInt(), 2);
+    QCOMPARE(plan["plan"].items().at(0)["planned_start"].toInt(), 3700);
+    m_ctl->schedule(102);
+    m_ctl->schedule(103);
+    QCOMPARE(plans(), 1);
+}
+
+void ControllerOpsTest::jobEventsAreSentOnlyWhenSomethingChanged()
+{
+    call(submitRequest("alice", 4, fields({{"nodes", 2}})));
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    m_events.clear();
+    m_ctl->schedule(102);
+    m_ctl->schedule(103);
+    QCOMPARE(m_events.size(), 0u);
+}
+
+void ControllerOpsTest::arrayTasksGetTheirOwnIdsWithinTheThrottle()
+{
+    Json reply = call(submitRequest("alice", 1, fields({{"array", "1-4%2"}})));
+    QCOMPARE(reply["job_id"].toInt(), 1);
+    QCOMPARE(job(1)["array_task_str"].toString(), std::string("1-4%2"));
+    m_ctl->schedule(101);
+    QCOMPARE(ordersOf("launch"), 2u);
+    Json record = job(1);
+    QCOMPARE(record["state"].toString(), std::string("PENDING"));
+    QCOMPARE(record["array_task_str"].toString(), std::string("3-4%2"));
+    QCOMPARE(record["reason"].toString(), std::string("JobArrayTaskLimit"));
+    QVERIFY(!record.contains("array_task_id"));
+    QCOMPARE(job(2)["array_job_id"].toInt(), 1);
+    QCOMPARE(job(2)["array_task_id"].toInt(), 1);
+    QCOMPARE(job(3)["array_task_id"].toInt(), 2);
+    QCOMPARE(state(3), std::string("RUNNING"));
+    // squeue -j 1 lists the record and its tasks
+    QCOMPARE(call(request("jobs", fields({{"job_ids", ids({1})}})))["jobs"].size(), 3u);
+    m_ctl->nodeReport("cn01", jobEnded(2, 110), 110);
+    QCOMPARE(job(4)["array_task_id"].toInt(), 3);
+    QCOMPARE(call(submitRequest("alice", 1))["job_id"].toInt(), 5); // ids stay unique
+
+    // scancel of the array's id: the record and its unfinished tasks, no error for the others
+    Json cancel = call(request("cancel", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
+    QCOMPARE(cancel["results"].size(), 0u);
+    QCOMPARE(state(1), std::string("CANCELLED"));
+    QCOMPARE(state(3), std::string("COMPLETING"));
+    QCOMPARE(state(4), std::string("COMPLETING"));
+    QCOMPARE(state(2), std::string("COMPLETED"));
+}
+
+void ControllerOpsTest::dependencyWaitsThenStartsAndUnknownTargetsAreDropped()
+{
+    call(submitRequest("alice", 1));
+    call(submitRequest("alice", 1, fields({{"dependency", "afterok:1"}})));
+    call(submitRequest("alice", 1, fields({{"dependency", "afterok:999999"}})));
+    m_ctl->schedule(101);
+    QCOMPARE(reason(2), std::string("Dependency"));
+    QCOMPARE(job(2)["dependency"].toString(), std::string("afterok:1(unfulfilled)"));
+    QCOMPARE(job(2)["waiting_for"].items().at(0).toInt(), 1);
+    QCOMPARE(state(3), std::string("RUNNING")); // Slurm drops a never-existing target
+    m_ctl->nodeReport("cn01", jobEnded(1, 120), 120);
+    QCOMPARE(state(2), std::string("RUNNING"));
+
+    call(submitRequest("alice", 1, fields({{"dependency", "afterok:2"}}))); // 4
+    Json failed = jobEnded(2, 130);
+    failed.set("exit_code", 3);
+    m_ctl->nodeReport("cn01", failed, 130);
+    QCOMPARE(reason(4), std::string("DependencyNeverSatisfied"));
+    QCOMPARE(job(4)["dependency"].toString(), std::string("afterok:2(failed)"));
+}
+
+void ControllerOpsTest::malformedDependencyIsAJobDependencyProblem()
+{
+    for (const char *text : {"afterok", "bogus:1", "afterok:abc"}) {
+        Json r = call(submitRequest("alice", 1, fields({{"dependency", text}})));
+        QVERIFY(!r["ok"].toBool());
+        QCOMPARE(r["error"].toString(), std::string("Job dependency problem"));
+    }
+    Json badArray = call(submitRequest("alice", 1, fields({{"array", "5-1"}})));
+    QCOMPARE(badArray["error"].toString(), std::string("Invalid job array specification"));
+}
+
+void ControllerOpsTest::beginTimeHoldsTheJobBack()
+{
+    call(submitRequest("alice", 1, fields({{"begin", 500}})));
+    m_ctl->schedule(101);
+    QCOMPARE(reason(1), std::string("BeginTime"));
+    QCOMPARE(job(1)["planned_start"].toInt(), 500);
+    m_ctl->schedule(500);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    QCOMPARE(job(1)["start_time"].toInt(), 500);
+}
+
+void ControllerOpsTest::higherTierJobPreemptsAndTheVictimIsRequeued()
+{
+    call(submitRequest("alice", 4, fields({{"nodes", 2}})));
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    call(submitRequest("bob", 4, fields({{"partition", "urgent"}})));
+    m_ctl->schedule(102);
+    const Json &order = m_gateway.orders.back().second;
+    QCOMPARE(order["op"].toString(), std::string("signal"));
+    QCOMPARE(order["job_id"].toInt(), 1);
+    QCOMPARE(order["signal"].toInt(), static_cast<std::int64_t>(SIGKILL));
+    QCOMPARE(job(1)["preempt_end"].toInt(), 102);
+    m_ctl->nodeReport("cn01", jobEnded(1, 103, 0, SIGKILL), 103);
+    QCOMPARE(state(2), std::string("RUNNING"));
+    QCOMPARE(state(1), std::string("PENDING")); // PreemptMode=REQUEUE
+    QCOMPARE(job(1)["restarts"].toInt(), 1);
+}
+
+void ControllerOpsTest::testOnlyAnswersWithoutStoringAnything()
+{
+    call(submitRequest("alice", 4, fields({{"nodes", 2}, {"time_limit", 600}})));
+    m_ctl->schedule(100);
+    Json r = call(submitRequest("bob", 2, fields({{"test_only", true}})), 101);
+    QVERIFY(r["ok"].toBool());
+    QCOMPARE(r["job_id"].toInt(), 2);
+    QCOMPARE(r["planned_start"].toInt(), 700);
+    QCOMPARE(r["partition"].toString(), std::string("cpu"));
+    QCOMPARE(r["num_cpus"].toInt(), 2);
+    QCOMPARE(r["nodes"].toStringList(), std::vector<std::string>{"cn01"});
+    QCOMPARE(call(submitRequest("bob", 1))["job_id"].toInt(), 2);
+}
+
+void ControllerOpsTest::prioritiesAndSharesShowTheFactorsAndDecayedUsage()
+{
+    call(submitRequest("alice", 4, fields({{"nodes", 2}})));
+    m_ctl->schedule(100);
+    m_ctl->nodeReport("cn01", jobEnded(1, 1100), 1100); // alice used 8 CPUs for 1000 s
+    call(submitRequest("alice", 1, fields({{"hold", true}})), 1100);
+    call(submitRequest("bob", 1, fields({{"hold", true}})), 1100);
+    Json p = call(request("priorities"), 1200);
+    QCOMPARE(p["weights"]["fairshare"].toInt(), 10000);
+    QCOMPARE(p["weights"]["age"].toInt(), 1000);
+    QCOMPARE(p["jobs"].size(), 2u);
+    const Json alice = p["jobs"].items().at(0);
+    const Json bob = p["jobs"].items().at(1);
+    QCOMPARE(alice["user"].toString(), std::string("alice"));
+    QVERIFY(alice["fairshare"].toDouble() < bob["fairshare"].toDouble());
+    QVERIFY(alice["age"].toDouble() > 0);
+
+    Json s = call(request("shares"), 1100);
+    double aliceUsage = -1;
+    for (const auto &row : s["associations"].items()) {
+        if (row["user"].toString() == "alice") {
+            aliceUsage = row["raw_usage"].toDouble();
+        }
+    }
+    QCOMPARE(aliceUsage, 8000.0);
+    // PriorityDecayHalfLife=1:00:00: an hour later half of it is left
+    for (const auto &row : call(request("shares"), 1100 + 3600)["associations"].items()) {
+        if (row["user"].toString() == "alice") {
+            QCOMPARE(row["raw_usage"].toInt(), 4000);
+        }
+    }
+}
+
+void ControllerOpsTest::nodeUpdateDrainsForOperatorsOnly()
+{
+    Json denied = call(request("node_update",
+        fields({{"node", "cn01"}, {"state", "drain"}, {"reason", "x"}, {"user", "alice"}})));
+    QCOMPARE(denied["error"].toString(), std::string("Invalid user id"));
+    Json ok = call(request("node_update",
+        fields({{"node", "cn01"}, {"state", "drain"}, {"reason", "disk"}, {"user", "prof"}})));
+    QVERIFY(ok["ok"].toBool());
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn02"});
+    Json nodes = call(request("cluster"))["nodes"];
+    QCOMPARE(nodes.items().at(0)["state"].toString(), std::string("drained"));
+    QCOMPARE(nodes.items().at(0)["reason"].toString(), std::string("disk"));
+    Json bad = call(
+        request("node_update", fields({{"node", "cn01"}, {"state", "x"}, {"user", "prof"}})));
+    QCOMPARE(bad["error"].toString(), std::string("Invalid node state specified"));
+    call(request("node_update", fields({{"node", "cn01"}, {"state", "resume"}, {"user", "prof"}})));
+    QCOMPARE(
+        call(request("cluster"))["nodes"].items().at(0)["state"].toString(), std::string("idle"));
+}
+
+void ControllerOpsTest::clockKeepsTimeContinuousAndSurvivesARestart()
+{
+    double wall = 1000.0;
+    ctl::ClusterClock clock([&wall] { return wall; });
+    m_ctl->setClock(&clock);
+    QCOMPARE(clock.now(), 1000);
+    Json r = call(request("clock", fields({{"speed", 10.0}})), clock.now());
+    QCOMPARE(r["speed"].toDouble(), 10.0);
+    QCOMPARE(clock.now(), 1000); // no jump when the speed changes
+    wall += 5;
+    QCOMPARE(clock.now(), 1050);
+    call(request("clock", fields({{"advance", 3600}})), clock.now());
+    QCOMPARE(clock.now(), 4650);
+    auto clockEvents = std::count_if(m_events.begin(), m_events.end(),
+        [](const Json &e) { return e["event"].toString() == "clock"; });
+    QCOMPARE(clockEvents, 2);
+    QVERIFY(!call(request("clock", fields({{"advance", -5}})))["ok"].toBool());
+
+    m_ctl->setClock(nullptr);
+    m_ctl.reset();
+    m_ctl = makeController(); // a restarted controller keeps the cluster's time
+    ctl::ClusterClock again([&wall] { return wall; });
+    m_ctl->setClock(&again);
+    QCOMPARE(again.now(), 4650);
+    QCOMPARE(again.speed(), 10.0);
+    m_ctl->setClock(nullptr);
+}
+
+void ControllerOpsTest::configListsSchedulerKeys()
+{
+    Json r = call(request("config"));
+    std::map<std::string, std::string> keys;
+    for (const auto &entry : r["config"].items()) {
+        keys[entry["key"].toString()] = entry["value"].toString();
+    }
+    QCOMPARE(keys["SchedulerType"], std::string("sched/backfill"));
+    QCOMPARE(keys["PriorityType"], std::string("priority/multifactor"));
+    QCOMPARE(keys["PriorityDecayHalfLife"], std::string("01:00:00"));
+    QCOMPARE(keys["PreemptType"], std::string("preempt/partition_prio"));
+    QCOMPARE(keys["ClusterName"], std::string("test"));
+}
+
+QTEST_APPLESS_MAIN(ControllerOpsTest)
+#include "controller_ops_test.moc"
