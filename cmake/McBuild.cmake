@@ -81,6 +81,10 @@ function(mc_add_qtest name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
   endif()
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen"
+  # Qt Test's own per-function watchdog (5 min by default) follows ctest's timeout, so slow
+  # builds (ASan) are bounded by one limit, the one given here.
+  math(EXPR function_timeout_ms "${ARG_TIMEOUT} * 1000")
+  set_tests_properties(${name} PROPERTIES
+      ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}"
       LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
 endfunction()
