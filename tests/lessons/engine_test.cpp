@@ -181,6 +181,12 @@ private slots:
         f.jobs = {wide, shortJob, later};
         QVERIFY(evaluate(check("job name=short overtook=wide"), f, "en").passed);
         QVERIFY(evaluate(check("no job name=toolong overtook=wide"), f, "en").passed);
+        // Cancelled while pending in the second short started (Slurm then sets its start
+        // time to the cancel time): it was still waiting, so short overtook it.
+        f.jobs[0].set("state", "CANCELLED");
+        f.jobs[0].set("start_time", 1015); // short started at 1015 (submit + 5)
+        f.jobs[0].set("end_time", 1015);
+        QVERIFY(evaluate(check("job name=short overtook=wide"), f, "en").passed);
         // Once wide started first, nothing overtook it.
         f.jobs[0].set("state", "RUNNING");
         f.jobs[0].set("start_time", 1002);

@@ -279,11 +279,15 @@ std::vector<std::string> overtakenJobs(const Json &job, const Facts &facts)
             || firstNonEmpty(o, "partition") != firstNonEmpty(job, "partition")) {
             continue;
         }
-        // A pending job's start_time is its planned start, not a start.
-        long long oStart = o["state"].toString() == "PENDING" ? 0 : o["start_time"].toInt();
+        // A pending job's start_time is its planned start, not a start; a job cancelled while
+        // pending never ran (no nodes), though Slurm sets its start time to the cancel time.
+        const std::string oState = o["state"].toString();
+        bool neverRan = oState == "PENDING" || (oState == "CANCELLED" && o["nodes"].size() == 0);
+        long long oStart = neverRan ? 0 : o["start_time"].toInt();
         long long oEnd = o["end_time"].toInt();
-        // Started later, or never started and still waiting (or cancelled) after J started.
-        if (oStart > start || (oStart <= 0 && (oEnd <= 0 || oEnd > start))) {
+        // Started later, or never started and still waiting (or cancelled) when J started; the
+        // clock has whole seconds, so a cancel in J's own second still counts as waiting.
+        if (oStart > start || (oStart <= 0 && (oEnd <= 0 || oEnd >= start))) {
             out.push_back(o["name"].toString());
             out.push_back(std::to_string(oId));
         }
