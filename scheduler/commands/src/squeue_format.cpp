@@ -5,20 +5,6 @@
 namespace mc::cmd::squeue {
 namespace {
 
-// Slurm's _print_str(): right-justified values are cut only when `cut`; left-justified ones
-// always are (printf's "%.*s"); width 0 prints the value as it is.
-std::string fit(const std::string &value, int width, bool right, bool cut)
-{
-    if (width <= 0) {
-        return value;
-    }
-    const auto size = static_cast<std::size_t>(width);
-    if (right) {
-        return (cut && value.size() > size) ? value.substr(0, size) : padLeft(value, size);
-    }
-    return padRight(value.substr(0, size), size);
-}
-
 const Field *byLetter(char letter)
 {
     for (const auto &field : fieldTable()) {
@@ -84,9 +70,9 @@ std::string renderLine(const std::vector<Column> &columns, const JobRow *row)
         if (column.field) {
             if (row) {
                 const Cell cell = column.field->value(*row);
-                line += fit(cell.text, column.width, column.right, cell.cut);
+                line += fitToWidth(cell.text, column.width, column.right, cell.cut);
             } else {
-                line += fit(std::string(column.field->header), column.width, column.right,
+                line += fitToWidth(std::string(column.field->header), column.width, column.right,
                     column.field->cutHeader);
             }
         }
