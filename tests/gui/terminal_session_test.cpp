@@ -67,11 +67,19 @@ private Q_SLOTS:
         TerminalSession session;
         QVERIFY(session.start(QStringLiteral("/bin/sh"), {}));
         TerminalScreen &screen = *session.screen();
-        type(screen, QStringLiteral("sleep 60; echo after"));
-        type(screen, QString()); // an empty line, read only after sleep ends
+        // The markers are computed by the shell, so the tty's echo of the typed line cannot
+        // match them. The Ctrl-C goes only once the program is in the foreground: the inner sh
+        // prints its marker after the shell has handed it the terminal, then becomes sleep.
+        type(screen, QStringLiteral("echo ready-$((1+1))"));
+        QTRY_VERIFY_WITH_TIMEOUT(screenContains(screen, QStringLiteral("ready-2")), kTimeoutMs);
+        type(screen, QStringLiteral("sh -c 'echo sleeping-$((2+2)); exec sleep 60'; echo after"));
+        QTRY_VERIFY_WITH_TIMEOUT(screenContains(screen, QStringLiteral("sleeping-4")), kTimeoutMs);
         screen.sendChar(U'c', TerminalScreen::Ctrl);
-        type(screen, QStringLiteral("echo interrupted"));
-        QTRY_VERIFY_WITH_TIMEOUT(screenContains(screen, QStringLiteral("interrupted")), kTimeoutMs);
+        // Only once sleep 60 is gone does the shell read and run this line.
+        type(screen, QStringLiteral("echo interrupted-$((3+3))"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            screenContains(screen, QStringLiteral("interrupted-6")), kTimeoutMs);
+        QVERIFY(session.isRunning());
     }
 
     void endOfTheShellIsReportedWithItsStatus()
