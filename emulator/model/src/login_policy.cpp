@@ -1,12 +1,17 @@
 #include "mc/emu/login_policy.h"
 
-#include "mc/emu/conf_text.h"
+#include "mc/sched/conf_text.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 namespace mc::emu {
+
+using sched::ConfLine;
+using sched::confLines;
+using sched::lowerCase;
+using sched::parseNonNegative;
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "mc/storage/storage_conf.h"
 
-#include "mc/emu/conf_text.h"
+#include "mc/sched/conf_text.h"
 #include "mc/storage/size_text.h"
 
 #include <algorithm>
@@ -59,15 +59,15 @@ const FilesystemPolicy *StorageConf::find(std::string_view name) const
 StorageConf parseStorageConf(std::string_view text)
 {
     StorageConf conf;
-    for (const emu::ConfLine &line : emu::confLines(text)) {
-        const auto words = emu::splitConfWords(line.text);
+    for (const sched::ConfLine &line : sched::confLines(text)) {
+        const auto words = sched::splitConfWords(line.text);
         if (words.empty()) {
             continue;
         }
         const std::string where = line.where();
-        const std::string first = emu::lowerCase(words[0]);
+        const std::string first = sched::lowerCase(words[0]);
         if (first.rfind("storagecheckinterval=", 0) == 0) {
-            if (!emu::parseNonNegative(words[0].substr(21), conf.checkIntervalSeconds)
+            if (!sched::parseNonNegative(words[0].substr(21), conf.checkIntervalSeconds)
                 || conf.checkIntervalSeconds < 1) {
                 conf.problems.push_back(where + "StorageCheckInterval= needs whole seconds");
                 conf.checkIntervalSeconds = 60;
@@ -96,7 +96,7 @@ StorageConf parseStorageConf(std::string_view text)
         for (std::size_t i = 1; i < words.size(); ++i) {
             const auto &word = words[i];
             auto eq = word.find('=');
-            std::string key = emu::lowerCase(word.substr(0, eq));
+            std::string key = sched::lowerCase(word.substr(0, eq));
             std::string value = eq == std::string::npos ? std::string() : word.substr(eq + 1);
             bool ok = eq != std::string::npos;
             if (key == "quota") {
@@ -108,9 +108,9 @@ StorageConf parseStorageConf(std::string_view text)
                 ok = ok && v;
                 fs.fileQuota = v.value_or(0);
             } else if (key == "purgeafterdays") {
-                ok = ok && emu::parseNonNegative(value, fs.purgeAfterDays);
+                ok = ok && sched::parseNonNegative(value, fs.purgeAfterDays);
             } else if (key == "purgenoticedays") {
-                ok = ok && emu::parseNonNegative(value, fs.purgeNoticeDays);
+                ok = ok && sched::parseNonNegative(value, fs.purgeNoticeDays);
             } else {
                 conf.problems.push_back(where + "unknown key " + word.substr(0, eq) + "=");
                 continue;

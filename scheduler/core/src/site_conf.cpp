@@ -1,44 +1,12 @@
 #include "mc/sched/site_conf.h"
 
+#include "mc/sched/conf_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
 
 namespace mc::sched {
-
-namespace {
-
-std::vector<std::string> splitWords(std::string_view line)
-{
-    std::vector<std::string> words;
-    std::string current;
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"') {
-            quoted = !quoted;
-        } else if ((c == ' ' || c == '\t') && !quoted) {
-            if (!current.empty()) {
-                words.push_back(std::move(current));
-                current.clear();
-            }
-        } else {
-            current += c;
-        }
-    }
-    if (!current.empty()) {
-        words.push_back(std::move(current));
-    }
-    return words;
-}
-
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
-} // namespace
 
 const SiteUser *SiteUsers::find(std::string_view name) const
 {
@@ -53,16 +21,9 @@ const SiteUser *SiteUsers::find(std::string_view name) const
 SiteUsers parseSiteUsers(std::string_view text)
 {
     SiteUsers out;
-    std::istringstream in{std::string(text)};
-    std::string line;
-    int lineNo = 0;
-    while (std::getline(in, line)) {
-        ++lineNo;
-        if (auto hash = line.find('#'); hash != std::string::npos) {
-            line.erase(hash);
-        }
-        auto words = splitWords(line);
-        if (words.empty() || lower(words[0].substr(0, 5)) != "user=") {
+    for (const ConfLine &line : confLines(text)) {
+        auto words = splitConfWords(line.text);
+        if (words.empty() || lowerCase(words[0].substr(0, 5)) != "user=") {
             continue;
         }
         SiteUser user;
@@ -70,11 +31,10 @@ SiteUsers parseSiteUsers(std::string_view text)
         for (const auto &word : words) {
             auto eq = word.find('=');
             if (eq == std::string::npos) {
-                out.problems.push_back(
-                    "line " + std::to_string(lineNo) + ": '" + word + "' is not Key=Value");
+                out.problems.push_back(line.where() + "'" + word + "' is not Key=Value");
                 continue;
             }
-            std::string key = lower(word.substr(0, eq));
+            std::string key = lowerCase(word.substr(0, eq));
             std::string value = word.substr(eq + 1);
             auto number = [&](std::uint32_t &target) {
                 auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), target);
@@ -99,12 +59,11 @@ SiteUsers parseSiteUsers(std::string_view text)
             } else if (key == "name") {
                 user.fullName = value;
             } else {
-                out.problems.push_back(
-                    "line " + std::to_string(lineNo) + ": unknown key " + word.substr(0, eq) + "=");
+                out.problems.push_back(line.where() + "unknown key " + word.substr(0, eq) + "=");
             }
         }
         if (!hasUid) {
-            out.problems.push_back("line " + std::to_string(lineNo) + ": User= needs UID=");
+            out.problems.push_back(line.where() + "User= needs UID=");
             continue;
         }
         if (user.gid == 0) {

@@ -1,10 +1,10 @@
-#include "mc/emu/conf_text.h"
+#include "mc/sched/conf_text.h"
 
 #include <algorithm>
 #include <cctype>
 #include <sstream>
 
-namespace mc::emu {
+namespace mc::sched {
 
 std::string ConfLine::where() const
 {
@@ -55,4 +55,4 @@ std::string lowerCase(std::string text)
     return text;
 }
 
-} // namespace mc::emu
+} // namespace mc::sched

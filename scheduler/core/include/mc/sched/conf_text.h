@@ -1,6 +1,7 @@
 #pragma once
-// Reading etc/minicluster.conf, the pieces its readers share (the login policy, the storage
-// policy): its lines with comments cut, Key=Value words, whole-text numbers.
+// Reading etc/minicluster.conf, the pieces its readers share (the users and accounts here, the
+// login and storage policies in the emulator): its lines with comments cut, Key=Value words,
+// whole-text numbers.
 
 #include <charconv>
 #include <string>
@@ -8,7 +9,7 @@
 #include <system_error>
 #include <vector>
 
-namespace mc::emu {
+namespace mc::sched {
 
 // One line of the file with its '#' comment cut, and its 1-based number.
 struct ConfLine {
@@ -36,4 +37,4 @@ template <class Number> bool parseNonNegative(std::string_view text, Number &out
     return ec == std::errc() && end == text.data() + text.size() && out >= 0;
 }
 
-} // namespace mc::emu
+} // namespace mc::sched
