@@ -110,7 +110,7 @@ void BM_ParseJobsReply(benchmark::State &state)
 }
 
 // squeue in process: the fake controller parses the reply text as the real client would.
-void runSqueue(benchmark::State &state, bool projected, bool rows = false)
+void runSqueue(benchmark::State &state, bool projected, bool rows = false, bool asText = false)
 {
     std::vector<std::string> fields;
     if (projected) { // what squeue asks for with its default format
@@ -135,6 +135,11 @@ void runSqueue(benchmark::State &state, bool projected, bool rows = false)
     ctx.controller = [&text](const Json &) {
         return Json::parse(text);
     };
+    if (asText) { // the reply's text read as a table (mc::proto::RowTable), as the real main does
+        ctx.controllerText = [&text](const Json &) {
+            return std::optional<std::string>(text);
+        };
+    }
     for (auto _ : state) {
         out.str({});
         benchmark::DoNotOptimize(mc::cmd::Squeue(ctx).run());
@@ -159,10 +164,17 @@ void BM_SqueueDefaultRows(benchmark::State &state)
     runSqueue(state, true, true);
 }
 
+// The same rows read from the reply's text without a Json tree (squeue's real path).
+void BM_SqueueDefaultRowsText(benchmark::State &state)
+{
+    runSqueue(state, true, true, true);
+}
+
 } // namespace
 
 BENCHMARK(BM_ParseJobsReply)->Arg(5000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SqueueDefault)->Arg(5000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SqueueDefaultProjected)->Arg(5000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SqueueDefaultRows)->Arg(5000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SqueueDefaultRowsText)->Arg(5000)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

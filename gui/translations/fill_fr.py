@@ -135,18 +135,27 @@ FR = {
     "%1 files, no quota": "%1 fichiers, sans quota",
     "not there": "absent",
     "over %1 files": "plus de %1 fichiers",
-    "%n file(s)": ["%n fichier", "%n fichiers"],
+    "1 file": "1 fichier",
+    "%1 files": "%1 fichiers",
     "unused for %1": "inutilisé depuis %1",
-    "purge candidate (listed %1)": "à purger (listé le %1)",
-    "%n file(s) on the purge notice": ["%n fichier dans l’avis de purge", "%n fichiers dans l’avis de purge"],
+    "purge candidate (listed %1): deleted from %2": "à purger (listé le %1) : supprimé à partir du %2",
+    "purge candidate (goes on the notice at the next check): deleted from %1 at the earliest":
+        "à purger (listé dans l’avis au prochain contrôle) : supprimé au plus tôt le %1",
+    "purge due: deleted at the storage node's next check":
+        "purge échue : supprimé au prochain contrôle du nœud de stockage",
+    "The cluster clock is %1 ahead of this computer's (%2): ages and the purge count that time.":
+        "L’horloge du cluster a %1 d’avance sur celle de cet ordinateur (%2) : les âges et la purge comptent ce temps.",
+    "Last used %1 on the cluster clock.": "Dernière utilisation le %1, à l’horloge du cluster.",
+    "1 file on the purge notice": "1 fichier dans l’avis de purge",
+    "%1 files on the purge notice": "%1 fichiers dans l’avis de purge",
     "not created": "pas créé",
     "Refresh": "Actualiser",
     "Usage and quotas (diskusage_report)": "Utilisation et quotas (diskusage_report)",
     "Filesystem": "Système de fichiers",
     "Space": "Espace",
     "Files": "Fichiers",
-    "Your files, the longest unused first (the scratch purge removes files unused for too long)":
-        "Vos fichiers, les plus longtemps inutilisés d’abord (la purge de scratch supprime les fichiers inutilisés depuis trop longtemps)",
+    "Your files, the longest unused first, aged on the cluster clock (the scratch purge removes files unused for too long)":
+        "Vos fichiers, les plus longtemps inutilisés d’abord, leur âge compté à l’horloge du cluster (la purge de scratch supprime les fichiers inutilisés depuis trop longtemps)",
     "Path": "Chemin",
     "Size": "Taille",
     "Age": "Âge",
@@ -167,8 +176,8 @@ FR = {
     "15–60 min": "15–60 min",
     "1–4 h": "1–4 h",
     "The history is not available: %1": "L’historique n’est pas disponible : %1",
-    "%n job(s) in the accounting database.":
-        ["%n job dans la base de comptabilité.", "%n jobs dans la base de comptabilité."],
+    "1 job in the accounting database.": "1 job dans la base de comptabilité.",
+    "%1 jobs in the accounting database.": "%1 jobs dans la base de comptabilité.",
     "Time waited before starting": "Temps d’attente avant le démarrage",
     "CPU efficiency (%)": "Efficacité CPU (%)",
     "Memory efficiency (%)": "Efficacité mémoire (%)",
@@ -199,8 +208,8 @@ FR = {
     "Resetting needs the minicluster command, which was not found next to this program.":
         "La réinitialisation demande la commande minicluster, introuvable à côté de ce programme.",
     "Reset the cluster": "Réinitialiser le cluster",
-    "Stop the cluster, delete its queue and its whole job history, and start it again? Files in home, project and scratch are kept.":
-        "Arrêter le cluster, effacer sa file d’attente et tout son historique de jobs, puis le redémarrer ? Les fichiers de home, project et scratch sont conservés.",
+    "Stop the cluster, delete its queue and its whole job history, and start it again? The cluster clock goes back to real time. Files in home, project and scratch are kept.":
+        "Arrêter le cluster, effacer sa file d’attente et tout son historique de jobs, puis le redémarrer ? L’horloge du cluster revient à l’heure réelle. Les fichiers de home, project et scratch sont conservés.",
     "Stopping the cluster…": "Arrêt du cluster…",
     "minicluster down failed: %1": "minicluster down a échoué : %1",
     "Starting the cluster again…": "Redémarrage du cluster…",
@@ -294,6 +303,10 @@ FR = {
     "now": "maintenant",
     "Job %1 (%2, %3): %4\n%5 → %6": "Job %1 (%2, %3) : %4\n%5 → %6",
     "Zoom in": "Zoom avant",
+    "No task of this array has started yet.": "Aucune tâche de ce tableau n’a encore démarré.",
+    "Started tasks: %1": "Tâches démarrées : %1",
+    "1 task: %1": "1 tâche : %1",
+    "%1 tasks: %2": "%1 tâches : %2",
     "Zoom out": "Zoom arrière",
     "Now": "Maintenant",
     "Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · red line: now. Ctrl+wheel zooms.":

@@ -16,6 +16,25 @@
     </message>
 </context>
 <context>
+    <name>mc::gui::ArrayGroupModel</name>
+    <message>
+        <source>No task of this array has started yet.</source>
+        <translation>Aucune tâche de ce tableau n’a encore démarré.</translation>
+    </message>
+    <message>
+        <source>Started tasks: %1</source>
+        <translation>Tâches démarrées : %1</translation>
+    </message>
+    <message>
+        <source>1 task: %1</source>
+        <translation>1 tâche : %1</translation>
+    </message>
+    <message>
+        <source>%1 tasks: %2</source>
+        <translation>%1 tâches : %2</translation>
+    </message>
+</context>
+<context>
     <name>mc::gui::ControllerLink</name>
     <message>
         <source>Not connected to the cluster</source>
@@ -92,21 +111,9 @@
         <source>over %1 files</source>
         <translation>plus de %1 fichiers</translation>
     </message>
-    <message numerus="yes">
-        <source>%n file(s)</source>
-        <translation><numerusform>%n fichier</numerusform><numerusform>%n fichiers</numerusform></translation>
-    </message>
     <message>
         <source>unused for %1</source>
         <translation>inutilisé depuis %1</translation>
-    </message>
-    <message>
-        <source>purge candidate (listed %1)</source>
-        <translation>à purger (listé le %1)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n file(s) on the purge notice</source>
-        <translation><numerusform>%n fichier dans l’avis de purge</numerusform><numerusform>%n fichiers dans l’avis de purge</numerusform></translation>
     </message>
     <message>
         <source>not created</source>
@@ -131,10 +138,6 @@
     <message>
         <source>Files</source>
         <translation>Fichiers</translation>
-    </message>
-    <message>
-        <source>Your files, the longest unused first (the scratch purge removes files unused for too long)</source>
-        <translation>Vos fichiers, les plus longtemps inutilisés d’abord (la purge de scratch supprime les fichiers inutilisés depuis trop longtemps)</translation>
     </message>
     <message>
         <source>Path</source>
@@ -164,16 +167,52 @@
         <source>$SLURM_TMPDIR</source>
         <translation>$SLURM_TMPDIR</translation>
     </message>
+    <message>
+        <source>purge candidate (goes on the notice at the next check): deleted from %1 at the earliest</source>
+        <translation>à purger (listé dans l’avis au prochain contrôle) : supprimé au plus tôt le %1</translation>
+    </message>
+    <message>
+        <source>purge candidate (listed %1): deleted from %2</source>
+        <translation>à purger (listé le %1) : supprimé à partir du %2</translation>
+    </message>
+    <message>
+        <source>purge due: deleted at the storage node's next check</source>
+        <translation>purge échue : supprimé au prochain contrôle du nœud de stockage</translation>
+    </message>
+    <message>
+        <source>The cluster clock is %1 ahead of this computer's (%2): ages and the purge count that time.</source>
+        <translation>L’horloge du cluster a %1 d’avance sur celle de cet ordinateur (%2) : les âges et la purge comptent ce temps.</translation>
+    </message>
+    <message>
+        <source>Last used %1 on the cluster clock.</source>
+        <translation>Dernière utilisation le %1, à l’horloge du cluster.</translation>
+    </message>
+    <message>
+        <source>Your files, the longest unused first, aged on the cluster clock (the scratch purge removes files unused for too long)</source>
+        <translation>Vos fichiers, les plus longtemps inutilisés d’abord, leur âge compté à l’horloge du cluster (la purge de scratch supprime les fichiers inutilisés depuis trop longtemps)</translation>
+    </message>
+    <message>
+        <source>1 file</source>
+        <translation>1 fichier</translation>
+    </message>
+    <message>
+        <source>%1 files</source>
+        <translation>%1 fichiers</translation>
+    </message>
+    <message>
+        <source>1 file on the purge notice</source>
+        <translation>1 fichier dans l’avis de purge</translation>
+    </message>
+    <message>
+        <source>%1 files on the purge notice</source>
+        <translation>%1 fichiers dans l’avis de purge</translation>
+    </message>
 </context>
 <context>
     <name>mc::gui::HistoryView</name>
     <message>
         <source>The history is not available: %1</source>
         <translation>L’historique n’est pas disponible : %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n job(s) in the accounting database.</source>
-        <translation><numerusform>%n job dans la base de comptabilité.</numerusform><numerusform>%n jobs dans la base de comptabilité.</numerusform></translation>
     </message>
     <message>
         <source>Time waited before starting</source>
@@ -234,6 +273,14 @@
     <message>
         <source>percent (bins of 10)</source>
         <translation>pour cent (tranches de 10)</translation>
+    </message>
+    <message>
+        <source>1 job in the accounting database.</source>
+        <translation>1 job dans la base de comptabilité.</translation>
+    </message>
+    <message>
+        <source>%1 jobs in the accounting database.</source>
+        <translation>%1 jobs dans la base de comptabilité.</translation>
     </message>
 </context>
 <context>
@@ -301,10 +348,6 @@
     <message>
         <source>Reset the cluster</source>
         <translation>Réinitialiser le cluster</translation>
-    </message>
-    <message>
-        <source>Stop the cluster, delete its queue and its whole job history, and start it again? Files in home, project and scratch are kept.</source>
-        <translation>Arrêter le cluster, effacer sa file d’attente et tout son historique de jobs, puis le redémarrer ? Les fichiers de home, project et scratch sont conservés.</translation>
     </message>
     <message>
         <source>Stopping the cluster…</source>
@@ -409,6 +452,10 @@
     <message>
         <source>Reset the cluster…</source>
         <translation>Réinitialiser le cluster…</translation>
+    </message>
+    <message>
+        <source>Stop the cluster, delete its queue and its whole job history, and start it again? The cluster clock goes back to real time. Files in home, project and scratch are kept.</source>
+        <translation>Arrêter le cluster, effacer sa file d’attente et tout son historique de jobs, puis le redémarrer ? L’horloge du cluster revient à l’heure réelle. Les fichiers de home, project et scratch sont conservés.</translation>
     </message>
 </context>
 <context>

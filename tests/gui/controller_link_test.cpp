@@ -198,6 +198,25 @@ private Q_SLOTS:
         QVERIFY(m_link->statusText().contains(u"malformed"));
     }
 
+    void asksTheClocksRateAfterTheSnapshotAndFollowsClockEvents()
+    {
+        QVERIFY(subscribe());
+        QSignalSpy clock(m_link.get(), &ControllerLink::clockChanged);
+        const auto request = m_controller->readLine();
+        QVERIFY(request);
+        QCOMPARE((*Json::parse(*request))["op"].toString(), std::string("clock"));
+        QVERIFY(m_controller->send(
+            Json::object().set("ok", true).set("now", kNow).set("speed", 60.0).set("offset", 0)));
+        QVERIFY(clock.wait(kTimeoutMs));
+        QCOMPARE(clock.at(0).at(0).toLongLong(), kNow);
+        QCOMPARE(clock.at(0).at(1).toDouble(), 60.0);
+        // An instructor fast-forwards a day.
+        QVERIFY(m_controller->send(
+            Json::object().set("event", "clock").set("now", kNow + 86400).set("speed", 60.0)));
+        QVERIFY(clock.wait(kTimeoutMs));
+        QCOMPARE(clock.at(1).at(0).toLongLong(), kNow + 86400);
+    }
+
     void stopClosesTheConnection()
     {
         QVERIFY(subscribe());
@@ -205,6 +224,10 @@ private Q_SLOTS:
         m_link->stop();
         QCOMPARE(connected.count(), 1);
         QVERIFY(!m_link->isConnected());
+        // After the snapshot the link asked for the clock's rate; then the stream ends.
+        const auto clock = m_controller->readLine();
+        QVERIFY(clock);
+        QCOMPARE((*Json::parse(*clock))["op"].toString(), std::string("clock"));
         QVERIFY(!m_controller->readLine());
     }
 

@@ -1,4 +1,5 @@
 #include "fake_controller.h"
+#include "mc/gui/job_details_view.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
@@ -17,6 +18,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 #include <memory>
 
@@ -85,7 +87,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
         QCOMPARE(window.windowTitle(), QStringLiteral("minicluster"));
-        const auto *table = window.findChild<QTableView *>(QStringLiteral("queueTable"));
+        const auto *table = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
         QVERIFY(table);
         QCOMPARE(table->model()->columnCount(), JobTableModel::kColumnCount);
         QCOMPARE(table->model()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("JOBID"));
@@ -133,7 +135,7 @@ private Q_SLOTS:
         QVERIFY(!isShown(window, "notConnectedMessage"));
 
         // Sorted by JOBID as numbers, as squeue users read them.
-        const auto *table = window.findChild<QTableView *>(QStringLiteral("queueTable"));
+        const auto *table = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
         QVERIFY(table);
         const QAbstractItemModel *view = table->model();
         QCOMPARE(view->rowCount(), 3);
@@ -151,6 +153,83 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(isShown(window, "notConnectedMessage"), kTimeoutMs);
         QVERIFY(labelText(window, "connectionStatus").startsWith(QStringLiteral("Lost")));
         QCOMPARE(window.jobModel()->rowCount(), 0);
+    }
+
+    void queueShowsEachArrayAsOneRowThatOpensOnItsTasks()
+    {
+        FakeController controller(socketPath().toStdString());
+        QVERIFY(controller.listen());
+        mc::gui::AppOptions withUser = options();
+        withUser.user = QStringLiteral("alice");
+        MainWindow window(withUser);
+        window.resize(1400, 860);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(controller.accept());
+        QVERIFY(controller.readLine());
+        const auto task = [](std::int64_t id, std::int64_t index, const char *node) {
+            return runningJob(id, {node}).set("array_job_id", 16).set("array_task_id", index);
+        };
+        QVERIFY(controller.send(Json::object()
+                                    .set("ok", true)
+                                    .set("jobs",
+                                        Json::array()
+                                            .push(pendingJob(9, "Priority"))
+                                            .push(pendingJob(16, "JobArrayTaskLimit")
+                                                      .set("array_job_id", 16)
+                                                      .set("array_task_str", "3-8%2"))
+                                            .push(task(17, 1, "cn01"))
+                                            .push(task(18, 2, "cn02"))
+                                            .push(pendingJob(20).set("user", "bob")))
+                                    .set("nodes", Json::array())));
+        auto *tree = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
+        QVERIFY(tree);
+        const QAbstractItemModel *shown = tree->model();
+        QTRY_COMPARE_WITH_TIMEOUT(shown->rowCount(), 3, kTimeoutMs);
+        const auto jobIdAt = [shown](int row, const QModelIndex &parent = {}) {
+            return shown->index(row, 0, parent).data().toString();
+        };
+        QCOMPARE(jobIdAt(0), QStringLiteral("9"));
+        QCOMPARE(jobIdAt(1), QStringLiteral("16_[3-8%2]"));
+        QCOMPARE(jobIdAt(2), QStringLiteral("20"));
+
+        // The array's row is closed; the keyboard opens it and walks into its tasks.
+        const QModelIndex array = shown->index(1, 0);
+        QCOMPARE(shown->rowCount(array), 2);
+        QVERIFY(!tree->isExpanded(array));
+        tree->setFocus();
+        tree->setCurrentIndex(array);
+        QTest::keyClick(tree, Qt::Key_Right);
+        QVERIFY(tree->isExpanded(array));
+        QVERIFY(tree->visualRect(shown->index(0, 0, array)).isValid());
+        QTest::keyClick(tree, Qt::Key_Down);
+        QCOMPARE(jobIdAt(tree->currentIndex().row(), array), QStringLiteral("16_1"));
+        QCOMPARE(window.findChild<mc::gui::JobDetailsView *>()->shownJob(), 17);
+
+        // The last task starts (it takes the array's id): the row now sums the tasks up.
+        QVERIFY(
+            controller.send(Json::object().set("event", "job").set("job", task(16, 3, "cn03"))));
+        QTRY_COMPARE_WITH_TIMEOUT(jobIdAt(1), QStringLiteral("16"), kTimeoutMs);
+        QCOMPARE(shown->rowCount(shown->index(1, 0)), 3);
+        QCOMPARE(shown->index(1, JobTableModel::columnIndex(JobTableModel::Column::NodeList))
+                     .data()
+                     .toString(),
+            QStringLiteral("3 tasks: 3 R"));
+
+        // The filters above the tree: running jobs, then mine, then sorted the other way.
+        auto *states = window.findChild<QComboBox *>(QStringLiteral("stateFilter"));
+        states->setCurrentIndex(states->findData(QStringLiteral("RUNNING")));
+        QCOMPARE(shown->rowCount(), 1);
+        QCOMPARE(jobIdAt(0), QStringLiteral("16"));
+        states->setCurrentIndex(0);
+        auto *users = window.findChild<QComboBox *>(QStringLiteral("userFilter"));
+        users->setCurrentIndex(1);
+        QCOMPARE(users->currentText(), QStringLiteral("My jobs (alice)"));
+        QCOMPARE(shown->rowCount(), 2);
+        tree->sortByColumn(0, Qt::DescendingOrder);
+        QCOMPARE(jobIdAt(0), QStringLiteral("16"));
+        QCOMPARE(jobIdAt(2, shown->index(0, 0)), QStringLiteral("16_1"));
+        QVERIFY(!tree->grab().isNull());
     }
 
     void terminalTabRunsTheShellAndMoreTabsOpenOnRequest()
@@ -243,7 +322,7 @@ private Q_SLOTS:
         QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&Fichier"));
         QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("fr"));
         // Slurm's words stay Slurm's.
-        const auto *table = window.findChild<QTableView *>(QStringLiteral("queueTable"));
+        const auto *table = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
         QCOMPARE(table->model()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("JOBID"));
 
         english->trigger();

@@ -33,6 +33,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTreeView>
 
 #include <cstdio>
 
@@ -115,13 +116,32 @@ int main(int argc, char *argv[])
 
     auto *nodes = window.findChild<QTableView *>(QStringLiteral("nodesTable"));
     nodes->selectRow(0);
-    auto *queue = window.findChild<QTableView *>(QStringLiteral("queueTable"));
+    auto *queue = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
+    // Arrays open on their tasks in the picture.
     for (int row = 0; row < queue->model()->rowCount(); ++row) {
-        if (queue->model()->index(row, 0).data(mc::gui::JobTableModel::StateRole).toString()
-            == QLatin1String("PENDING")) {
-            queue->selectRow(row);
+        const QModelIndex index = queue->model()->index(row, 0);
+        if (queue->model()->rowCount(index) > 0) {
+            queue->expand(index);
+        }
+    }
+    // The picture shows the first pending array (its record, open on its tasks) at the top,
+    // else the first pending job.
+    QModelIndex chosen;
+    for (int row = 0; row < queue->model()->rowCount(); ++row) {
+        const QModelIndex index = queue->model()->index(row, 0);
+        const bool pending
+            = index.data(mc::gui::JobTableModel::StateRole).toString() == QLatin1String("PENDING");
+        if (pending && queue->model()->rowCount(index) > 0) {
+            chosen = index;
             break;
         }
+        if (pending && !chosen.isValid()) {
+            chosen = index;
+        }
+    }
+    if (chosen.isValid()) {
+        queue->setCurrentIndex(chosen);
+        queue->scrollTo(chosen, QAbstractItemView::PositionAtTop);
     }
     terminal->setFocus();
     QTest::qWait(500);

@@ -17,6 +17,7 @@
 
 #include <QAbstractScrollArea>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -241,8 +242,6 @@ private Q_SLOTS:
         writeFile(cluster + QStringLiteral("/run/storage/usage.tsv"),
             "measured_at 1800000000\nhome alice 1024 2 4096 10\nscratch alice 0 0 0 0\n");
         writeFile(cluster + QStringLiteral("/scratch/alice/old.dat"), "x");
-        writeFile(cluster + QStringLiteral("/run/storage/purge-alice.tsv"),
-            QByteArray("1800000000\t") + QFile::encodeName(cluster) + "/scratch/alice/old.dat\n");
         writeFile(cluster + QStringLiteral("/nodes/cn01/localscratch/alice.5.0/part"), "12345");
         view.resetJobs({runningJob(5, {"cn01"})});
         view.refresh();
@@ -252,11 +251,61 @@ private Q_SLOTS:
         QCOMPARE(scratch->text(0), QStringLiteral("/scratch/alice"));
         QCOMPARE(scratch->childCount(), 1);
         QCOMPARE(scratch->child(0)->text(0), QStringLiteral("/scratch/alice/old.dat"));
-        QVERIFY(scratch->child(0)->text(3).startsWith(QStringLiteral("purge candidate")));
+        QVERIFY(scratch->child(0)->text(2).startsWith(QStringLiteral("unused for")));
+        QCOMPARE(scratch->child(0)->text(3), QString()); // no purge policy in this cluster
         QCOMPARE(view.tmpdirTree()->topLevelItemCount(), 1);
         QCOMPARE(view.tmpdirTree()->topLevelItem(0)->text(1),
             QStringLiteral("cn01:/localscratch/alice.5.0"));
         QCOMPARE(view.tmpdirTree()->topLevelItem(0)->text(2), QStringLiteral("5 B"));
+    }
+
+    void filesystemsJudgeAgesAndThePurgeOnTheFastForwardedClusterClock()
+    {
+        const QString cluster = m_dir->path();
+        constexpr qint64 kDay = 86400;
+        writeFile(cluster + QStringLiteral("/etc/minicluster.conf"),
+            "Filesystem=scratch Quota=20T Files=1000k PurgeAfterDays=60 PurgeNoticeDays=14\n");
+        writeFile(cluster + QStringLiteral("/scratch/alice/results.csv"), "1,2\n");
+        writeFile(cluster + QStringLiteral("/home/alice/notes.txt"), "todo\n");
+        // The instructor fast-forwarded the cluster clock by 61 days. The storage node's journal
+        // dates the jump 10 s from now, so the files just written count as used before it.
+        const qint64 wall = QDateTime::currentSecsSinceEpoch();
+        writeFile(cluster + QStringLiteral("/state/storage-clock"),
+            QStringLiteral("%1 %1 1.000000\n%2 %3 1.000000\n")
+                .arg(wall - 3600)
+                .arg(wall + 10)
+                .arg(wall + 10 + 61 * kDay)
+                .toUtf8());
+        FilesystemsView view(cluster, QStringLiteral("alice"),
+            [] { return QDateTime::currentSecsSinceEpoch() + 61 * kDay; });
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.noteClock(wall + 61 * kDay, 1.0);
+        QVERIFY(view.clockNote().startsWith(QStringLiteral("The cluster clock is 61 d ahead")));
+        QTreeWidgetItem *home = view.filesTree()->topLevelItem(0);
+        QTreeWidgetItem *scratch = view.filesTree()->topLevelItem(1);
+        QCOMPARE(home->child(0)->text(2), QStringLiteral("unused for 61 d"));
+        QCOMPARE(home->child(0)->text(3), QString()); // home is never purged
+        QTreeWidgetItem *results = scratch->child(0);
+        QCOMPARE(results->text(2), QStringLiteral("unused for 61 d"));
+        const QString purgeDay = QDateTime::fromSecsSinceEpoch(wall + (61 + 14) * kDay)
+                                     .toString(QStringLiteral("yyyy-MM-dd"));
+        QVERIFY2(results->text(3).startsWith(
+                     QStringLiteral("purge candidate (goes on the notice at the next check)")),
+            qPrintable(results->text(3)));
+        QVERIFY(results->text(3).contains(purgeDay));
+        QCOMPARE(scratch->text(3), QStringLiteral("1 file on the purge notice"));
+
+        // The storage node listed it 15 days ago (cluster clock): it goes at its next check.
+        writeFile(cluster + QStringLiteral("/run/storage/purge-alice.tsv"),
+            QString::number(wall + 46 * kDay).toUtf8() + '\t'
+                + QFile::encodeName(cluster + QStringLiteral("/scratch/alice/results.csv")) + '\n');
+        view.refresh();
+        scratch = view.filesTree()->topLevelItem(1);
+        QCOMPARE(scratch->child(0)->text(3),
+            QStringLiteral("purge due: deleted at the storage node's next check"));
+        QVERIFY(!view.grab().isNull());
     }
 
     void mainWindowHasEveryViewAndTheExternalTerminalButton()

@@ -15,9 +15,9 @@
 
 #include <QDockWidget>
 #include <QProcess>
-#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 using mc::gui::JobTableModel;
 using mc::gui::MainWindow;
@@ -129,11 +129,12 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(someNodeHolds(*window.nodeModel(), jobId), kTimeoutMs);
 
         // Selecting it in the queue shows its details.
-        auto *queue = window.findChild<QTableView *>(QStringLiteral("queueTable"));
+        auto *queue = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
         QVERIFY(queue);
         for (int r = 0; r < queue->model()->rowCount(); ++r) {
-            if (queue->model()->index(r, 0).data(JobTableModel::JobIdRole).toLongLong() == jobId) {
-                queue->selectRow(r);
+            const QModelIndex shown = queue->model()->index(r, 0);
+            if (shown.data(JobTableModel::JobIdRole).toLongLong() == jobId) {
+                queue->setCurrentIndex(shown);
             }
         }
         auto *details = window.findChild<mc::gui::JobDetailsView *>();

@@ -372,12 +372,43 @@ private slots:
         store.current = "02-first-job";
         store.lessons["02-first-job"].started = 42;
         store.lessons["02-first-job"].complete = true;
+        store.lessons["02-first-job"].shownStep = 2;
         QVERIFY(store.save());
         mc::lessons::ProgressStore again(layout, "alice");
         QVERIFY(again.load());
         QCOMPARE(again.current, std::string("02-first-job"));
         QCOMPARE(again.lessons["02-first-job"].started, 42LL);
         QVERIFY(again.lessons["02-first-job"].complete);
+        QCOMPARE(again.lessons["02-first-job"].shownStep, std::size_t{2});
+    }
+
+    void fairshareContestGivesBobUsageBeforeCarolArrives()
+    {
+        QFile f(
+            QStringLiteral(MC_SOURCE_DIR "/emulator/presets/scenarios/fairshare-contest.scenario"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        auto a = mc::lessons::parseScenario(text, "fairshare-contest");
+        auto b = mc::lessons::parseScenario(text, "fairshare-contest");
+        QVERIFY(a.problems.empty());
+        QCOMPARE(
+            a.scenario.requires_, std::vector<std::string>{"PriorityType=priority/multifactor"});
+        QCOMPARE(a.scenario.actions.size(), std::size_t{16});
+        for (std::size_t i = 0; i < a.scenario.actions.size(); ++i) {
+            const auto &x = a.scenario.actions[i];
+            QCOMPARE(x.sbatchArgs, b.scenario.actions[i].sbatchArgs); // seeded: the same plan
+            QCOMPARE(x.at, b.scenario.actions[i].at);
+            if (i < 12) { // Bob at once: four 20-second warm-ups, then eight jobs that wait
+                QCOMPARE(x.user, std::string("bob"));
+                QCOMPARE(x.at, 0.0);
+                QVERIFY(x.sbatchArgs.find("--cpus-per-task=4") != std::string::npos);
+            } else { // Carol, once Bob's warm-ups have ended and count as his usage
+                QCOMPARE(x.user, std::string("carol"));
+                QVERIFY(x.at >= 30);
+            }
+        }
+        QVERIFY(a.scenario.actions[3].sbatchArgs.find("--job-name=bob-warmup-4") == 0);
+        QVERIFY(a.scenario.actions[3].sbatchArgs.find("sleep 20") != std::string::npos);
     }
 };
 

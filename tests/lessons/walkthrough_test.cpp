@@ -198,8 +198,34 @@ private slots:
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("10")}).exitCode, 0);
         QCOMPARE(cluster.shell(QStringLiteral("sinfo")).exitCode, 0);
         QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 exclusive_job.sh")).exitCode, 0);
-        // Over the site's 30 hours: the job waits with PartitionTimeLimit (or is refused).
-        cluster.shell(QStringLiteral("sbatch -p CPU-4 --time=31:00:00 exclusive_job.sh"));
+        // Over the site's 30 hours: accepted, but waits with PartitionTimeLimit for ever.
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 --time=31:00:00 exclusive_job.sh"))
+                     .exitCode,
+            0);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            cluster.shell(QStringLiteral("squeue -h -j 2 -o %r")).out.trimmed(),
+            QStringLiteral("PartitionTimeLimit"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lesson(cluster, {QStringLiteral("check")})
+                .out.contains(QStringLiteral("[x] 2. A whole node for one job")),
+            20000);
+        ShellResult early = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(early.exitCode, 1);
+        QVERIFY2(early.out.contains(QStringLiteral(
+                     "Then submit with the limit itself: sbatch -p CPU-4 --time=30:00:00")),
+            qPrintable(early.out));
+        QCOMPARE(cluster.shell(QStringLiteral("scancel 2")).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 --time=30:00:00 exclusive_job.sh"))
+                     .exitCode,
+            0);
+        // Over its memory: OUT_OF_MEMORY here (the real site restarts the node: not emulated).
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 too_big.sh")).exitCode, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            cluster.shell(QStringLiteral("sacct -n -X -j 4 -o State%20")).out.trimmed(),
+            QStringLiteral("OUT_OF_MEMORY"), 30000);
+        ShellResult comment
+            = cluster.shell(QStringLiteral("sacct -X -j 4 -o JobID,JobName,State,Comment"));
+        QCOMPARE(comment.exitCode, 0);
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("10")), 60000);
         ShellResult out = cluster.shell(QStringLiteral("cat whole-node-1.out"));
         QCOMPARE(out.out, QStringLiteral("on c4n01 with 4 CPUs\n"));
@@ -214,12 +240,14 @@ private slots:
                      "No command like `squeue*` was typed since this lesson started.")),
             qPrintable(early.out));
         cluster.shell(QStringLiteral("squeue"));
-        // The default preset has priority/basic: sprio says so, as the lesson tells.
+        // The default preset has priority/multifactor. Nothing waits yet: sprio prints its
+        // header only, as the step's hint says (the contest comes at the end of this test).
         ShellResult sprio = cluster.shell(QStringLiteral("sprio"));
-        QVERIFY2((sprio.out + sprio.err)
-                     .contains(QStringLiteral("Only 'priority/multifactor' is supported.")),
-            qPrintable(sprio.out + sprio.err));
-        QCOMPARE(cluster.shell(QStringLiteral("sshare")).exitCode, 0);
+        QCOMPARE(sprio.exitCode, 0);
+        QCOMPARE(outputLines(sprio.out),
+            QStringList{QStringLiteral("          JOBID PARTITION   PRIORITY        AGE  FAIRSHARE "
+                                       "   JOBSIZE  PARTITION")});
+        QCOMPARE(cluster.shell(QStringLiteral("sshare -a")).exitCode, 0);
 
         // Backfill. The lesson's queue: one node held, the whole partition asked for.
         QCOMPARE(cluster
@@ -239,6 +267,10 @@ private slots:
             10000);
         ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
         QCOMPARE(wrong.exitCode, 1);
+        // The first check that finds step 2 current prints its text.
+        QVERIFY2(wrong.out.contains(
+                     QStringLiteral("== Step 2 of 3: Backfill: a short job takes the gap ==")),
+            qPrintable(wrong.out));
         QVERIFY2(wrong.out.contains(QStringLiteral("[x] 1. Look at the queue and the priorities"))
                 && wrong.out.contains(
                     QStringLiteral("(The closest is job 3 (short): it did not start while wide was "
@@ -269,6 +301,47 @@ private slots:
             = cluster.shell(QStringLiteral("scontrol requeue ") + submit.out.trimmed());
         QVERIFY2(requeue.exitCode == 0, qPrintable(requeue.err));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("9")), 60000);
+
+        // The first step's contest: Bob's warm-up jobs give him usage (they end at their 5-minute
+        // limit, 15 s at this time scale), then Carol, who used nothing, submits at 30 s.
+        ShellResult load = cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("load"),
+            QStringLiteral("fairshare-contest")});
+        QVERIFY2(load.exitCode == 0, qPrintable(load.err));
+        QVERIFY2(load.out.contains(QStringLiteral("16 submissions and 0 node changes")),
+            qPrintable(load.out));
+        // While both wait, sprio ranks every job of Carol's above every one of Bob's: fairshare.
+        auto carolAboveBob = [&cluster]() {
+            const ShellResult r = cluster.shell(QStringLiteral("sprio -h -o '%u %F'"));
+            double carolLow = 1e9;
+            double bobHigh = -1;
+            for (const QString &line : outputLines(r.out)) {
+                const QStringList f = line.split(u' ', Qt::SkipEmptyParts);
+                if (f.size() == 2 && f[0] == QStringLiteral("carol")) {
+                    carolLow = std::min(carolLow, f[1].toDouble());
+                } else if (f.size() == 2 && f[0] == QStringLiteral("bob")) {
+                    bobHigh = std::max(bobHigh, f[1].toDouble());
+                }
+            }
+            return carolLow == 10000 && bobHigh >= 0 && bobHigh < carolLow;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(carolAboveBob(), 60000);
+        ShellResult shares = cluster.shell(QStringLiteral("sshare -a -P -o User,FairShare"));
+        QVERIFY2(shares.out.contains(QStringLiteral("carol|1.000000"))
+                && !shares.out.contains(QStringLiteral("bob|1.000000")),
+            qPrintable(shares.out));
+        // Carol's jobs start while Bob's, submitted half a minute earlier, still wait (one
+        // look at both, so that the two counts are of the same moment).
+        auto carolRunsWhileBobWaits = [&cluster]() {
+            const QStringList n
+                = cluster
+                      .shell(QStringLiteral("echo $(squeue -h -t R -u carol | wc -l) "
+                                            "$(squeue -h -t PD -u bob | wc -l)"))
+                      .out.split(u' ', Qt::SkipEmptyParts);
+            return n.size() == 2 && n[0].toInt() > 0 && n[1].toInt() > 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(carolRunsWhileBobWaits(), 60000);
+        QCOMPARE(
+            cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("stop")}).exitCode, 0);
     }
 
     void lesson09PreemptionOnTheMilaPresetRequeuesTheCheckpointJob()
@@ -289,7 +362,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             lesson(cluster, {QStringLiteral("check")})
                 .out.contains(QStringLiteral("[x] 3. A job that survives being stopped")),
-            40000); // the step's check: COMPLETED with restarts>=1
+            60000); // the step's check: COMPLETED with restarts>=1 (30 one-second steps)
     }
 
     void lesson06ModulesAndAVirtualEnvironment()
@@ -357,7 +430,14 @@ private slots:
 
     void busyClusterScenarioSubmitsAsClassmates()
     {
-        START_CLUSTER(cluster);
+        // Priority set back to priority/basic, so that the fairshare contest's `requires:` line
+        // refuses to load (below).
+        ClusterFixture cluster;
+        QVERIFY(cluster.setSlurmConf(QStringLiteral("KillWait"), QStringLiteral("1")));
+        QVERIFY(
+            cluster.setSlurmConf(QStringLiteral("PriorityType"), QStringLiteral("priority/basic")));
+        QVERIFY2(cluster.up({QStringLiteral("--time-scale"), QStringLiteral("20")}),
+            qPrintable(cluster.lastError()));
         ShellResult list
             = cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("list")});
         QVERIFY(list.out.contains(QStringLiteral("node-failure")));

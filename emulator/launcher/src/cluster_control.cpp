@@ -367,6 +367,13 @@ int down(const ClusterOptions &o)
     if (logindAlive(o)) {
         ::kill(std::atoi(readFirstLine(o.layout.run() + "/logind.pid").c_str()), SIGTERM);
     }
+    // The nodes and the storage node leave when the controller tells them; "stopped" is said
+    // only once they are gone, so an `up` right after finds nothing of the old cluster.
+    if (!waitFor([&] { return !anyNodeAlive(o) && !storageAlive(o) && !logindAlive(o); },
+            std::chrono::seconds(10))) {
+        std::printf("minicluster: warning: some daemons of %s are still stopping (see %s)\n",
+            o.layout.dir.c_str(), o.layout.log().c_str());
+    }
     std::printf("minicluster: cluster in %s stopped\n", o.layout.dir.c_str());
     return 0;
 }

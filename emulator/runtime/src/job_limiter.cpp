@@ -309,10 +309,11 @@ LimitProbe probeLimits(std::string_view wanted)
     return r;
 }
 
-JobLimiter::JobLimiter(LimitMode mode, std::string group, JobLimits limits)
+JobLimiter::JobLimiter(LimitMode mode, std::string group, JobLimits limits, std::string leaf)
     : m_mode(mode)
     , m_group(std::move(group))
     , m_limits(limits)
+    , m_leaf(std::move(leaf))
 { }
 
 bool JobLimiter::create(std::string &error)
@@ -327,7 +328,8 @@ bool JobLimiter::create(std::string &error)
             error = "cgroup v2 is not available";
             return false;
         }
-        // Controllers are enabled level by level; the job's own cgroup holds the processes.
+        // Controllers are enabled level by level; the job's own cgroup (or its leaf) holds
+        // the processes.
         std::string path = root.substr(0, root.rfind('/'));
         enableV2Controllers(path);
         std::string dir = path;
@@ -344,22 +346,24 @@ bool JobLimiter::create(std::string &error)
         }
         m_dirs = {dir}; // the directories above stay for the node's next job
         m_memoryDir = dir;
+        if (!m_leaf.empty()) {
+            // No processes in the job's own cgroup (cgroup v2's rule for a parent that
+            // distributes controllers): they go one level down, with the same limits.
+            if (!writeV2Limits(dir, error)) {
+                return false;
+            }
+            enableV2Controllers(dir);
+            dir += "/" + m_leaf;
+            if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+                error = dir + ": " + std::strerror(errno);
+                return false;
+            }
+            m_dirs.insert(m_dirs.begin(), dir);
+        }
+        m_procsDir = dir;
         m_cpuDir = dir;
         m_procsFiles = {dir + "/cgroup.procs"};
-        std::string controllers = readText(dir + "/cgroup.controllers");
-        if (m_limits.memoryBytes > 0
-            && !writeText(dir + "/memory.max", std::to_string(m_limits.memoryBytes), error)) {
-            return false;
-        }
-        std::string ignored;
-        writeText(dir + "/memory.swap.max", "0", ignored);
-        if (m_limits.hasCpuLimit() && hasWord(controllers, "cpu")
-            && !writeText(dir + "/cpu.max",
-                std::to_string(m_limits.cpuQuotaUs()) + " " + std::to_string(kCpuPeriodUs),
-                error)) {
-            return false;
-        }
-        return writeText(dir + "/pids.max", std::to_string(m_limits.pidsMax), error);
+        return writeV2Limits(dir, error);
     }
     // cgroup v1: one directory per hierarchy.
     for (const char *c : {"memory", "pids", "cpu", "cpuacct"}) {
@@ -375,36 +379,73 @@ bool JobLimiter::create(std::string &error)
             return false;
         }
         m_dirs.push_back(dir); // the node's directory above it stays for the next job
-        m_procsFiles.push_back(dir + "/cgroup.procs");
-        std::string name = c;
-        if (name == "memory") {
-            m_memoryDir = dir;
-            if (m_limits.memoryBytes > 0) {
-                std::string bytes = std::to_string(m_limits.memoryBytes);
-                if (!writeText(dir + "/memory.limit_in_bytes", bytes, error)) {
-                    return false;
-                }
-                std::string ignored; // no swap accounting on many kernels
-                writeText(dir + "/memory.memsw.limit_in_bytes", bytes, ignored);
-            }
-        } else if (name == "pids") {
-            if (!writeText(dir + "/pids.max", std::to_string(m_limits.pidsMax), error)) {
+        std::string leafDir = dir;
+        if (!m_leaf.empty()) {
+            if (!writeV1Limits(c, dir, error)) {
                 return false;
             }
-        } else if (name == "cpu" && m_limits.hasCpuLimit()) {
-            if (!writeText(dir + "/cpu.cfs_period_us", std::to_string(kCpuPeriodUs), error)
-                || !writeText(
-                    dir + "/cpu.cfs_quota_us", std::to_string(m_limits.cpuQuotaUs()), error)) {
+            leafDir += "/" + m_leaf;
+            if (::mkdir(leafDir.c_str(), 0755) != 0 && errno != EEXIST) {
+                error = leafDir + ": " + std::strerror(errno);
                 return false;
             }
+            m_dirs.insert(m_dirs.begin(), leafDir); // removed before its parent
         }
-        if (isDir(dir) && ::access((dir + "/cpuacct.usage").c_str(), R_OK) == 0) {
-            m_cpuDir = dir;
+        // The processes' cgroup shows the limits too (as Slurm's step cgroups do).
+        if (!writeV1Limits(c, leafDir, error)) {
+            return false;
+        }
+        m_procsFiles.push_back(leafDir + "/cgroup.procs");
+        if (std::string(c) == "memory") {
+            m_memoryDir = dir;
+            m_procsDir = leafDir;
+        }
+        if (isDir(leafDir) && ::access((leafDir + "/cpuacct.usage").c_str(), R_OK) == 0) {
+            m_cpuDir = leafDir;
         }
     }
     if (m_memoryDir.empty()) {
         error = "no cgroup v1 memory hierarchy";
         return false;
+    }
+    return true;
+}
+
+bool JobLimiter::writeV2Limits(const std::string &dir, std::string &error) const
+{
+    std::string controllers = readText(dir + "/cgroup.controllers");
+    if (m_limits.memoryBytes > 0
+        && !writeText(dir + "/memory.max", std::to_string(m_limits.memoryBytes), error)) {
+        return false;
+    }
+    if (m_limits.memoryBytes > 0) {
+        std::string ignored;
+        writeText(dir + "/memory.swap.max", "0", ignored);
+    }
+    if (m_limits.hasCpuLimit() && hasWord(controllers, "cpu")
+        && !writeText(dir + "/cpu.max",
+            std::to_string(m_limits.cpuQuotaUs()) + " " + std::to_string(kCpuPeriodUs), error)) {
+        return false;
+    }
+    return m_limits.pidsMax <= 0
+        || writeText(dir + "/pids.max", std::to_string(m_limits.pidsMax), error);
+}
+
+bool JobLimiter::writeV1Limits(
+    std::string_view controller, const std::string &dir, std::string &error) const
+{
+    if (controller == "memory" && m_limits.memoryBytes > 0) {
+        std::string bytes = std::to_string(m_limits.memoryBytes);
+        if (!writeText(dir + "/memory.limit_in_bytes", bytes, error)) {
+            return false;
+        }
+        std::string ignored; // no swap accounting on many kernels
+        writeText(dir + "/memory.memsw.limit_in_bytes", bytes, ignored);
+    } else if (controller == "pids" && m_limits.pidsMax > 0) {
+        return writeText(dir + "/pids.max", std::to_string(m_limits.pidsMax), error);
+    } else if (controller == "cpu" && m_limits.hasCpuLimit()) {
+        return writeText(dir + "/cpu.cfs_period_us", std::to_string(kCpuPeriodUs), error)
+            && writeText(dir + "/cpu.cfs_quota_us", std::to_string(m_limits.cpuQuotaUs()), error);
     }
     return true;
 }
@@ -433,7 +474,7 @@ std::vector<std::pair<int, long long>> JobLimiter::rlimits() const
 std::vector<pid_t> JobLimiter::pids(pid_t leader) const
 {
     if (m_mode != LimitMode::Rlimit) {
-        return readPids(m_memoryDir + "/cgroup.procs");
+        return readPids(m_procsDir + "/cgroup.procs");
     }
     std::vector<pid_t> out;
     DIR *d = ::opendir("/proc");
@@ -510,10 +551,10 @@ int JobLimiter::oomKills() const
 {
     if (m_mode == LimitMode::CgroupV1) {
         return static_cast<int>(
-            numberAfter(readText(m_memoryDir + "/memory.oom_control"), "oom_kill"));
+            numberAfter(readText(m_procsDir + "/memory.oom_control"), "oom_kill"));
     }
     if (m_mode == LimitMode::CgroupV2) {
-        return static_cast<int>(numberAfter(readText(m_memoryDir + "/memory.events"), "oom_kill"));
+        return static_cast<int>(numberAfter(readText(m_procsDir + "/memory.events"), "oom_kill"));
     }
     return 0;
 }
@@ -588,13 +629,28 @@ int reapOrphanCgroups(LimitMode mode, const std::string &nodeGroup)
             }
         }
         ::closedir(d);
-        for (const auto &dir : jobs) {
-            for (pid_t pid : readPids(dir + "/cgroup.procs")) {
-                ::kill(pid, SIGKILL);
+        for (const auto &job : jobs) {
+            // The job's steps (step_batch, step_N) below it, removed before it.
+            std::vector<std::string> dirs;
+            if (DIR *sub = ::opendir(job.c_str())) {
+                while (dirent *e = ::readdir(sub)) {
+                    if (std::strncmp(e->d_name, "step_", 5) == 0) {
+                        dirs.push_back(job + "/" + e->d_name);
+                    }
+                }
+                ::closedir(sub);
+            }
+            dirs.push_back(job);
+            for (const auto &dir : dirs) {
+                for (pid_t pid : readPids(dir + "/cgroup.procs")) {
+                    ::kill(pid, SIGKILL);
+                }
             }
             ++found;
-            for (int i = 0; i < 50 && ::rmdir(dir.c_str()) != 0 && errno == EBUSY; ++i) {
-                ::usleep(10000); // the killed processes leave the cgroup within milliseconds
+            for (const auto &dir : dirs) {
+                for (int i = 0; i < 50 && ::rmdir(dir.c_str()) != 0 && errno == EBUSY; ++i) {
+                    ::usleep(10000); // the killed processes leave the cgroup within milliseconds
+                }
             }
         }
     }

@@ -87,8 +87,31 @@ void NodeDaemon::start()
     // (sandbox_host.h); so do the daemons a job script leaves behind.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     // srun's step launches (step_server.h).
-    StepServerSettings steps{m_settings.name, m_settings.layout, m_settings.binDir, m_settings.mode,
-        m_settings.limits, nodeGroup()};
+    StepServerSettings steps;
+    steps.node = m_settings.name;
+    steps.layout = m_settings.layout;
+    steps.binDir = m_settings.binDir;
+    steps.mode = m_settings.mode;
+    steps.limits = m_settings.limits;
+    steps.nodeGroup = nodeGroup();
+    steps.sandboxFor = [this](const SandboxSpec &spec) {
+        SandboxHost *host = sandboxFor(spec);
+        if (host && host->idleTimer) {
+            m_loop.cancelTimer(host->idleTimer);
+            host->idleTimer = 0;
+        }
+        return host;
+    };
+    steps.sandboxReleased = [this](SandboxHost *sandbox) {
+        for (const auto &[key, host] : m_sandboxes) {
+            if (host.get() == sandbox) {
+                stopWhenIdle(sandbox);
+            }
+        }
+    };
+    steps.hasBatchJob = [this](std::uint32_t jobId) {
+        return m_running.contains(jobId);
+    };
     m_steps = std::make_unique<StepServer>(m_loop, steps);
     if (std::string error; !m_steps->listen(error)) {
         std::fprintf(stderr, "minicluster-noded %s: srun steps: %s\n", m_settings.name.c_str(),
@@ -203,9 +226,21 @@ void NodeDaemon::onMessage(const Json &message)
     if (op == "launch") {
         launch(message["job"]);
     } else if (op == "signal") {
-        signalJob(static_cast<std::uint32_t>(message["job_id"].toInt()),
-            static_cast<int>(message["signal"].toInt(SIGKILL)), message["cancel"].toBool(),
-            message["scope"].toString());
+        auto jobId = static_cast<std::uint32_t>(message["job_id"].toInt());
+        if (message["user_signal"].toBool()) {
+            // A preemption with preempt_send_user_signal: the job's --signal, unless its time
+            // came already; then SIGTERM, as without it.
+            auto it = m_running.find(jobId);
+            if (it != m_running.end() && it->second.warningSent) {
+                signalJob(jobId, SIGTERM, false, "");
+                return;
+            }
+            if (it != m_running.end()) {
+                it->second.warningSent = true;
+            }
+        }
+        signalJob(jobId, static_cast<int>(message["signal"].toInt(SIGKILL)),
+            message["cancel"].toBool(), message["scope"].toString());
     } else if (op == "job_end_ack") {
         m_unacked.erase(static_cast<std::uint32_t>(message["job_id"].toInt()));
     } else if (op == "shutdown") {
@@ -335,7 +370,7 @@ void NodeDaemon::launch(const Json &job)
     std::string error;
     auto limiter = std::make_unique<JobLimiter>(m_settings.limits,
         nodeGroup() + "/job_" + std::to_string(id),
-        jobLimits(job["mem_per_node_resolved"].toInt(), facts.cpusOnNode));
+        jobLimits(job["mem_per_node_resolved"].toInt(), facts.cpusOnNode), "step_batch");
     if (!limiter->create(error)) {
         limiter->remove();
         std::filesystem::remove_all(tmpHost);
@@ -420,10 +455,11 @@ void NodeDaemon::launch(const Json &job)
 
 void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel, const std::string &scope)
 {
-    // scancel's scopes: "steps" (Slurm's default for a signal: srun steps only), "batch"
-    // (--batch: the batch shell and its children), "full"/"" (--full: both; also what a
-    // cancel, a preemption's SIGTERM and orders without a scope do).
-    if (m_steps && scope != "batch") { // srun steps of the job
+    // scancel's scopes (man scancel): "steps" (Slurm's default for a signal: srun steps
+    // only), "batch" (--batch: the batch shell alone, not its children), "full"/"" (--full:
+    // the batch shell, its children and the steps; also what a cancel, a preemption's SIGTERM
+    // and orders without a scope do).
+    if (m_steps && (cancel || scope != "batch")) { // srun steps of the job
         m_steps->signalJob(jobId, signal);
     }
     if (!cancel && scope == "steps") {
@@ -443,7 +479,27 @@ void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel, const s
         terminate(jobId, job.pid);
         return;
     }
+    if (scope == "batch") {
+        signalBatchShell(job, signal);
+        return;
+    }
     job.limiter->signalAll(job.pid, signal, job.viaBwrap);
+}
+
+void NodeDaemon::signalBatchShell(const RunningJob &job, int signal)
+{
+    if (!job.viaBwrap) { // the batch shell is the job's first process
+        ::kill(job.pid, signal);
+        return;
+    }
+    for (pid_t p : job.limiter->pids(job.pid)) { // bubblewrap's child is the shell
+        std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        auto st = parseProcStat(text);
+        if (st && st->ppid == job.pid) {
+            ::kill(p, signal);
+        }
+    }
 }
 
 void NodeDaemon::terminate(std::uint32_t jobId, pid_t pid)
@@ -479,30 +535,24 @@ void NodeDaemon::scheduleWarningSignal(
     // gets it; without, Slurm signals the job's steps but not the batch shell: a batch job
     // without srun steps receives nothing, here as there.
     auto at = spec.find('@');
-    if (spec.rfind("B:", 0) != 0 || at == std::string::npos) {
+    if (at == std::string::npos) {
         return;
     }
-    int signal = std::atoi(spec.substr(2, at - 2).c_str());
+    const bool batch = spec.rfind("B:", 0) == 0;
+    int signal = std::atoi(spec.substr(batch ? 2 : 0, at - (batch ? 2 : 0)).c_str());
     std::int64_t before = std::atoll(spec.substr(at + 1).c_str());
     std::int64_t delayMs
         = std::max<std::int64_t>(0, limit - before) * 1000 / std::max(1, m_settings.timeScale);
-    m_loop.addTimer(std::chrono::milliseconds(delayMs), [this, jobId, pid, signal] {
+    m_loop.addTimer(std::chrono::milliseconds(delayMs), [this, jobId, pid, signal, batch] {
         auto it = m_running.find(jobId);
-        if (it == m_running.end() || it->second.pid != pid) {
+        if (it == m_running.end() || it->second.pid != pid || it->second.warningSent) {
             return;
         }
-        if (!it->second.viaBwrap) { // the batch shell is the job's first process
-            ::kill(pid, signal);
-            return;
-        }
-        for (pid_t p : it->second.limiter->pids(pid)) { // bubblewrap's child is the shell
-            std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
-            std::string text(
-                (std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-            auto st = parseProcStat(text);
-            if (st && st->ppid == pid) {
-                ::kill(p, signal);
-            }
+        it->second.warningSent = true;
+        if (batch) {
+            signalBatchShell(it->second, signal);
+        } else if (m_steps) {
+            m_steps->signalJob(jobId, signal);
         }
     });
 }
@@ -698,7 +748,9 @@ SandboxHost *NodeDaemon::sandboxFor(const SandboxSpec &spec)
         usage.ru_utime.tv_sec = cpuMs / 1000;
         usage.ru_utime.tv_usec = (cpuMs % 1000) * 1000;
         usage.ru_maxrss = maxRssKb;
-        jobExited(pid, status, usage);
+        if (!jobExited(pid, status, usage) && m_steps) {
+            m_steps->childExited(pid, status, usage); // an srun task it forked
+        }
     };
     std::string error;
     if (!host->start(error)) {
@@ -721,6 +773,9 @@ void NodeDaemon::stopWhenIdle(SandboxHost *sandbox)
         if (job.sandbox == sandbox) {
             return;
         }
+    }
+    if (m_steps && m_steps->usesSandbox(sandbox)) {
+        return;
     }
     if (sandbox->idleTimer) {
         m_loop.cancelTimer(sandbox->idleTimer);

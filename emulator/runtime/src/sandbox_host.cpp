@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -152,7 +153,7 @@ std::string encodeLaunch(const SandboxLaunch &launch)
     for (const auto &[resource, value] : launch.rlimits) {
         out += std::to_string(resource) + '\0' + std::to_string(value) + '\0';
     }
-    for (int n : {launch.cpuCount, launch.firstCpu, launch.joinFds}) {
+    for (int n : {launch.cpuCount, launch.firstCpu, launch.joinFds, launch.flags}) {
         out += std::to_string(n);
         out += '\0';
     }
@@ -184,14 +185,48 @@ std::optional<SandboxLaunch> decodeLaunch(std::string_view text)
     auto cpus = f.number<int>();
     auto first = f.number<int>();
     auto joins = f.number<int>();
-    if (!cpus || !first || !joins || *joins < 0 || *joins > kMaxFds - 3 || !f.atEnd()) {
+    auto flags = f.number<int>();
+    if (!cpus || !first || !joins || *joins < 0 || *joins > kMaxFds - 3 || !flags || !f.atEnd()) {
         return std::nullopt;
     }
+    l.flags = *flags;
     l.cpuCount = *cpus;
     l.firstCpu = *first;
     l.joinFds = *joins;
     return l;
 }
+
+namespace {
+
+// `program` on the PATH of `env` (the job's, not sandboxd's own); itself when not found.
+std::string onPath(const std::string &program, const std::vector<std::string> &env)
+{
+    if (program.find('/') != std::string::npos) {
+        return program;
+    }
+    std::string path;
+    for (const auto &e : env) {
+        if (e.rfind("PATH=", 0) == 0) {
+            path = e.substr(5);
+        }
+    }
+    std::size_t from = 0;
+    while (!path.empty() && from <= path.size()) {
+        std::size_t to = path.find(':', from);
+        std::string dir = path.substr(from, to == std::string::npos ? to : to - from);
+        std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+        if (::access(candidate.c_str(), X_OK) == 0) {
+            return candidate;
+        }
+        if (to == std::string::npos) {
+            break;
+        }
+        from = to + 1;
+    }
+    return program;
+}
+
+} // namespace
 
 void execLaunch(const SandboxLaunch &launch, const std::vector<int> &fds)
 {
@@ -200,6 +235,10 @@ void execLaunch(const SandboxLaunch &launch, const std::vector<int> &fds)
     for (int i = 0; i < 3; ++i) {
         ::dup2(fds[static_cast<std::size_t>(i)], i);
     }
+    if (launch.flags & kLaunchTerminal) {
+        ::ioctl(0, TIOCSCTTY, 0);
+    }
+    const bool step = launch.flags & kLaunchStepTask;
     for (int i = 0; i < launch.joinFds; ++i) {
         int fd = fds[static_cast<std::size_t>(3 + i)];
         if (::write(fd, "0", 1) != 1) {
@@ -222,9 +261,16 @@ void execLaunch(const SandboxLaunch &launch, const std::vector<int> &fds)
         ::sched_setaffinity(0, sizeof set, &set);
     }
     if (!launch.chdir.empty() && ::chdir(launch.chdir.c_str()) != 0) {
-        std::fprintf(stderr, "minicluster: cannot chdir to %s: %s\n", launch.chdir.c_str(),
-            std::strerror(errno));
-        ::_exit(1);
+        if (step) {
+            std::fprintf(stderr,
+                "slurmstepd: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
+                launch.chdir.c_str(), std::strerror(errno));
+            [[maybe_unused]] int ignored = ::chdir("/tmp");
+        } else {
+            std::fprintf(stderr, "minicluster: cannot chdir to %s: %s\n", launch.chdir.c_str(),
+                std::strerror(errno));
+            ::_exit(1);
+        }
     }
     std::vector<std::string> argv = launch.argv;
     std::vector<std::string> env = launch.env;
@@ -238,8 +284,19 @@ void execLaunch(const SandboxLaunch &launch, const std::vector<int> &fds)
         cenv.push_back(e.data());
     }
     cenv.push_back(nullptr);
-    ::execvpe(cargv[0], cargv.data(), cenv.data());
-    std::fprintf(stderr, "minicluster: cannot run %s: %s\n", cargv[0], std::strerror(errno));
+    std::string program = onPath(argv[0], env);
+    if (program.find('/') != std::string::npos) {
+        ::execve(program.c_str(), cargv.data(), cenv.data());
+    } else {
+        ::execvpe(cargv[0], cargv.data(), cenv.data());
+    }
+    int error = errno;
+    if (step) {
+        std::fprintf(
+            stderr, "slurmstepd: error: execve(): %s: %s\n", cargv[0], std::strerror(error));
+        ::_exit(error == ENOENT ? 2 : 126);
+    }
+    std::fprintf(stderr, "minicluster: cannot run %s: %s\n", cargv[0], std::strerror(error));
     ::_exit(127);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -174,6 +175,9 @@ StepServer::~StepServer()
             step->limiter->remove();
         }
     }
+    for (auto &[id, group] : m_jobGroups) {
+        group.limiter->remove();
+    }
 }
 
 bool StepServer::listen(std::string &error)
@@ -272,12 +276,8 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     step->jobId = jobId;
     step->stepId = stepId;
     std::string error;
-    int cpus = static_cast<int>(request["cpus"].toInt(0));
-    step->limiter = std::make_unique<JobLimiter>(m_settings.limits,
-        m_settings.nodeGroup + "/job_" + std::to_string(jobId) + ".step_" + std::to_string(stepId),
-        jobLimits(request["mem_mb"].toInt(0), cpus));
-    if (!step->limiter->create(error)) {
-        step->limiter->remove();
+    step->limiter = stepLimiter(*step, request, error);
+    if (!step->limiter) {
         sendLine(fd, errorEvent("limits: " + error));
         closeAll(fds);
         ::close(fd);
@@ -315,9 +315,25 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
     sandbox.workDir = cwd;
-    std::vector<std::string> argv = sandboxArgv(sandbox, request["argv"].toStringList());
     std::vector<std::string> join = step->limiter->joinFiles();
     auto rlimits = step->limiter->rlimits();
+    // The node's sandbox of this user forks the tasks (no bwrap per step); the cgroup.procs
+    // files travel as descriptors opened here.
+    SandboxHost *host = bwrap && m_settings.sandboxFor ? m_settings.sandboxFor(sandbox) : nullptr;
+    std::vector<int> joinFds;
+    for (std::size_t j = 0; host && j < join.size(); ++j) {
+        int jfd = ::open(join[j].c_str(), O_WRONLY | O_CLOEXEC);
+        if (jfd < 0) {
+            error = join[j] + ": " + std::strerror(errno);
+            host = nullptr; // a bwrap per task then, which joins by path
+            closeAll(joinFds);
+            break;
+        }
+        joinFds.push_back(jfd);
+    }
+    step->sandbox = host;
+    std::vector<std::string> argv = host ? request["argv"].toStringList()
+                                         : sandboxArgv(sandbox, request["argv"].toStringList());
 
     for (std::size_t i = 0; i < taskIds.size(); ++i) {
         std::vector<std::string> taskEnv = env;
@@ -327,17 +343,37 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
         int in = fds[0];
         int out = perTask ? fds[1 + 2 * i] : fds[1];
         int err = perTask ? fds[2 + 2 * i] : fds[2];
-        pid_t pid = ::fork();
-        if (pid == 0) {
-            execTask(argv, taskEnv, in, out, err, pty && i == 0, join, rlimits,
-                bwrap ? std::string() : cwd, !bwrap);
+        pid_t pid = -1;
+        if (host) {
+            SandboxLaunch l;
+            l.argv = argv;
+            l.env = std::move(taskEnv);
+            l.chdir = cwd;
+            l.rlimits = rlimits;
+            l.joinFds = static_cast<int>(joinFds.size());
+            l.flags = kLaunchStepTask | (pty && i == 0 ? kLaunchTerminal : 0);
+            std::vector<int> taskFds = {in, out, err};
+            taskFds.insert(taskFds.end(), joinFds.begin(), joinFds.end());
+            pid = host->spawn(l, taskFds, error);
+            if (pid < 0) {
+                std::fprintf(stderr, "minicluster-noded %s: step %u.%d: %s\n", node.c_str(), jobId,
+                    stepId, error.c_str());
+            }
+        } else {
+            pid = ::fork();
+            if (pid == 0) {
+                execTask(argv, taskEnv, in, out, err, pty && i == 0, join, rlimits,
+                    bwrap ? std::string() : cwd, !bwrap);
+            }
         }
         Task task;
         task.globalId = static_cast<int>(taskIds[i]);
         task.pid = pid;
         task.done = pid < 0;
+        task.viaBwrap = bwrap && !host;
         step->tasks.push_back(task);
     }
+    closeAll(joinFds);
     closeAll(fds);
 
     std::uint64_t key = m_nextKey++;
@@ -431,7 +467,7 @@ bool StepServer::childExited(pid_t pid, int status, const rusage &usage)
             step->maxRusageKb = std::max<std::int64_t>(step->maxRusageKb, usage.ru_maxrss);
             int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
             int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-            if (m_settings.mode == SandboxMode::Bubblewrap && code > 128 && step->signalled) {
+            if (task.viaBwrap && code > 128 && step->signalled) {
                 signal = code - 128; // bwrap passes a signal death on as 128 + signal
                 code = 0;
             }
@@ -481,12 +517,85 @@ void StepServer::finishStep(Step &step)
         for (auto it = m_steps.begin(); it != m_steps.end(); ++it) {
             if (it->second.get() == raw) {
                 auto limiter = std::move(it->second->limiter);
+                std::uint32_t jobId = it->second->jobId;
+                bool inJobGroup = it->second->inJobGroup;
+                SandboxHost *sandbox = it->second->sandbox;
                 m_steps.erase(it);
                 removeLater(std::move(limiter));
+                if (inJobGroup) {
+                    releaseJobGroup(jobId);
+                }
+                if (sandbox && m_settings.sandboxReleased) {
+                    m_settings.sandboxReleased(sandbox);
+                }
                 return;
             }
         }
     });
+}
+
+bool StepServer::usesSandbox(const SandboxHost *sandbox) const
+{
+    for (const auto &[key, step] : m_steps) {
+        if (step->sandbox == sandbox && !step->finished) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::unique_ptr<JobLimiter> StepServer::stepLimiter(
+    Step &step, const Json &request, std::string &error)
+{
+    const std::string job = m_settings.nodeGroup + "/job_" + std::to_string(step.jobId);
+    const std::string stepName = "step_" + std::to_string(step.stepId);
+    JobLimits jobLimit
+        = jobLimits(request["mem_mb"].toInt(0), static_cast<int>(request["cpus"].toInt(0)));
+    if (m_settings.limits == LimitMode::Rlimit) {
+        // No cgroup to share: the step gets the job's limits, polled on its own.
+        auto limiter
+            = std::make_unique<JobLimiter>(LimitMode::Rlimit, job + "." + stepName, jobLimit);
+        limiter->create(error);
+        return limiter;
+    }
+    if (!(m_settings.hasBatchJob && m_settings.hasBatchJob(step.jobId))) {
+        // An allocation (salloc, srun) or a node of a batch job other than its first: the job's
+        // cgroup with its limits is made here and kept while steps run.
+        JobGroup &group = m_jobGroups[step.jobId];
+        if (!group.limiter) {
+            group.limiter = std::make_unique<JobLimiter>(m_settings.limits, job, jobLimit);
+            if (!group.limiter->create(error)) {
+                group.limiter->remove();
+                m_jobGroups.erase(step.jobId);
+                return nullptr;
+            }
+        }
+        group.steps += 1;
+        step.inJobGroup = true;
+    }
+    JobLimits none; // the job's limits bound the step from its parent
+    none.pidsMax = 0;
+    auto limiter = std::make_unique<JobLimiter>(m_settings.limits, job + "/" + stepName, none);
+    if (!limiter->create(error)) {
+        limiter->remove();
+        if (step.inJobGroup) {
+            step.inJobGroup = false;
+            releaseJobGroup(step.jobId);
+        }
+        return nullptr;
+    }
+    return limiter;
+}
+
+void StepServer::releaseJobGroup(std::uint32_t jobId)
+{
+    auto it = m_jobGroups.find(jobId);
+    if (it == m_jobGroups.end() || --it->second.steps > 0) {
+        return;
+    }
+    auto limiter = std::move(it->second.limiter);
+    m_jobGroups.erase(it);
+    removeLater(std::move(limiter)); // retried while its steps' cgroups empty
 }
 
 void StepServer::removeLater(std::unique_ptr<JobLimiter> limiter)

@@ -1,5 +1,6 @@
 #include "mc/gui/filesystems_view.h"
 
+#include "mc/gui/file_ages.h"
 #include "mc/gui/storage_files.h"
 
 #include <QDateTime>
@@ -55,6 +56,7 @@ FilesystemsView::FilesystemsView(
     , m_quotaStatus(new QLabel(this))
     , m_quota(new QTableWidget(this))
     , m_filesTitle(new QLabel(this))
+    , m_clockNote(new QLabel(this))
     , m_files(new QTreeWidget(this))
     , m_tmpdirTitle(new QLabel(this))
     , m_tmpdirs(new QTreeWidget(this))
@@ -67,6 +69,9 @@ FilesystemsView::FilesystemsView(
     m_files->setObjectName(QStringLiteral("filesTree"));
     m_tmpdirs->setObjectName(QStringLiteral("tmpdirTree"));
     m_quotaStatus->setWordWrap(true);
+    m_clockNote->setObjectName(QStringLiteral("clockNote"));
+    m_clockNote->setWordWrap(true);
+    m_clockNote->hide();
     m_quota->setColumnCount(3);
     m_quota->verticalHeader()->hide();
     m_quota->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -83,6 +88,7 @@ FilesystemsView::FilesystemsView(
         QFont bold = title->font();
         bold.setBold(true);
         title->setFont(bold);
+        title->setWordWrap(true); // a long title must not widen the whole window
     }
 
     auto *top = new QWidget(this);
@@ -95,6 +101,7 @@ FilesystemsView::FilesystemsView(
     auto *middleLayout = new QVBoxLayout(middle);
     middleLayout->setContentsMargins(0, 0, 0, 0);
     middleLayout->addWidget(m_filesTitle);
+    middleLayout->addWidget(m_clockNote);
     middleLayout->addWidget(m_files);
     auto *bottom = new QWidget(this);
     auto *bottomLayout = new QVBoxLayout(bottom);
@@ -186,51 +193,120 @@ void FilesystemsView::refreshQuotas()
     }
 }
 
+void FilesystemsView::noteClock(qint64 now, double speed)
+{
+    Q_UNUSED(now);
+    if (speed > 0) {
+        m_speed = speed;
+    }
+    if (isVisible()) {
+        refreshFiles(); // a fast-forward ages every file at once
+    }
+}
+
+QString FilesystemsView::clockNote() const
+{
+    return m_clockNote->text();
+}
+
+QString FilesystemsView::fileCount(qint64 count)
+{
+    // Two sentences rather than "%n file(s)": English has no translation file to pick the form.
+    return count == 1 ? tr("1 file") : tr("%1 files").arg(count);
+}
+
+QString FilesystemsView::purgeText(const FileAge &age)
+{
+    const auto day = [](qint64 t) {
+        return QDateTime::fromSecsSinceEpoch(t).toString(QStringLiteral("yyyy-MM-dd"));
+    };
+    switch (age.purge) {
+    case PurgeState::None:
+        return {};
+    case PurgeState::ToBeListed:
+        return tr("purge candidate (goes on the notice at the next check): deleted from %1 at "
+                  "the earliest")
+            .arg(day(age.purgeAt));
+    case PurgeState::Listed:
+        return tr("purge candidate (listed %1): deleted from %2")
+            .arg(day(age.listedAt), day(age.purgeAt));
+    case PurgeState::Due:
+        return tr("purge due: deleted at the storage node's next check");
+    }
+    return {};
+}
+
 void FilesystemsView::refreshFiles()
 {
     m_files->clear();
-    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    // Ages are judged on the cluster clock, which an instructor may have sped up or
+    // fast-forwarded, through the storage node's journal of it (see file_ages.h).
+    const qint64 wallNow = QDateTime::currentSecsSinceEpoch();
+    const qint64 clusterNow = m_clock() > 0 ? m_clock() : wallNow;
+    const FileAgeJudge judge = FileAgeJudge::load(m_clusterDir, wallNow, clusterNow, m_speed);
+    const qint64 ahead = clusterNow - wallNow;
+    m_clockNote->setVisible(ahead >= 3600);
+    if (ahead >= 3600) {
+        m_clockNote->setText(tr("The cluster clock is %1 ahead of this computer's (%2): ages "
+                                "and the purge count that time.")
+                                 // to the nearest hour: the clock is read a moment late
+                                 .arg(ageText((ahead + 1800) / 3600 * 3600),
+                                     QDateTime::fromSecsSinceEpoch(clusterNow)
+                                         .toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
+    }
     const QDir cluster(m_clusterDir);
     const auto listed = parsePurgeList(
         readText(cluster.filePath(QStringLiteral("run/storage/purge-%1.tsv").arg(m_user))));
-    const QList<std::pair<QString, QString>> roots{
-        {QStringLiteral("/home/%1").arg(m_user),
-            cluster.filePath(QStringLiteral("home/") + m_user)},
-        {QStringLiteral("/scratch/%1").arg(m_user),
-            cluster.filePath(QStringLiteral("scratch/") + m_user)},
-        {QStringLiteral("/project"), cluster.filePath(QStringLiteral("project"))},
-        {QStringLiteral("/datasets"), cluster.filePath(QStringLiteral("datasets"))},
+    struct Root {
+        QString shown;
+        QString host;
+        QString filesystem;
     };
-    for (const auto &[shown, host] : roots) {
-        const TreeFacts facts = scanFiles(host, 100);
+    const QList<Root> roots{
+        {QStringLiteral("/home/%1").arg(m_user), cluster.filePath(QStringLiteral("home/") + m_user),
+            QStringLiteral("home")},
+        {QStringLiteral("/scratch/%1").arg(m_user),
+            cluster.filePath(QStringLiteral("scratch/") + m_user), QStringLiteral("scratch")},
+        {QStringLiteral("/project"), cluster.filePath(QStringLiteral("project")),
+            QStringLiteral("project")},
+        {QStringLiteral("/datasets"), cluster.filePath(QStringLiteral("datasets")),
+            QStringLiteral("datasets")},
+    };
+    for (const Root &root : roots) {
+        const TreeFacts facts = scanFiles(root.host, 100);
         auto *top = new QTreeWidgetItem(m_files);
-        top->setText(0, shown);
+        top->setText(0, root.shown);
         if (!facts.exists) {
             top->setText(1, tr("not there"));
             continue;
         }
         top->setText(1, sizeText(facts.bytes));
-        top->setText(2,
-            facts.truncated ? tr("over %1 files").arg(facts.count)
-                            : tr("%n file(s)", nullptr, static_cast<int>(facts.count)));
+        top->setText(
+            2, facts.truncated ? tr("over %1 files").arg(facts.count) : fileCount(facts.count));
+        const QList<FileAge> ages
+            = judge.judge(facts.files, purgePolicyOf(m_clusterDir, root.filesystem), listed);
         int candidates = 0;
-        for (const FileFacts &file : facts.files) {
+        for (qsizetype i = 0; i < facts.files.size(); ++i) {
+            const FileFacts &file = facts.files[i];
+            const FileAge &age = ages[i];
             auto *item = new QTreeWidgetItem(top);
-            item->setText(0, QString(file.path).replace(host, shown));
+            item->setText(0, QString(file.path).replace(root.host, root.shown));
             item->setText(1, sizeText(file.size));
-            // The files' own times are on this computer's clock.
-            item->setText(2, tr("unused for %1").arg(ageText(now - file.lastUse)));
-            if (listed.contains(file.path)) {
+            item->setText(2, tr("unused for %1").arg(ageText(age.age)));
+            item->setToolTip(2,
+                tr("Last used %1 on the cluster clock.")
+                    .arg(QDateTime::fromSecsSinceEpoch(age.lastUse)
+                             .toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
+            if (age.purge != PurgeState::None) {
                 ++candidates;
-                item->setText(3,
-                    tr("purge candidate (listed %1)")
-                        .arg(QDateTime::fromSecsSinceEpoch(listed.value(file.path))
-                                 .toString(QStringLiteral("yyyy-MM-dd"))));
+                item->setText(3, purgeText(age));
                 item->setForeground(3, QColor(200, 40, 40));
             }
         }
         if (candidates > 0) {
-            top->setText(3, tr("%n file(s) on the purge notice", nullptr, candidates));
+            top->setText(3,
+                candidates == 1 ? tr("1 file on the purge notice")
+                                : tr("%1 files on the purge notice").arg(candidates));
         }
     }
     m_files->expandToDepth(0);
@@ -246,12 +322,11 @@ void FilesystemsView::refreshTmpdirs()
         const QString host = slurmTmpdirOnHost(m_clusterDir, it->node, it->user, it.key());
         const TreeFacts facts = scanFiles(host, 0);
         auto *item = new QTreeWidgetItem(m_tmpdirs);
-        item->setText(0, QString::number(it.key()));
+        item->setData(0, Qt::DisplayRole, it.key()); // sorts as a number: 2 before 10
         item->setText(
             1, QStringLiteral("%1:/localscratch/%2.%3.0").arg(it->node, it->user).arg(it.key()));
         item->setText(2, facts.exists ? sizeText(facts.bytes) : tr("not created"));
-        item->setText(
-            3, facts.exists ? tr("%n file(s)", nullptr, static_cast<int>(facts.count)) : QString());
+        item->setText(3, facts.exists ? fileCount(facts.count) : QString());
     }
     m_tmpdirs->sortItems(0, Qt::AscendingOrder);
     for (int c = 0; c < 4; ++c) {
@@ -285,8 +360,8 @@ void FilesystemsView::retranslateUi()
     m_refresh->setText(tr("Refresh"));
     m_quotaTitle->setText(tr("Usage and quotas (diskusage_report)"));
     m_quota->setHorizontalHeaderLabels({tr("Filesystem"), tr("Space"), tr("Files")});
-    m_filesTitle->setText(tr("Your files, the longest unused first (the scratch purge removes "
-                             "files unused for too long)"));
+    m_filesTitle->setText(tr("Your files, the longest unused first, aged on the cluster clock "
+                             "(the scratch purge removes files unused for too long)"));
     m_files->setHeaderLabels({tr("Path"), tr("Size"), tr("Age"), tr("Purge")});
     m_tmpdirTitle->setText(tr("$SLURM_TMPDIR of running jobs (node-local disk, removed when "
                               "the job ends)"));

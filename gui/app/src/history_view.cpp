@@ -177,7 +177,7 @@ void HistoryView::showReply(const mc::proto::Json &reply)
 {
     m_lastReply = reply;
     m_model->setReply(reply, m_now > 0 ? m_now : reply["now"].toInt());
-    m_status->setText(tr("%n job(s) in the accounting database.", nullptr, m_model->rowCount()));
+    m_status->setText(jobCountText(m_model->rowCount()));
     rebuildCharts();
 }
 
@@ -261,10 +261,16 @@ void HistoryView::retranslateUi()
                                  "reads)."));
         }
     } else {
-        m_status->setText(
-            tr("%n job(s) in the accounting database.", nullptr, m_model->rowCount()));
+        m_status->setText(jobCountText(m_model->rowCount()));
     }
     rebuildCharts();
+}
+
+QString HistoryView::jobCountText(int count)
+{
+    // Two sentences rather than "%n job(s)": English has no translation file to pick the form.
+    return count == 1 ? tr("1 job in the accounting database.")
+                      : tr("%1 jobs in the accounting database.").arg(count);
 }
 
 } // namespace mc::gui

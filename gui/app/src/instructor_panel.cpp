@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -330,41 +331,133 @@ void InstructorPanel::resetCluster()
     }
     const auto answer = QMessageBox::question(this, tr("Reset the cluster"),
         tr("Stop the cluster, delete its queue and its whole job history, and start it again? "
-           "Files in home, project and scratch are kept."));
+           "The cluster clock goes back to real time. Files in home, project and scratch are "
+           "kept."));
     if (answer != QMessageBox::Yes) {
         return;
     }
     m_load->stop();
     m_reset->setEnabled(false);
     m_resetStatus->setText(tr("Stopping the cluster…"));
-    auto *down = new QProcess(this);
-    connect(down, &QProcess::finished, this, [this, down](int code) {
-        down->deleteLater();
-        if (code != 0) {
-            m_reset->setEnabled(true);
-            m_resetStatus->setText(tr("minicluster down failed: %1")
-                                       .arg(QString::fromLocal8Bit(down->readAll()).trimmed()));
-            return;
-        }
-        const QDir state(QDir(m_clusterDir).filePath(QStringLiteral("state")));
-        for (const QString &name : state.entryList({QStringLiteral("ctld.sqlite*")}, QDir::Files)) {
-            QFile::remove(state.filePath(name));
-        }
-        m_resetStatus->setText(tr("Starting the cluster again…"));
-        auto *up = new QProcess(this);
-        connect(up, &QProcess::finished, this, [this, up](int upCode) {
-            up->deleteLater();
-            m_reset->setEnabled(true);
-            m_resetStatus->setText(upCode == 0
-                    ? tr("The cluster was reset: empty queue, no history.")
-                    : tr("minicluster up failed: %1")
-                          .arg(QString::fromLocal8Bit(up->readAll()).trimmed()));
+    // `minicluster up` on a stopped cluster probes its settings afresh: give it those the
+    // cluster was started with (a --time-scale in particular).
+    const QStringList upArguments
+        = m_launcherArguments + startSettings(m_clusterDir) + QStringList{QStringLiteral("up")};
+    runLauncher(m_launcherArguments + QStringList{QStringLiteral("down")},
+        [this, upArguments](int code, const QString &output) {
+            if (code != 0) {
+                finishReset(tr("minicluster down failed: %1").arg(output));
+                return;
+            }
+            waitForDaemonsToStop(QDeadlineTimer(kStopTimeout), [this, upArguments] {
+                removeClusterState(m_clusterDir);
+                m_resetStatus->setText(tr("Starting the cluster again…"));
+                runLauncher(upArguments, [this](int upCode, const QString &upOutput) {
+                    if (upCode != 0) {
+                        finishReset(tr("minicluster up failed: %1").arg(upOutput));
+                        return;
+                    }
+                    finishReset(tr("The cluster was reset: empty queue, no history."));
+                    Q_EMIT clusterReset();
+                });
+            });
         });
-        up->setProcessChannelMode(QProcess::MergedChannels);
-        up->start(m_launcher, m_launcherArguments + QStringList{QStringLiteral("up")});
+}
+
+void InstructorPanel::finishReset(const QString &status)
+{
+    m_reset->setEnabled(true);
+    m_resetStatus->setText(status);
+}
+
+QString InstructorPanel::resetText() const
+{
+    return m_resetStatus->text();
+}
+
+void InstructorPanel::runLauncher(
+    const QStringList &arguments, std::function<void(int, const QString &)> done)
+{
+    auto *process = new QProcess(this);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    connect(process, &QProcess::finished, this, [process, done](int code) {
+        process->deleteLater();
+        done(code, QString::fromLocal8Bit(process->readAll()).trimmed());
     });
-    down->setProcessChannelMode(QProcess::MergedChannels);
-    down->start(m_launcher, m_launcherArguments + QStringList{QStringLiteral("down")});
+    connect(process, &QProcess::errorOccurred, this, [process, done](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            process->deleteLater();
+            done(-1, process->errorString());
+        }
+    });
+    process->start(m_launcher, arguments);
+}
+
+QStringList InstructorPanel::startSettings(const QString &clusterDir)
+{
+    QFile file(QDir(clusterDir).filePath(QStringLiteral("run/noded-args")));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QStringList recorded
+        = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QStringList settings;
+    for (qsizetype i = 0; i + 1 < recorded.size(); ++i) {
+        const QString &name = recorded[i];
+        if (name == QLatin1String("--sandbox") || name == QLatin1String("--limits")
+            || name == QLatin1String("--time-scale")) {
+            settings << name << recorded[i + 1];
+        }
+    }
+    return settings;
+}
+
+QList<qint64> InstructorPanel::runningDaemons(const QString &clusterDir)
+{
+    QList<qint64> pids;
+    const QDir run(QDir(clusterDir).filePath(QStringLiteral("run")));
+    for (const QString &name : run.entryList({QStringLiteral("*.pid")}, QDir::Files)) {
+        QFile pidFile(run.filePath(name));
+        if (!pidFile.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const qint64 pid = pidFile.readAll().trimmed().toLongLong();
+        QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+        if (pid > 0 && comm.open(QIODevice::ReadOnly)
+            && comm.readAll().startsWith("minicluster-")) {
+            pids << pid;
+        }
+    }
+    return pids;
+}
+
+void InstructorPanel::waitForDaemonsToStop(QDeadlineTimer deadline, std::function<void()> then)
+{
+    // `down` returns once the controller is gone; its nodes, storage and login daemons follow
+    // within moments. Starting while one of them still lives would leave it out.
+    if (runningDaemons(m_clusterDir).isEmpty() || deadline.hasExpired()) {
+        then();
+        return;
+    }
+    QTimer::singleShot(kStopPoll, this,
+        [this, deadline, then = std::move(then)] { waitForDaemonsToStop(deadline, then); });
+}
+
+void InstructorPanel::removeClusterState(const QString &clusterDir)
+{
+    const QDir cluster(clusterDir);
+    const QDir state(cluster.filePath(QStringLiteral("state")));
+    // The queue, the accounting and the clock (ctld.sqlite), and the storage node's journal of
+    // that clock, which a clock back at real time would contradict.
+    for (const QString &name : state.entryList(
+             {QStringLiteral("ctld.sqlite*"), QStringLiteral("storage-clock*")}, QDir::Files)) {
+        QFile::remove(state.filePath(name));
+    }
+    // The scratch purge notices are dated on the old clock: the storage node lists again.
+    const QDir storage(cluster.filePath(QStringLiteral("run/storage")));
+    for (const QString &name : storage.entryList({QStringLiteral("purge-*.tsv")}, QDir::Files)) {
+        QFile::remove(storage.filePath(name));
+    }
 }
 
 void InstructorPanel::changeEvent(QEvent *event)

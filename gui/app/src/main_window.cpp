@@ -177,8 +177,13 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     connect(partitions, &QTimer::timeout, this, &MainWindow::updatePartitions);
     connect(m_nodes, &QAbstractItemModel::rowsInserted, partitions, qOverload<>(&QTimer::start));
     connect(m_link, &ControllerLink::planChanged, m_timelineModel, &TimelineModel::applyPlan);
+    // The clock first reaches the job model, which every view reads the cluster's time from.
+    connect(m_link, &ControllerLink::clockChanged, m_jobs, &JobTableModel::setClock);
     connect(m_link, &ControllerLink::clockChanged, m_instructor, &InstructorPanel::showClock);
+    connect(m_link, &ControllerLink::clockChanged, m_filesystems, &FilesystemsView::noteClock);
     connect(m_submit, &SubmitForm::runRequested, this, &MainWindow::runInTerminal);
+    // After a reset the history is empty: show it so (the queue follows the new snapshot).
+    connect(m_instructor, &InstructorPanel::clusterReset, m_history, &HistoryView::refresh);
     const auto showJob = [this, details](qint64 jobId) {
         m_details->showJob(jobId);
         details->raise();

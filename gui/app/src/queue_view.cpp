@@ -1,5 +1,6 @@
 #include "mc/gui/queue_view.h"
 
+#include "mc/gui/array_group_model.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/queue_filter_model.h"
 
@@ -11,7 +12,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QStackedLayout>
-#include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace mc::gui {
@@ -28,31 +29,36 @@ QueueView::QueueView(JobTableModel *model, QString me, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
     , m_me(std::move(me))
+    , m_groups(new ArrayGroupModel(this))
     , m_proxy(new QueueFilterModel(this))
-    , m_table(new QTableView(this))
+    , m_tree(new QTreeView(this))
     , m_message(new QLabel(this))
 {
-    m_proxy->setSourceModel(model);
+    m_groups->setSourceModel(model);
+    m_proxy->setSourceModel(m_groups);
 
-    m_table->setObjectName(QStringLiteral("queueTable"));
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(
+    m_tree->setObjectName(QStringLiteral("queueTable"));
+    m_tree->setModel(m_proxy);
+    m_tree->setSortingEnabled(true);
+    m_tree->sortByColumn(
         JobTableModel::columnIndex(JobTableModel::Column::JobId), Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setWordWrap(false);
+    m_tree->setAllColumnsShowFocus(true);
+    // Every row is one line: the view lays out 10,000 rows without asking each its height.
+    m_tree->setUniformRowHeights(true);
+    m_tree->setIndentation(m_tree->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 2);
     // Fixed widths: resizing to contents walks every row, too slow with 10,000 jobs.
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
-    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[JobTableModel::kColumnCount] = {6, 8, 10, 7, 3, 8, 6, 12};
+    m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_tree->header()->setStretchLastSection(true);
+    const int digit = m_tree->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    // JOBID holds the expand arrow and `1234_[5-10%4]` (longer ones are elided).
+    const int widths[JobTableModel::kColumnCount] = {10, 8, 9, 7, 3, 7, 5, 12};
     for (int c = 0; c < JobTableModel::kColumnCount; ++c) {
-        m_table->setColumnWidth(c, widths[c] * digit + 12);
+        m_tree->setColumnWidth(c, widths[c] * digit + 12);
     }
 
     m_message->setObjectName(QStringLiteral("notConnectedMessage"));
@@ -66,7 +72,7 @@ QueueView::QueueView(JobTableModel *model, QString me, QWidget *parent)
     pageLayout->setContentsMargins(0, 0, 0, 0);
     pageLayout->setSpacing(2);
     pageLayout->addWidget(createFilterBar());
-    pageLayout->addWidget(m_table, 1);
+    pageLayout->addWidget(m_tree, 1);
 
     m_stack = new QStackedLayout(this);
     m_stack->addWidget(page);
@@ -78,11 +84,26 @@ QueueView::QueueView(JobTableModel *model, QString me, QWidget *parent)
         [this](const QModelIndex &, int first, int last) { notePartitions(first, last); });
     connect(model, &QAbstractItemModel::modelReset, this,
         [this] { notePartitions(0, m_model->rowCount() - 1); });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex &current) {
             Q_EMIT jobSelected(
                 current.isValid() ? current.data(JobTableModel::JobIdRole).toLongLong() : 0);
         });
+}
+
+bool QueueView::selectJob(qint64 jobId)
+{
+    const QModelIndex source = m_groups->indexOfJob(jobId);
+    const QModelIndex shown = m_proxy->mapFromSource(source);
+    if (!shown.isValid()) {
+        return false;
+    }
+    if (shown.parent().isValid()) {
+        m_tree->expand(shown.parent());
+    }
+    m_tree->setCurrentIndex(shown);
+    m_tree->scrollTo(shown);
+    return true;
 }
 
 QWidget *QueueView::createFilterBar()

@@ -198,7 +198,13 @@ bool ControllerLink::handleMessage(const mc::proto::Json &message)
         }
         Q_EMIT snapshotReceived(
             toList(message["jobs"]), toList(message["nodes"]), message["now"].toInt());
-        return session == m_session;
+        if (session != m_session) {
+            return false;
+        }
+        // The snapshot has the clock's time, not its rate: ask for both (answered in order,
+        // among the events). A controller without `clock` answers a failure, which is skipped.
+        sendLine(m_client.fd(), mc::proto::Json::object().set("op", "clock"));
+        return true;
     }
 
     const std::string event = message["event"].toString();
@@ -210,6 +216,8 @@ bool ControllerLink::handleMessage(const mc::proto::Json &message)
         Q_EMIT planChanged(message["plan"]);
     } else if (event == "clock") {
         Q_EMIT clockChanged(message["now"].toInt(), message["speed"].toDouble(1.0));
+    } else if (event.empty() && message["ok"].toBool() && message["speed"].isNumber()) {
+        Q_EMIT clockChanged(message["now"].toInt(), message["speed"].toDouble()); // the reply
     }
     // Other events and replies to requests are not used yet; they are skipped.
     return session == m_session;

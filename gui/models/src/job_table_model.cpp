@@ -90,6 +90,10 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
         return row.state;
     case SortRole:
         return sortValue(row, column);
+    case ArrayJobIdRole:
+        return row.arrayJobId;
+    case ArrayTaskIdRole:
+        return row.arrayTaskId;
     default:
         return {};
     }
@@ -239,6 +243,16 @@ QString JobTableModel::stateAt(int row) const
     return m_rows.at(static_cast<std::size_t>(row)).state;
 }
 
+qint64 JobTableModel::arrayJobIdAt(int row) const
+{
+    return m_rows.at(static_cast<std::size_t>(row)).arrayJobId;
+}
+
+qint64 JobTableModel::arrayTaskIdAt(int row) const
+{
+    return m_rows.at(static_cast<std::size_t>(row)).arrayTaskId;
+}
+
 void JobTableModel::noteControllerNow(qint64 now)
 {
     if (now <= 0) {
@@ -252,10 +266,19 @@ void JobTableModel::noteControllerNow(qint64 now)
     setNow(now);
 }
 
+void JobTableModel::setClock(qint64 now, double speed)
+{
+    if (speed > 0) {
+        m_speed = speed;
+    }
+    noteControllerNow(now);
+}
+
 void JobTableModel::refreshFromSteadyClock()
 {
-    const auto since = std::chrono::steady_clock::now() - m_controllerNowAt;
-    setNow(m_controllerNow + std::chrono::duration_cast<std::chrono::seconds>(since).count());
+    const std::chrono::duration<double> since
+        = std::chrono::steady_clock::now() - m_controllerNowAt;
+    setNow(m_controllerNow + static_cast<qint64>(since.count() * m_speed));
 }
 
 void JobTableModel::upsert(JobRow row)

@@ -1,5 +1,6 @@
 #include "mc/gui/queue_filter_model.h"
 
+#include "mc/gui/array_group_model.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/sched/job_state.h"
 
@@ -47,6 +48,28 @@ void QueueFilterModel::setShowFinished(bool show)
 }
 
 bool QueueFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    const QModelIndex first = sourceModel()->index(sourceRow, 0, sourceParent);
+    const bool isArray = first.data(ArrayGroupModel::ArrayGroupRole).toBool();
+    // An array's summary (no record left) has no state of its own: only its tasks count.
+    const bool isSummary = isArray && first.data(JobTableModel::JobIdRole).toLongLong() == 0;
+    if (!isSummary && acceptsJob(sourceRow, sourceParent)) {
+        return true;
+    }
+    if (!isArray) {
+        return false;
+    }
+    // Not Qt's recursive filtering: ArrayGroupModel signals a change of the array's row whenever
+    // one of its tasks arrives, goes or changes state, which makes this judge it again.
+    for (int task = 0; task < sourceModel()->rowCount(first); ++task) {
+        if (acceptsJob(task, first)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool QueueFilterModel::acceptsJob(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QAbstractItemModel *jobs = sourceModel();
     const auto text = [&](JobTableModel::Column column) {

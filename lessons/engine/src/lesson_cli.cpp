@@ -210,9 +210,17 @@ int check(
         store.save();
         return 0;
     }
-    std::printf(w.pick("Step %zu is not done yet (`minicluster lesson hint` gives a hint).\n",
-                    "L'étape %zu n'est pas encore faite (`minicluster lesson hint` donne un "
-                    "indice).\n"),
+    // The first check that finds a new step current prints that step's text, as `start` does
+    // for the first one; later checks only list the checks (`show` prints the text again).
+    if (status.currentStep > it->second.shownStep && status.currentStep < lesson->steps.size()) {
+        printStep(*lesson, status.currentStep, w);
+        it->second.shownStep = status.currentStep;
+        store.save();
+    }
+    std::printf(w.pick("Step %zu is not done yet (`minicluster lesson show` prints the text again, "
+                       "`minicluster lesson hint` gives a hint).\n",
+                    "L'étape %zu n'est pas encore faite (`minicluster lesson show` réaffiche le "
+                    "texte, `minicluster lesson hint` donne un indice).\n"),
         status.currentStep + 1);
     return 1;
 }

@@ -35,6 +35,7 @@ bool ProgressStore::load()
         lp.wallStarted = p["wall_started"].toDouble();
         lp.hintsShown = static_cast<int>(p["hints_shown"].toInt());
         lp.hintStep = static_cast<std::size_t>(p["hint_step"].toInt());
+        lp.shownStep = static_cast<std::size_t>(p["shown_step"].toInt());
         lp.complete = p["complete"].toBool();
         lessons[id] = lp;
     }
@@ -52,6 +53,7 @@ bool ProgressStore::save() const
         p.set("wall_started", lp.wallStarted);
         p.set("hints_shown", lp.hintsShown);
         p.set("hint_step", static_cast<std::int64_t>(lp.hintStep));
+        p.set("shown_step", static_cast<std::int64_t>(lp.shownStep));
         p.set("complete", lp.complete);
         all.set(id, p);
     }

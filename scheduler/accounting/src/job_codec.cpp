@@ -2,6 +2,9 @@
 
 #include "mc/sched/job_array.h"
 
+#include <charconv>
+#include <type_traits>
+
 namespace mc::acct {
 
 using proto::Json;
@@ -177,6 +180,16 @@ JobKeys JobKeys::of(const std::vector<std::string> &names)
 
 namespace {
 
+// Evaluates a deferred value (a callable) only when it is written.
+template <typename Value> decltype(auto) resolve(Value &&value)
+{
+    if constexpr (std::is_invocable_v<Value>) {
+        return value();
+    } else {
+        return std::forward<Value>(value);
+    }
+}
+
 // Appends the members of kJobKeys in order, those that `keys` holds (and that apply).
 class JobEncoder {
 public:
@@ -188,7 +201,7 @@ public:
     template <typename Value> void operator()(Value &&value, bool applies = true)
     {
         if (applies && m_keys.has(m_index)) {
-            m_json.add(kJobKeys[m_index], Json(std::forward<Value>(value)));
+            m_json.add(kJobKeys[m_index], Json(resolve(std::forward<Value>(value))));
         }
         ++m_index;
     }
@@ -200,12 +213,62 @@ private:
     std::size_t m_index = 0;
 };
 
-} // namespace
+template <typename Int>
+requires(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) void writeValue(
+    std::string &out, Int value)
+{
+    char buffer[24];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, end);
+}
+void writeValue(std::string &out, bool value)
+{
+    out += value ? "true" : "false";
+}
+void writeValue(std::string &out, std::string_view value)
+{
+    proto::appendQuoted(out, value);
+}
+void writeValue(std::string &out, const std::string &value)
+{
+    proto::appendQuoted(out, value);
+}
+void writeValue(std::string &out, const char *value)
+{
+    proto::appendQuoted(out, value);
+}
+void writeValue(std::string &out, const Json &value)
+{
+    value.dumpTo(out);
+}
 
-Json jobToJson(const Job &job, const JobKeys &keys)
+// Writes the members a JobRowWriter's columns name as JSON text, each into its column's cell.
+class TextEncoder {
+public:
+    TextEncoder(const std::array<int, kJobKeys.size()> &columnOf, std::vector<std::string> &cells)
+        : m_columnOf(columnOf)
+        , m_cells(cells)
+    { }
+    template <typename Value> void operator()(Value &&value, bool applies = true)
+    {
+        const int column = m_columnOf[m_index];
+        if (applies && column >= 0) {
+            writeValue(
+                m_cells[static_cast<std::size_t>(column)], resolve(std::forward<Value>(value)));
+        }
+        ++m_index;
+    }
+
+private:
+    const std::array<int, kJobKeys.size()> &m_columnOf;
+    std::vector<std::string> &m_cells;
+    std::size_t m_index = 0;
+};
+
+// The one sequence of members (kJobKeys' order) for both encoders.
+template <typename Put> void encodeJob(const Job &job, Put &put)
 {
     const JobSpec &s = job.spec;
-    JobEncoder put(keys);
     put(static_cast<std::int64_t>(job.id.value)); // job_id
     put(s.name);
     put(s.user);
@@ -222,7 +285,7 @@ Json jobToJson(const Job &job, const JobKeys &keys)
     put(job.startTime);
     put(job.endTime);
     put(job.timeLimit);
-    put(proto::stringList(job.nodeList)); // nodes
+    put([&job] { return proto::stringList(job.nodeList); }); // nodes
     put(job.nodeList.empty() ? s.nodes : static_cast<int>(job.nodeList.size())); // num_nodes
     put(job.allocCpus > 0 ? job.allocCpus : s.ntasks * s.cpusPerTask); // num_cpus
     put(s.ntasks);
@@ -242,22 +305,67 @@ Json jobToJson(const Job &job, const JobKeys &keys)
     // Issue #3: arrays, dependencies, holds, planned starts, resources asked for.
     put(static_cast<std::int64_t>(job.arrayJobId)); // array_job_id
     put(static_cast<std::int64_t>(job.arrayTaskId.value_or(0)), job.arrayTaskId.has_value());
-    put(arrayTaskStr(job));
+    put([&job] { return arrayTaskStr(job); });
     put(job.isPending() ? s.dependency : std::string()); // dependency
     put(job.plannedStart.value_or(0));
     put(job.restarts);
     put(job.heldByAdmin ? "admin" : (s.hold ? "user" : "")); // hold
     put(s.constraint);
     put(s.timeMin.value_or(0));
-    put(s.gpusPerNode > 0 ? "gpu:" + std::to_string(s.gpusPerNode) : std::string()); // gres
+    put([&s] {
+        return s.gpusPerNode > 0 ? "gpu:" + std::to_string(s.gpusPerNode) : std::string();
+    }); // gres
     put(job.nodeList.empty() ? 0 : s.gpusPerNode);
     put(s.exclusive);
-    put(proto::stringList(s.nodeList)); // req_nodes
-    put(proto::stringList(s.excludeNodes));
+    put([&s] { return proto::stringList(s.nodeList); }); // req_nodes
+    put([&s] { return proto::stringList(s.excludeNodes); });
     put(job.preemptEnd.value_or(0)); // preempt_end
     put(s.interactive);
-    put(Json::array()); // waiting_for
+    put([] { return Json::array(); }); // waiting_for
+}
+
+} // namespace
+
+Json jobToJson(const Job &job, const JobKeys &keys)
+{
+    JobEncoder put(keys);
+    encodeJob(job, put);
     return put.take();
+}
+
+JobRowWriter::JobRowWriter(const std::vector<std::string> &columns)
+    : m_names(columns)
+    , m_cells(columns.size())
+{
+    m_columnOf.fill(-1);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        for (std::size_t i = 0; i < kJobKeys.size(); ++i) {
+            if (kJobKeys[i] == columns[c] && m_columnOf[i] < 0) {
+                m_columnOf[i] = static_cast<int>(c);
+            }
+        }
+    }
+}
+
+void JobRowWriter::encode(const Job &job)
+{
+    for (auto &cell : m_cells) {
+        cell.clear();
+    }
+    TextEncoder put(m_columnOf, m_cells);
+    encodeJob(job, put);
+}
+
+void JobRowWriter::appendRow(std::string &out) const
+{
+    out += '[';
+    for (std::size_t c = 0; c < m_cells.size(); ++c) {
+        if (c > 0) {
+            out += ',';
+        }
+        out += m_cells[c].empty() ? std::string_view("null") : std::string_view(m_cells[c]);
+    }
+    out += ']';
 }
 
 Json jobToRecord(const Job &job)

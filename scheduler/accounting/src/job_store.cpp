@@ -194,16 +194,21 @@ std::vector<AcctRow> JobStore::query(const AcctQuery &q, std::string &error)
 {
     // The filters run in SQL (indexes on end_time, user, array_job_id): parsing a record costs
     // far more than the query, and a large queue has thousands of them.
+    // Without job ids the finished ones are found by the end_time index: left to itself,
+    // SQLite walks the user index or the whole table (ORDER BY id), reading every record of a
+    // large queue. Job ids are looked up by key and by the array index.
     std::string sql = q.finishedOnly
-        ? "SELECT record FROM jobs WHERE end_time >= ? AND state NOT IN "
-            + std::string(kUnfinishedStates)
+        ? std::string("SELECT record FROM jobs ")
+            + (q.jobIds.empty() ? "INDEXED BY jobs_end_time " : "")
+            + "WHERE end_time >= ? AND state NOT IN " + std::string(kUnfinishedStates)
         : std::string("SELECT record FROM jobs WHERE (end_time = 0 OR end_time >= ?)");
     if (!q.users.empty()) {
         sql += " AND user IN " + placeholders(q.users.size());
     }
     if (!q.jobIds.empty()) {
-        sql += " AND (id IN " + placeholders(q.jobIds.size()) + " OR array_job_id IN "
-            + placeholders(q.jobIds.size()) + ")";
+        sql += " AND id IN (SELECT id FROM jobs WHERE id IN " + placeholders(q.jobIds.size())
+            + " UNION ALL SELECT id FROM jobs WHERE array_job_id IN "
+            + placeholders(q.jobIds.size()) + " AND array_job_id != 0)";
     }
     sql += " ORDER BY id";
     Statement st(m_db, sql);

@@ -65,14 +65,32 @@ std::vector<FormatToken> tokenizeLongFormat(std::string_view format, int default
 
 std::string fitToWidth(const std::string &value, int width, bool right, bool cut)
 {
+    std::string out;
+    appendFitted(out, value, width, right, cut);
+    return out;
+}
+
+void appendFitted(std::string &out, std::string_view value, int width, bool right, bool cut)
+{
     if (width <= 0) {
-        return value;
+        out += value;
+        return;
     }
     const auto size = static_cast<std::size_t>(width);
     if (right) {
-        return (cut && value.size() > size) ? value.substr(0, size) : padLeft(value, size);
+        if (cut && value.size() > size) {
+            out += value.substr(0, size);
+            return;
+        }
+        if (value.size() < size) {
+            out.append(size - value.size(), ' ');
+        }
+        out += value;
+        return;
     }
-    return padRight(value.substr(0, size), size);
+    value = value.substr(0, size);
+    out += value;
+    out.append(size - value.size(), ' ');
 }
 
 } // namespace mc::cmd

@@ -34,5 +34,7 @@ std::vector<FormatToken> tokenizeLongFormat(std::string_view format, int default
 // otherwise padded to `width`, right-justified (cut to the width only when `cut`) or
 // left-justified (always cut, printf's "%.*s").
 std::string fitToWidth(const std::string &value, int width, bool right, bool cut = true);
+// The same, appended to `out` (no temporary per cell: squeue prints thousands of lines).
+void appendFitted(std::string &out, std::string_view value, int width, bool right, bool cut = true);
 
 } // namespace mc::cmd

@@ -1,11 +1,13 @@
 #include "mc/cmd/sacct.h"
 
 #include "help_texts.h"
+#include "json_commands.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
 #include "mc/sched/time_format.h"
 #include "sacct_fields.h"
 #include "sacct_options.h"
+#include "sacct_select.h"
 #include "sacct_settings.h"
 #include "text.h"
 
@@ -46,68 +48,6 @@ std::string ctimeText(std::int64_t epoch)
     char buffer[64];
     std::strftime(buffer, sizeof buffer, "%a %b %d %H:%M:%S %Y", &local);
     return buffer;
-}
-
-// Slurm's job selection window: with states, the job was in one of them during [start, end];
-// without, it was eligible before `end` and had not ended before `start`.
-bool inWindow(const Settings &s, const Json &job, std::int64_t start, std::int64_t end)
-{
-    const std::int64_t eligible = job["eligible_time"].toInt(job["submit_time"].toInt());
-    const std::int64_t started = job["start_time"].toInt();
-    const std::int64_t ended = job["end_time"].toInt();
-    if (s.states.empty()) {
-        return eligible <= end && (ended == 0 || ended >= start);
-    }
-    auto state = sched::parseJobState(job["state"].toString());
-    if (!state || std::find(s.states.begin(), s.states.end(), *state) == s.states.end()) {
-        return false;
-    }
-    switch (*state) {
-    case JobState::Pending:
-        return eligible <= end && (started == 0 || started >= start);
-    case JobState::Running:
-    case JobState::Suspended:
-        return started > 0 && started <= end && (ended == 0 || ended >= start);
-    default:
-        return ended >= start && ended <= end;
-    }
-}
-
-// "-j 12" selects job 12 and, when 12 is an array, its tasks; "-j 12_3" one task.
-bool selects(const JobSelector &selector, const Json &job)
-{
-    const std::int64_t arrayJob = job["array_job_id"].toInt();
-    if (selector.arrayTask) {
-        return arrayJob == selector.id && job["array_task_id"].isInt()
-            && job["array_task_id"].toInt() == *selector.arrayTask;
-    }
-    return selector.id == job["job_id"].toInt() || (arrayJob > 0 && selector.id == arrayJob);
-}
-
-bool selected(const Settings &s, const Json &job)
-{
-    auto has = [](const std::vector<std::string> &list, const std::string &value) {
-        return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
-    };
-    if (!s.jobs.empty() && std::none_of(s.jobs.begin(), s.jobs.end(), [&](const JobSelector &j) {
-            return selects(j, job);
-        })) {
-        return false;
-    }
-    if (s.users && !has(*s.users, job["user"].toString())) {
-        return false;
-    }
-    if (!has(s.accounts, job["account"].toString()) || !has(s.names, job["name"].toString())
-        || !has(s.partitions, job["partition"].toString())) {
-        return false;
-    }
-    if (!s.nodes.empty()) {
-        const auto nodes = job["nodes"].toStringList();
-        return std::any_of(nodes.begin(), nodes.end(), [&](const std::string &n) {
-            return std::find(s.nodes.begin(), s.nodes.end(), n) != s.nodes.end();
-        });
-    }
-    return true;
 }
 
 // The job members the fields of the usual formats read (sacct_fields.cpp), so that an `acct`
@@ -245,6 +185,9 @@ int Sacct::run()
     case Settings::Help::None:
         break;
     }
+    if (hasOption(cli, kJson)) {
+        return finish(sacctJson(m_ctx, s, start, end));
+    }
 
     std::string err;
     if (s.verbose > 0) {
@@ -277,16 +220,28 @@ int Sacct::run()
     request.set("since", start);
     if (auto keys = requestedKeys(columns.columns); !keys.empty()) {
         request.set("fields", proto::stringList(keys));
+        request.set("form", "rows"); // a controller that does not know it sends `jobs`
     }
-    auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
-    if (!reply || !(*reply)["ok"].toBool()) {
+    // The reply is read as a table of cells, without a Json tree (thousands of jobs).
+    std::optional<proto::RowTable> table;
+    if (m_ctx.controllerText) {
+        if (auto text = m_ctx.controllerText(request)) {
+            table = proto::RowTable::parse(std::move(*text));
+        }
+    } else if (auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt) {
+        table = proto::RowTable::parse(reply->dump());
+    }
+    if (!table || !table->head()["ok"].toBool()) {
         err += errorLine(kProgram,
             "Problem talking to the database: "
-                + (reply ? (*reply)["error"].toString()
+                + (table ? table->head()["error"].toString()
                          : "Unable to contact slurm controller (connect failure)"));
         return finish(Outcome{out, err, 1});
     }
-    for (const auto &job : (*reply)["jobs"].items()) {
+    // A line per job, about as long as a header line (two lines: names, dashes).
+    out.reserve(out.size() + table->rowCount() * (out.size() / 2 + 1));
+    for (std::size_t row = 0; row < table->rowCount(); ++row) {
+        const JobView job(&*table, row);
         if (!selected(s, job) || !inWindow(s, job, start, end)) {
             continue;
         }
@@ -298,20 +253,21 @@ int Sacct::run()
         }
         if (!onlyStep) {
             out += renderRow(
-                columns.columns, s.layout, AcctRow{&job, nullptr, m_ctx.now, s.noConvert});
+                columns.columns, s.layout, AcctRow{job, nullptr, m_ctx.now, s.noConvert});
         }
         if (s.allocations) {
             continue;
         }
-        for (const auto &step : job["steps"].items()) {
+        const Json steps = job["steps"].toJson();
+        for (const auto &step : steps.items()) {
             const std::string id = stepName(step);
             if (!onlyStep || *onlyStep == id) {
                 out += renderRow(
-                    columns.columns, s.layout, AcctRow{&job, &step, m_ctx.now, s.noConvert});
+                    columns.columns, s.layout, AcctRow{job, &step, m_ctx.now, s.noConvert});
             }
         }
     }
-    return finish(Outcome{out, err, 0});
+    return finish(Outcome{std::move(out), std::move(err), 0});
 }
 
 } // namespace mc::cmd

@@ -13,9 +13,9 @@ namespace {
 
 using proto::Json;
 
-const Json &job(const AcctRow &r)
+const JobView &job(const AcctRow &r)
 {
-    return *r.job;
+    return r.job;
 }
 
 bool isStep(const AcctRow &r)
@@ -34,9 +34,9 @@ Value jobNumber(const AcctRow &r, std::string_view key)
     return isStep(r) ? Value() : Value(std::to_string(job(r)[key].toInt()));
 }
 
-const Json &source(const AcctRow &r)
+JobView source(const AcctRow &r)
 {
-    return isStep(r) ? *r.step : *r.job;
+    return isStep(r) ? JobView(r.step) : r.job;
 }
 
 std::int64_t startOf(const AcctRow &r)
@@ -65,7 +65,7 @@ std::int64_t nodeCount(const AcctRow &r)
                      : job(r)["num_nodes"].toInt();
 }
 
-std::string jobIdText(const Json &j)
+std::string jobIdText(const JobView &j)
 {
     const std::int64_t arrayJob = j["array_job_id"].toInt();
     if (arrayJob > 0 && j["array_task_id"].isInt()) {
@@ -82,7 +82,7 @@ std::string stepId(const AcctRow &r)
     return stepName(*r.step);
 }
 
-std::string exitText(const Json &j)
+std::string exitText(const JobView &j)
 {
     return std::to_string(j["exit_code"].toInt()) + ":" + std::to_string(j["exit_signal"].toInt());
 }
@@ -95,7 +95,7 @@ std::string memory(const AcctRow &r, std::int64_t mib)
 // Memory the job asked for in total (MiB): per CPU times CPUs, or per node times nodes.
 std::int64_t jobMemory(const AcctRow &r)
 {
-    const Json &j = job(r);
+    const JobView &j = job(r);
     const std::int64_t mib = j["min_memory"].toInt();
     return j["mem_per_cpu"].toBool() ? mib * j["num_cpus"].toInt() : mib * j["num_nodes"].toInt();
 }
@@ -163,7 +163,8 @@ Value derivedExit(const AcctRow &r)
     }
     std::string worst = "0:0";
     std::int64_t worstCode = 0;
-    for (const auto &step : job(r)["steps"].items()) {
+    const Json steps = job(r)["steps"].toJson();
+    for (const auto &step : steps.items()) {
         if (stepName(step) != "batch" && step["exit_code"].toInt() > worstCode) {
             worstCode = step["exit_code"].toInt();
             worst = exitText(step);
@@ -205,7 +206,8 @@ Value totalCpu(const AcctRow &r)
         return cpuTime(r.step->operator[]("total_cpu_ms").toInt());
     }
     std::int64_t ms = 0;
-    for (const auto &step : job(r)["steps"].items()) {
+    const Json steps = job(r)["steps"].toJson();
+    for (const auto &step : steps.items()) {
         ms += step["total_cpu_ms"].toInt();
     }
     return cpuTime(ms);

@@ -4,7 +4,7 @@
 // minicluster does not record (usage statistics, energy, ...) print blank, as Slurm does for
 // missing data.
 
-#include "mc/proto/json.h"
+#include "job_view.h"
 
 #include <cstdint>
 #include <optional>
@@ -17,7 +17,7 @@ namespace mc::cmd::sacct {
 
 // A job (step == nullptr) or one of its steps, as the acct reply carries them.
 struct AcctRow {
-    const proto::Json *job = nullptr;
+    JobView job;
     const proto::Json *step = nullptr;
     std::int64_t now = 0;
     bool noConvert = false;

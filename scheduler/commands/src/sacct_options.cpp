@@ -65,7 +65,7 @@ constexpr std::array kOptions{
     OptionDef{"wckeys", 'W', kReq, kWckeys, kRefused},
     OptionDef{"whole-hetjob", 0, kOptArg, kWholeHetjob, kRefused},
     OptionDef{"associations", 'x', kReq, kAssociations, kRefused},
-    OptionDef{"json", 0, kNo, kJson, kRefused},
+    OptionDef{"json", 0, kNo, kJson},
     OptionDef{"yaml", 0, kNo, kYaml, kRefused},
     OptionDef{{}, 't', kNo, kAllocations},
 };

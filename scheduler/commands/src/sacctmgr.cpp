@@ -387,7 +387,6 @@ constexpr std::array kOptions{
     OptionDef{"help", 'h', kNo, kHelp},
     OptionDef{"usage", 0, kNo, kUsage},
     OptionDef{"immediate", 'i', kNo, kImmediate},
-    OptionDef{"json", 0, kNo, kJson, kRefused},
     OptionDef{"noheader", 'n', kNo, kNoHeader},
     OptionDef{"oneliner", 'o', kNo, kOneLiner, kRefused},
     OptionDef{"parsable", 'p', kNo, kParsable},
@@ -397,7 +396,6 @@ constexpr std::array kOptions{
     OptionDef{"associations", 's', kNo, kWithAssoc, kRefused},
     OptionDef{"verbose", 'v', kNo, kVerbose},
     OptionDef{"version", 'V', kNo, kVersion},
-    OptionDef{"yaml", 0, kNo, kYaml, kRefused},
 };
 
 } // namespace

@@ -30,6 +30,8 @@ struct Settings {
     std::optional<std::string> account, name, partition, qos, userName, nodelist;
     std::optional<JobState> state;
     std::optional<int> signal;
+    bool batch = false; // -b: the batch shell alone
+    bool full = false; // -f: the batch shell, its children and the steps
     int verbose = 0;
     std::vector<std::int64_t> jobIds;
 
@@ -88,6 +90,12 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         break;
     case kQuiet:
         s.verbose = -1;
+        break;
+    case kBatch:
+        s.batch = true;
+        break;
+    case kFull:
+        s.full = true;
         break;
     case kSignal:
         s.signal = signalNumber(value);
@@ -314,6 +322,12 @@ int Scancel::run()
         request.set("user", m_ctx.user.name);
         if (s.signal) {
             request.set("signal", *s.signal);
+        }
+        // Who gets a signal other than SIGKILL (man scancel): the steps only by default (the
+        // controller's default too), the batch shell alone with --batch, the batch shell, its
+        // children and the steps with --full (which wins over --batch).
+        if (s.full || s.batch) {
+            request.set("scope", s.full ? "full" : "batch");
         }
         reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
     }

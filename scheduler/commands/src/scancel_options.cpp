@@ -15,9 +15,9 @@ constexpr bool kRefused = false;
 
 constexpr std::array kOptions{
     OptionDef{"account", 'A', kReq, kAccount},
-    OptionDef{"batch", 'b', kNo, kBatch, kRefused},
+    OptionDef{"batch", 'b', kNo, kBatch},
     OptionDef{"ctld", 0, kNo, kCtld},
-    OptionDef{"full", 'f', kNo, kFull, kRefused},
+    OptionDef{"full", 'f', kNo, kFull},
     OptionDef{"help", 0, kNo, kHelp},
     OptionDef{"hurry", 'H', kNo, kHurry},
     OptionDef{"interactive", 'i', kNo, kInteractive, kRefused},

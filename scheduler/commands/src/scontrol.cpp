@@ -54,7 +54,6 @@ constexpr std::array kOptions{
     OptionDef{"future", 'F', kNo, kFuture},
     OptionDef{"help", 'h', kNo, kHelp},
     OptionDef{"hide", 0, kNo, kHide},
-    OptionDef{"json", 0, kNo, kJson, kRefused},
     OptionDef{"local", 0, kNo, kLocal},
     OptionDef{"cluster", 'M', kReq, kClusters, kRefused},
     OptionDef{"clusters", 0, kReq, kClusters, kRefused},
@@ -65,7 +64,6 @@ constexpr std::array kOptions{
     OptionDef{"usage", 0, kNo, kUsage},
     OptionDef{"verbose", 'v', kNo, kVerbose, kRefused},
     OptionDef{"version", 'V', kNo, kVersion},
-    OptionDef{"yaml", 0, kNo, kYaml, kRefused},
 };
 
 struct Settings {

@@ -2,6 +2,7 @@
 
 #include "cluster_view.h"
 #include "help_texts.h"
+#include "json_commands.h"
 #include "mc/sched/hostlist.h"
 #include "outcome.h"
 #include "sinfo_fields.h"
@@ -333,6 +334,9 @@ int Sinfo::run()
         return deliver(m_ctx,
             Outcome{std::string(sinfoUsage()),
                 errorLine(kProgram, "Unrecognized option: " + cli.operands.front()), 1});
+    }
+    if (hasOption(cli, kJson)) {
+        return deliver(m_ctx, sinfoJson(m_ctx)); // Slurm 22.05: every node, whatever the filters
     }
     if (!s.format && !s.longFormat) {
         if (auto env = m_ctx.getenv("SINFO_FORMAT")) {

@@ -38,7 +38,7 @@ constexpr std::array kOptions{
     OptionDef{"hide", 0, kNo, kHide},
     OptionDef{"local", 0, kNo, kLocal},
     OptionDef{"noconvert", 0, kNo, kNoConvert},
-    OptionDef{"json", 0, kNo, kJson, kRefused},
+    OptionDef{"json", 0, kNo, kJson},
     OptionDef{"yaml", 0, kNo, kYaml, kRefused},
 };
 

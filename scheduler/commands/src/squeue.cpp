@@ -1,6 +1,7 @@
 #include "mc/cmd/squeue.h"
 
 #include "help_texts.h"
+#include "json_commands.h"
 #include "mc/sched/hostlist.h"
 #include "outcome.h"
 #include "squeue_fields.h"
@@ -10,7 +11,6 @@
 #include "text.h"
 
 #include <ctime>
-#include <deque>
 #include <ostream>
 
 namespace mc::cmd {
@@ -258,35 +258,6 @@ Json jobsRequest(const Settings &s)
     return request;
 }
 
-// A `rows` reply (`columns`, then one array of values per job) as job objects, so that the
-// fields read it as they read a `jobs` reply; a null value is an absent member. The values are
-// moved out of the reply.
-Json jobsOfRows(Json &reply)
-{
-    const std::vector<std::string> columns = reply["columns"].toStringList();
-    Json jobs = Json::array();
-    Json *rows = reply.mutableMember("rows");
-    Json::Array *items = rows ? rows->mutableItems() : nullptr;
-    if (!items) {
-        return jobs;
-    }
-    jobs.reserve(items->size());
-    for (auto &row : *items) {
-        Json job = Json::object();
-        if (Json::Array *values = row.mutableItems()) {
-            job.reserve(columns.size());
-            for (std::size_t i = 0; i < values->size() && i < columns.size(); ++i) {
-                if (!(*values)[i].isNull()) {
-                    job.add(columns[i], std::move((*values)[i]));
-                }
-            }
-            Json::Array().swap(*values); // freed now: the next objects reuse the memory
-        }
-        jobs.push(std::move(job));
-    }
-    return jobs;
-}
-
 } // namespace
 
 int Squeue::run()
@@ -332,6 +303,9 @@ int Squeue::run()
         return finish(*end);
     }
     *m_ctx.err << s.userErrors;
+    if (hasOption(cli, kJson)) {
+        return finish(squeueJson(m_ctx)); // Slurm 22.05: every job, whatever the filters
+    }
     if (s.start) {
         s.format = s.format.value_or(std::string(kStartFormat));
         s.sort = s.sort.value_or("S");
@@ -352,26 +326,33 @@ int Squeue::run()
         request.set("fields", proto::stringList(keys));
         request.set("form", "rows"); // a controller that does not know it sends `jobs`
     }
-    auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
-    const std::int64_t now = reply ? (*reply)["now"].toInt(m_ctx.now) : m_ctx.now;
+    // The reply is read as a table of cells, without a Json tree (thousands of jobs).
+    std::optional<proto::RowTable> table;
+    if (m_ctx.controllerText) {
+        if (auto text = m_ctx.controllerText(request)) {
+            table = proto::RowTable::parse(std::move(*text));
+        }
+    } else if (auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt) {
+        table = proto::RowTable::parse(reply->dump());
+    }
+    const Json head = table ? table->head() : Json();
+    const std::int64_t now = table ? head["now"].toInt(m_ctx.now) : m_ctx.now;
     std::string out;
     if (!s.noHeader && s.longList) {
         out += dateLine(now);
     }
-    if (!reply) {
+    if (!table) {
         return finish(Outcome{out,
             "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n", 1});
     }
-    if (!(*reply)["ok"].toBool()) {
-        return finish(
-            Outcome{out, "slurm_load_jobs error: " + (*reply)["error"].toString() + "\n", 1});
+    if (!head["ok"].toBool()) {
+        return finish(Outcome{out, "slurm_load_jobs error: " + head["error"].toString() + "\n", 1});
     }
-    const Json fromRows = reply->contains("rows") ? jobsOfRows(*reply) : Json();
-    const Json &jobs = reply->contains("rows") ? fromRows : (*reply)["jobs"];
+    const std::size_t count = table->rowCount();
     if (s.filter.jobIds.size() == 1) {
         bool known = false;
-        for (const auto &job : jobs.items()) {
-            known = known || job["job_id"].toInt() == s.filter.jobIds.front();
+        for (std::size_t i = 0; i < count && !known; ++i) {
+            known = JobView(&*table, i)["job_id"].toInt() == s.filter.jobIds.front();
         }
         if (!known) {
             return finish(Outcome{out, "slurm_load_jobs error: Invalid job id specified\n", 1});
@@ -382,31 +363,35 @@ int Squeue::run()
     if (!s.noHeader) {
         out += renderLine(columns, nullptr);
     }
+    // -r: the pending tasks of array records, one row each (copies with their task id).
+    const int taskColumn = s.expandArrays ? table->addColumn("array_task_id") : -1;
     std::vector<JobRow> rows;
-    std::deque<Json> tasks; // -r: the pending tasks of array records, one object each
-    for (const auto &job : jobs.items()) {
+    rows.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const JobView job(&*table, i);
         if (!s.filter.accepts(job)) {
             continue;
         }
         const bool arrayRecord = job["array_job_id"].toInt() > 0 && !job["array_task_id"].isInt();
         if (!s.expandArrays || !arrayRecord) {
-            rows.push_back(JobRow{&job, now, s.noConvert});
+            rows.push_back(JobRow{job, now, s.noConvert});
             continue;
         }
         for (const std::int64_t task : arrayTaskIds(job["array_task_str"].toString())) {
-            Json &copy = tasks.emplace_back(job);
-            copy.set("array_task_id", task);
-            rows.push_back(JobRow{&copy, now, s.noConvert});
+            const std::size_t copy = table->copyRow(i);
+            table->setCell(copy, taskColumn, proto::RowTable::Cell::ofInt(task));
+            rows.push_back(JobRow{JobView(&*table, copy), now, s.noConvert});
         }
     }
     if (auto bad = sortRows(rows, sortSpec)) {
         return finish(Outcome{
             out, errorLine(kProgram, std::string("Invalid sort specification: ") + *bad), 1});
     }
+    out.reserve(out.size() + rows.size() * (out.size() + 8)); // lines about as long as the header
     for (const auto &row : rows) {
-        out += renderLine(columns, &row);
+        appendLine(out, columns, &row);
     }
-    return finish(Outcome{out, {}, 0});
+    return finish(Outcome{std::move(out), {}, 0});
 }
 
 } // namespace mc::cmd

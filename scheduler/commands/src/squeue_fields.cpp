@@ -6,6 +6,7 @@
 #include "mc/sched/time_format.h"
 
 #include <array>
+#include <charconv>
 #include <cstdio>
 
 namespace mc::cmd::squeue {
@@ -17,17 +18,17 @@ constexpr std::int64_t kYear = 365 * 86400;
 
 std::string text(const JobRow &r, std::string_view key)
 {
-    return (*r.job)[key].toString();
+    return r.job[key].toString();
 }
 
 std::string number(const JobRow &r, std::string_view key)
 {
-    return std::to_string((*r.job)[key].toInt());
+    return std::to_string(r.job[key].toInt());
 }
 
 std::optional<JobState> stateOf(const JobRow &r)
 {
-    return sched::parseJobState((*r.job)["state"].toString());
+    return jobState(r.job);
 }
 
 Cell timestamp(std::int64_t epoch)
@@ -37,7 +38,7 @@ Cell timestamp(std::int64_t epoch)
 
 Cell nodeList(const JobRow &r)
 {
-    return {sched::compressHostlist((*r.job)["nodes"].toStringList()), false};
+    return {sched::compressHostlist(r.job["nodes"].toStringList()), false};
 }
 
 Cell reasonList(const JobRow &r)
@@ -58,13 +59,13 @@ Cell reasonList(const JobRow &r)
 
 bool isArray(const JobRow &r)
 {
-    return (*r.job)["array_job_id"].toInt() > 0;
+    return r.job["array_job_id"].toInt() > 0;
 }
 
 // %i: "12" for a job, "12_1" for an array task, "12_[3-10%2]" for an array's pending record.
 Cell jobId(const JobRow &r)
 {
-    const proto::Json &job = *r.job;
+    const JobView &job = r.job;
     if (isArray(r) && job["array_task_id"].isInt()) {
         return {number(r, "array_job_id") + "_" + number(r, "array_task_id")};
     }
@@ -76,12 +77,12 @@ Cell jobId(const JobRow &r)
 
 Cell hostsOrEmpty(const JobRow &r, std::string_view key)
 {
-    return {sched::compressHostlist((*r.job)[key].toStringList())};
+    return {sched::compressHostlist(r.job[key].toStringList())};
 }
 
 Cell timeLimit(const JobRow &r)
 {
-    const std::int64_t limit = (*r.job)["time_limit"].toInt(sched::kInfinite);
+    const std::int64_t limit = r.job["time_limit"].toInt(sched::kInfinite);
     if (limit == sched::kInfinite) {
         return {"UNLIMITED"};
     }
@@ -90,7 +91,7 @@ Cell timeLimit(const JobRow &r)
 
 Cell timeLeft(const JobRow &r)
 {
-    const std::int64_t limit = (*r.job)["time_limit"].toInt(sched::kInfinite);
+    const std::int64_t limit = r.job["time_limit"].toInt(sched::kInfinite);
     if (limit == sched::kInfinite) {
         return {"UNLIMITED"};
     }
@@ -99,7 +100,7 @@ Cell timeLeft(const JobRow &r)
 
 Cell endTime(const JobRow &r)
 {
-    const proto::Json &job = *r.job;
+    const JobView &job = r.job;
     const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
     std::int64_t end = job["end_time"].toInt();
     auto state = stateOf(r);
@@ -114,7 +115,7 @@ Cell endTime(const JobRow &r)
 
 Cell minMemory(const JobRow &r)
 {
-    const std::int64_t mib = (*r.job)["min_memory"].toInt();
+    const std::int64_t mib = r.job["min_memory"].toInt();
     if (r.noConvert && mib > 0) {
         return {std::to_string(mib) + "M"};
     }
@@ -125,7 +126,7 @@ Cell priorityFraction(const JobRow &r)
 {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%16.14f",
-        static_cast<double>((*r.job)["priority"].toInt()) / 4294967295.0);
+        static_cast<double>(r.job["priority"].toInt()) / 4294967295.0);
     return {buffer};
 }
 
@@ -194,7 +195,7 @@ const std::array kFields{
         }},
     Field{'h', "oversubscribe", "OVER_SUBSCRIBE", true,
         [](const JobRow &r) {
-            return Cell{(*r.job)["exclusive"].toBool() ? "NO" : "OK"};
+            return Cell{r.job["exclusive"].toBool() ? "NO" : "OK"};
         }},
     Field{'H', "sockets", "SOCKETS_PER_NODE", true,
         [](const JobRow &) {
@@ -219,7 +220,7 @@ const std::array kFields{
         }},
     Field{'K', "arraytaskid", "ARRAY_TASK_ID", true,
         [](const JobRow &r) {
-            const proto::Json &job = *r.job;
+            const JobView &job = r.job;
             if (job["array_task_id"].isInt()) {
                 return Cell{number(r, "array_task_id")};
             }
@@ -293,7 +294,7 @@ const std::array kFields{
         }},
     Field{'V', "submittime", "SUBMIT_TIME", true,
         [](const JobRow &r) {
-            return timestamp((*r.job)["submit_time"].toInt());
+            return timestamp(r.job["submit_time"].toInt());
         }},
     Field{'w', "wckey", "WCKEY", true,
         [](const JobRow &) {
@@ -341,7 +342,7 @@ const std::array kFields{
         }},
     Field{0, "eligibletime", "ELIGIBLE_TIME", true,
         [](const JobRow &r) {
-            return timestamp((*r.job)["eligible_time"].toInt());
+            return timestamp(r.job["eligible_time"].toInt());
         }},
     Field{0, "exit_code", "EXIT_CODE", true,
         [](const JobRow &r) {
@@ -381,31 +382,42 @@ std::string formatSeconds(std::int64_t seconds)
     const std::int64_t hours = seconds / 3600 % 24;
     const std::int64_t minutes = seconds / 60 % 60;
     const std::int64_t secs = seconds % 60;
-    char buffer[64];
+    // As printf's "%lld-%02lld:%02lld:%02lld", "%lld:%02lld:%02lld", "%lld:%02lld" (without
+    // printf: squeue prints a time for every job).
+    char buffer[32];
+    char *end = buffer;
+    auto number = [&end, &buffer](std::int64_t value) {
+        end = std::to_chars(end, buffer + sizeof buffer, value).ptr;
+    };
+    auto twoDigits = [&end](char separator, std::int64_t value) {
+        *end++ = separator;
+        *end++ = static_cast<char>('0' + value / 10);
+        *end++ = static_cast<char>('0' + value % 10);
+    };
     if (days > 0) {
-        std::snprintf(buffer, sizeof buffer, "%lld-%02lld:%02lld:%02lld",
-            static_cast<long long>(days), static_cast<long long>(hours),
-            static_cast<long long>(minutes), static_cast<long long>(secs));
+        number(days);
+        twoDigits('-', hours);
+        twoDigits(':', minutes);
     } else if (hours > 0) {
-        std::snprintf(buffer, sizeof buffer, "%lld:%02lld:%02lld", static_cast<long long>(hours),
-            static_cast<long long>(minutes), static_cast<long long>(secs));
+        number(hours);
+        twoDigits(':', minutes);
     } else {
-        std::snprintf(buffer, sizeof buffer, "%lld:%02lld", static_cast<long long>(minutes),
-            static_cast<long long>(secs));
+        number(minutes);
     }
-    return buffer;
+    twoDigits(':', secs);
+    return std::string(buffer, end);
 }
 
 std::int64_t startTime(const JobRow &row)
 {
-    const proto::Json &job = *row.job;
+    const JobView &job = row.job;
     const std::int64_t start = job["start_time"].toInt();
     return start > 0 ? start : job["planned_start"].toInt();
 }
 
 std::int64_t timeUsed(const JobRow &row)
 {
-    const proto::Json &job = *row.job;
+    const JobView &job = row.job;
     const std::int64_t start = job["start_time"].toInt();
     auto state = stateOf(row);
     if (start == 0 || state == JobState::Pending) {

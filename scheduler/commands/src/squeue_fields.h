@@ -3,7 +3,7 @@
 // its value is computed from a job object (docs/protocol.md). -o, -O, -l and the default
 // format all build their columns from this one table, as Slurm's squeue does.
 
-#include "mc/proto/json.h"
+#include "job_view.h"
 
 #include <cstdint>
 #include <span>
@@ -15,7 +15,7 @@ namespace mc::cmd::squeue {
 
 // One job as the fields see it. `now` is the controller's clock (TIME, TIME_LEFT).
 struct JobRow {
-    const proto::Json *job = nullptr;
+    JobView job;
     std::int64_t now = 0;
     bool noConvert = false; // --noconvert: memory stays in MiB
 };
@@ -57,6 +57,8 @@ std::vector<Column> parseLongFormat(std::string_view format, std::string &errors
 
 // One output line (header when `row` is null), newline-terminated.
 std::string renderLine(const std::vector<Column> &columns, const JobRow *row);
+// The same, appended to `out`.
+void appendLine(std::string &out, const std::vector<Column> &columns, const JobRow *row);
 
 // Slurm's _print_secs(): "5:00", "1:02:03", "2-00:00:00"; "INVALID" below 0 or above a year.
 std::string formatSeconds(std::int64_t seconds);

@@ -13,20 +13,20 @@ namespace {
 
 using sched::JobState;
 
-bool containsIgnoreCase(const std::vector<std::string> &list, const std::string &value)
+bool containsIgnoreCase(const std::vector<std::string> &list, std::string_view value)
 {
     return std::any_of(list.begin(), list.end(),
         [&](const std::string &item) { return equalsIgnoreCase(item, value); });
 }
 
-bool contains(const std::vector<std::string> &list, const std::string &value)
+bool contains(const std::vector<std::string> &list, std::string_view value)
 {
     return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-bool isActive(const proto::Json &job)
+bool isActive(const JobView &job)
 {
-    auto state = sched::parseJobState(job["state"].toString());
+    auto state = jobState(job);
     return state
         && (*state == JobState::Pending || *state == JobState::Running
             || *state == JobState::Suspended || *state == JobState::Completing);
@@ -55,14 +55,14 @@ using Extract = std::function<SortKey(const JobRow &)>;
 Extract byText(std::string_view key)
 {
     return [key](const JobRow &r) {
-        return SortKey{(*r.job)[key].toString()};
+        return SortKey{r.job[key].toString()};
     };
 }
 
 Extract byNumber(std::string_view key)
 {
     return [key](const JobRow &r) {
-        return SortKey{(*r.job)[key].toInt()};
+        return SortKey{r.job[key].toInt()};
     };
 }
 
@@ -92,7 +92,7 @@ std::optional<Extract> extractorFor(char key)
         return byNumber("time_limit");
     case 'L':
         return [](const JobRow &r) {
-            return SortKey{(*r.job)["time_limit"].toInt() - timeUsed(r)};
+            return SortKey{r.job["time_limit"].toInt() - timeUsed(r)};
         };
     case 'm':
         return byNumber("min_memory");
@@ -102,7 +102,7 @@ std::optional<Extract> extractorFor(char key)
         };
     case 'N':
         return [](const JobRow &r) {
-            return SortKey{(*r.job)["nodes"].toStringList()};
+            return SortKey{r.job["nodes"].toStringList()};
         };
     case 'p':
     case 'Q':
@@ -146,31 +146,31 @@ std::optional<Extract> extractorFor(char key)
 
 } // namespace
 
-bool Filter::accepts(const proto::Json &job) const
+bool Filter::accepts(const JobView &job) const
 {
     if (!jobIds.empty()
         && std::find(jobIds.begin(), jobIds.end(), job["job_id"].toInt()) == jobIds.end()
         && std::find(jobIds.begin(), jobIds.end(), job["array_job_id"].toInt(-1)) == jobIds.end()) {
         return false;
     }
-    if (!accounts.empty() && !containsIgnoreCase(accounts, job["account"].toString())) {
+    if (!accounts.empty() && !containsIgnoreCase(accounts, job["account"].view())) {
         return false;
     }
-    if (!qos.empty() && !containsIgnoreCase(qos, job["qos"].toString())) {
+    if (!qos.empty() && !containsIgnoreCase(qos, job["qos"].view())) {
         return false;
     }
     if (!allStates) {
-        if (states.empty() ? !isActive(job) : !contains(states, job["state"].toString())) {
+        if (states.empty() ? !isActive(job) : !contains(states, job["state"].view())) {
             return false;
         }
     }
-    if (!partitions.empty() && !contains(partitions, job["partition"].toString())) {
+    if (!partitions.empty() && !contains(partitions, job["partition"].view())) {
         return false;
     }
-    if (users && !contains(*users, job["user"].toString())) {
+    if (users && !contains(*users, job["user"].view())) {
         return false;
     }
-    if (!names.empty() && !contains(names, job["name"].toString())) {
+    if (!names.empty() && !contains(names, job["name"].view())) {
         return false;
     }
     if (!nodes.empty()) {
@@ -200,33 +200,36 @@ std::optional<char> sortRows(std::vector<JobRow> &rows, std::string_view spec)
         reverse.push_back(i > 0 && spec[i - 1] == '-');
     }
     // Slurm applies the keys from the last to the first, each a stable sort of its own: the same
-    // order as one stable sort on all keys, the first one primary.
-    struct Decorated {
-        std::vector<SortKey> keys;
-        JobRow row;
-    };
-    std::vector<Decorated> decorated;
-    decorated.reserve(rows.size());
+    // order as one stable sort on all keys, the first one primary. The keys are computed once,
+    // in one flat table (row i's at i * width), and row indexes are sorted.
+    const std::size_t width = keys.size();
+    std::vector<SortKey> values;
+    values.reserve(rows.size() * width);
     for (const auto &row : rows) {
-        Decorated d{{}, row};
-        d.keys.reserve(keys.size());
         for (const auto &extract : keys) {
-            d.keys.push_back(extract(row));
+            values.push_back(extract(row));
         }
-        decorated.push_back(std::move(d));
     }
-    std::stable_sort(
-        decorated.begin(), decorated.end(), [&reverse](const Decorated &a, const Decorated &b) {
-            for (std::size_t k = 0; k < a.keys.size(); ++k) {
-                if (a.keys[k] != b.keys[k]) {
-                    return reverse[k] ? b.keys[k] < a.keys[k] : a.keys[k] < b.keys[k];
-                }
+    std::vector<std::uint32_t> order(rows.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = static_cast<std::uint32_t>(i);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const SortKey *ka = &values[a * width];
+        const SortKey *kb = &values[b * width];
+        for (std::size_t k = 0; k < width; ++k) {
+            if (ka[k] != kb[k]) {
+                return reverse[k] ? kb[k] < ka[k] : ka[k] < kb[k];
             }
-            return false;
-        });
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        rows[i] = decorated[i].row;
+        }
+        return false;
+    });
+    std::vector<JobRow> sorted;
+    sorted.reserve(rows.size());
+    for (const std::uint32_t i : order) {
+        sorted.push_back(rows[i]);
     }
+    rows = std::move(sorted);
     return std::nullopt;
 }
 

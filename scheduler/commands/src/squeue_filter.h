@@ -19,7 +19,7 @@ struct Filter {
     bool allStates = false;
     std::vector<std::string> states; // long names; empty: the active states
 
-    bool accepts(const proto::Json &job) const;
+    bool accepts(const JobView &job) const;
 };
 
 // Sorts `rows` by a Slurm sort specification ("P,t,-p", "-i", "S"); the first key is the

@@ -66,20 +66,25 @@ std::vector<Column> parseLongFormat(std::string_view format, std::string &errors
 std::string renderLine(const std::vector<Column> &columns, const JobRow *row)
 {
     std::string line;
+    appendLine(line, columns, row);
+    return line;
+}
+
+void appendLine(std::string &out, const std::vector<Column> &columns, const JobRow *row)
+{
     for (const auto &column : columns) {
         if (column.field) {
             if (row) {
                 const Cell cell = column.field->value(*row);
-                line += fitToWidth(cell.text, column.width, column.right, cell.cut);
+                appendFitted(out, cell.text, column.width, column.right, cell.cut);
             } else {
-                line += fitToWidth(std::string(column.field->header), column.width, column.right,
-                    column.field->cutHeader);
+                appendFitted(
+                    out, column.field->header, column.width, column.right, column.field->cutHeader);
             }
         }
-        line += column.suffix;
+        out += column.suffix;
     }
-    line += '\n';
-    return line;
+    out += '\n';
 }
 
 } // namespace mc::cmd::squeue

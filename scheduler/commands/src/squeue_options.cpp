@@ -50,7 +50,7 @@ constexpr std::array kOptions{
     OptionDef{"users", 0, kReq, kUsers},
     OptionDef{"verbose", 'v', kNo, kVerbose, kRefused},
     OptionDef{"version", 'V', kNo, kVersion},
-    OptionDef{"json", 0, kNo, kJson, kRefused},
+    OptionDef{"json", 0, kNo, kJson},
     OptionDef{"yaml", 0, kNo, kYaml, kRefused},
     OptionDef{{}, 'U', kReq, kAccounts},
 };

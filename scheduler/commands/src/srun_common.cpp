@@ -558,19 +558,28 @@ Json allocationRequest(const Options &opts, const std::string &defaultName)
 std::optional<Json> allocate(const char *program, Link &link, const Options &opts,
     const std::string &defaultName, bool watch, std::int64_t &jobId, int &exitCode)
 {
+    if (!submitAllocation(program, link, opts, defaultName, jobId, exitCode)) {
+        return std::nullopt;
+    }
+    return awaitAllocation(program, link, opts, watch, jobId, exitCode);
+}
+
+bool submitAllocation(const char *program, Link &link, const Options &opts,
+    const std::string &defaultName, std::int64_t &jobId, int &exitCode)
+{
     const bool salloc = std::strcmp(program, "salloc") == 0;
     exitCode = 1;
     std::string error;
     if (!link.connect(error)) {
         sayError(program,
             "Unable to allocate resources: Unable to contact slurm controller (connect failure)");
-        return std::nullopt;
+        return false;
     }
     auto reply = link.call(allocationRequest(opts, defaultName));
     if (!reply) {
         sayError(program,
             "Unable to allocate resources: Unable to contact slurm controller (connect failure)");
-        return std::nullopt;
+        return false;
     }
     if (!(*reply)["ok"].toBool()) {
         std::string why = (*reply)["error"].toString();
@@ -580,9 +589,18 @@ std::optional<Json> allocate(const char *program, Link &link, const Options &opt
         sayError(program,
             std::string(salloc ? "Job submit/allocate failed: " : "Unable to allocate resources: ")
                 + why);
-        return std::nullopt;
+        return false;
     }
     jobId = (*reply)["job_id"].toInt();
+    exitCode = 0;
+    return true;
+}
+
+std::optional<Json> awaitAllocation(const char *program, Link &link, const Options &opts,
+    bool watch, std::int64_t jobId, int &exitCode)
+{
+    const bool salloc = std::strcmp(program, "salloc") == 0;
+    exitCode = 1;
     const std::string id = std::to_string(jobId);
     // The scheduling pass right after a submission usually starts it: one look first, and
     // the event stream (whose snapshot lists every recent job) only when it waits or when

@@ -100,6 +100,13 @@ proto::Json allocationRequest(const Options &opts, const std::string &defaultNam
 std::optional<proto::Json> allocate(const char *program, Link &link, const Options &opts,
     const std::string &defaultName, bool watch, std::int64_t &jobId, int &exitCode);
 
+// The two halves of allocate(): the submission (false after printing the error), then the
+// wait until the job runs.
+bool submitAllocation(const char *program, Link &link, const Options &opts,
+    const std::string &defaultName, std::int64_t &jobId, int &exitCode);
+std::optional<proto::Json> awaitAllocation(const char *program, Link &link, const Options &opts,
+    bool watch, std::int64_t jobId, int &exitCode);
+
 // Ends the allocation (alloc_release) with the command's exit status.
 void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal);
 

@@ -30,6 +30,7 @@ using mc::proto::Json;
 namespace ia = mc::cmd::interactive;
 
 constexpr const char *kProgram = "srun";
+constexpr std::int64_t kJobPending = 2014; // ESLURM_JOB_PENDING
 
 int g_signalPipe[2] = {-1, -1};
 
@@ -188,12 +189,14 @@ int Srun::run(int argc, char **argv)
             return 1;
         }
     } else {
-        auto job = ia::allocate(kProgram, m_link, m_opts, name, false, m_jobId, exitCode);
-        if (!job) {
+        // Its own allocation: the submission, then at once the step. The scheduling pass that
+        // follows a submission usually starts the job before the step request arrives, and the
+        // step's reply carries the job, so the common case takes two round trips; a job that
+        // waits is awaited as salloc does (Slurm's lines), then the step is asked again.
+        if (!ia::submitAllocation(kProgram, m_link, m_opts, name, m_jobId, exitCode)) {
             return exitCode;
         }
         m_ownAllocation = true;
-        ia::setAllocationEnv(m_env, *job, m_opts);
     }
 
     Json request = Json::object();
@@ -210,6 +213,18 @@ int Srun::run(int argc, char **argv)
     request.set("name", name);
     request.set("pty", m_opts.pty);
     auto step = m_link.call(request);
+    if (m_ownAllocation && step && !(*step)["ok"].toBool()
+        && (*step)["errno"].toInt() == kJobPending) {
+        auto job = ia::awaitAllocation(kProgram, m_link, m_opts, false, m_jobId, exitCode);
+        if (!job) {
+            m_ownAllocation = false; // withdrawn or ended by the wait itself
+            return exitCode;
+        }
+        ia::setAllocationEnv(m_env, *job, m_opts);
+        step = m_link.call(request);
+    } else if (m_ownAllocation && step && (*step)["ok"].toBool()) {
+        ia::setAllocationEnv(m_env, (*step)["job"], m_opts);
+    }
     if (!step) {
         ia::sayError(kProgram, "Unable to contact slurm controller (connect failure)");
         return fail(1);
@@ -393,7 +408,8 @@ int Srun::relay()
     struct sigaction action { };
     action.sa_handler = onSignal;
     ::sigemptyset(&action.sa_mask);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH}) {
+    // Signals srun passes on to its tasks, as Slurm's srun does (SIGWINCH resizes --pty).
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH}) {
         ::sigaction(s, &action, nullptr);
     }
     const int width = digits(std::max(0, m_ntasks - 1));
@@ -588,10 +604,18 @@ void Srun::finish(int exitCode, int exitSignal)
     end.set("exit_code", exitCode);
     end.set("exit_signal", exitSignal);
     end.set("usage", totalUsage());
-    m_link.call(end);
-    if (m_ownAllocation) {
-        ia::release(m_link, m_jobId, exitCode, exitSignal);
+    if (!m_ownAllocation) {
+        m_link.call(end);
+        return;
     }
+    // The step's end rides with the release of srun's own allocation: one round trip.
+    Json release = Json::object();
+    release.set("op", "alloc_release");
+    release.set("job_id", m_jobId);
+    release.set("exit_code", exitCode);
+    release.set("exit_signal", exitSignal);
+    release.set("step_end", std::move(end));
+    m_link.call(release);
 }
 
 } // namespace

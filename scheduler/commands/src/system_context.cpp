@@ -131,13 +131,20 @@ Context systemContext(int argc, char **argv)
         }
         return std::nullopt;
     };
-    ctx.controller = [client = std::make_shared<proto::Client>()](
-                         const proto::Json &request) -> std::optional<proto::Json> {
+    auto client = std::make_shared<proto::Client>();
+    ctx.controller = [client](const proto::Json &request) -> std::optional<proto::Json> {
         std::string error;
         if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
             return std::nullopt;
         }
         return client->call(request, error);
+    };
+    ctx.controllerText = [client](const proto::Json &request) -> std::optional<std::string> {
+        std::string error;
+        if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
+            return std::nullopt;
+        }
+        return client->callText(request, error);
     };
     return ctx;
 }

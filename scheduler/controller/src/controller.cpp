@@ -89,6 +89,32 @@ bool contains(const Json &list, std::string_view value)
     return false;
 }
 
+// The `steps` of an `acct` job (docs/protocol.md).
+Json stepsJson(const std::vector<acct::StepRecord> &records)
+{
+    Json steps = Json::array();
+    for (const auto &s : records) {
+        Json step = Json::object();
+        step.add("step", s.step);
+        step.add("step_id", s.step);
+        if (!s.name.empty() || s.step == "batch" || s.step == "extern") {
+            step.add("name", s.name.empty() ? s.step : s.name);
+        }
+        step.add("state", sched::longName(s.state));
+        step.add("exit_code", s.exit.code);
+        step.add("exit_signal", s.exit.signal);
+        step.add("start_time", s.startTime);
+        step.add("end_time", s.endTime);
+        step.add("nodes", proto::stringList(s.nodes));
+        step.add("num_cpus", s.cpus);
+        step.add("total_cpu_ms", s.totalCpuMs);
+        step.add("max_rss_kb", s.maxRssKb);
+        step.add("ave_rss_kb", s.aveRssKb);
+        steps.push(std::move(step));
+    }
+    return steps;
+}
+
 bool containsId(const Json &list, std::uint32_t id)
 {
     for (const auto &item : list.items()) {
@@ -344,33 +370,34 @@ Json Controller::listJobs(const Json &request, Seconds now) const
     // `fields`: only those members (docs/protocol.md); `form: rows`: as rows of values.
     const std::vector<std::string> fields = request["fields"].toStringList();
     const bool rows = !fields.empty() && request["form"].toString() == "rows";
-    const JobView view = fields.empty() ? JobView{} : JobView::of(fields);
-    Json jobs = Json::array();
-    for (const auto &[id, job] : m_jobs) {
-        if (ids.size() && !containsId(ids, id.value)
+    auto keep = [&](const Job &job) {
+        if (ids.size() && !containsId(ids, job.id.value)
             && !(job.arrayJobId != 0 && containsId(ids, job.arrayJobId))) {
-            continue;
+            return false;
         }
         if (users.size() && !contains(users, job.spec.user)) {
-            continue;
+            return false;
         }
         if (states.size() && !contains(states, sched::longName(job.state))) {
-            continue;
+            return false;
         }
-        if (partitions.size() && !contains(partitions, job.spec.partition)) {
-            continue;
-        }
-        Json j = jobJson(job, now, view);
-        jobs.push(rows ? rowOf(std::move(j), fields) : std::move(j));
-    }
+        return !partitions.size() || contains(partitions, job.spec.partition);
+    };
     Json reply = success();
     reply.set("now", now);
     if (rows) {
         reply.set("columns", proto::stringList(fields));
-        reply.set("rows", std::move(jobs));
-    } else {
-        reply.set("jobs", std::move(jobs));
+        reply.set("rows", jobRows(fields, now, keep));
+        return reply;
     }
+    const JobView view = fields.empty() ? JobView{} : JobView::of(fields);
+    Json jobs = Json::array();
+    for (const auto &[id, job] : m_jobs) {
+        if (keep(job)) {
+            jobs.push(jobJson(job, now, view));
+        }
+    }
+    reply.set("jobs", std::move(jobs));
     return reply;
 }
 
@@ -436,6 +463,15 @@ Json Controller::cancel(const Json &request, Seconds now)
             order.set("job_id", static_cast<std::int64_t>(id));
             order.set("signal", signal);
             order.set("cancel", signal == SIGKILL);
+            if (signal != SIGKILL) {
+                // scancel --signal: steps (Slurm's default), batch (--batch) or full (--full).
+                order.set("scope", request["scope"].toString("steps"));
+                for (const auto &node : job.nodeList) { // steps may run on every node
+                    if (node != job.batchHost) {
+                        m_gateway.send(node, order);
+                    }
+                }
+            }
             m_gateway.send(job.batchHost, order);
         }
     }
@@ -497,50 +533,70 @@ Json Controller::accounting(const Json &request, Seconds now) const
     auto named = [&fields](std::string_view key) {
         return fields.empty() || std::find(fields.begin(), fields.end(), key) != fields.end();
     };
-    const acct::JobKeys keys = fields.empty() ? acct::JobKeys::all() : acct::JobKeys::of(fields);
     const bool withPriority = named("priority");
     const bool withCancelledBy = named("cancelled_by");
     const bool withSteps = named("steps");
+    auto priorityOf = [](const Job &job) {
+        return job.priority > 0 ? job.priority : kBasicPriorityBase - job.id.value;
+    };
+    Json reply = success();
+    reply.set("now", now);
+    if (!fields.empty() && request["form"].toString() == "rows") {
+        // `form: "rows"`: the same values written as text (docs/protocol.md).
+        acct::JobRowWriter writer(fields);
+        auto columnOf = [&fields](std::string_view name) {
+            const auto it = std::find(fields.begin(), fields.end(), name);
+            return it == fields.end() ? -1 : static_cast<int>(it - fields.begin());
+        };
+        const int priorityColumn = columnOf("priority");
+        const int cancelledByColumn = columnOf("cancelled_by");
+        const int stepsColumn = columnOf("steps");
+        std::string text = "[";
+        for (const auto &entry : all) {
+            const Job &job = *entry.job;
+            writer.encode(job);
+            if (priorityColumn >= 0) {
+                std::string &cell = writer.cell(priorityColumn);
+                cell.clear();
+                Json(priorityOf(job)).dumpTo(cell);
+            }
+            if (cancelledByColumn >= 0 && job.cancelledBy) {
+                std::string &cell = writer.cell(cancelledByColumn);
+                cell.clear();
+                Json(static_cast<std::int64_t>(*job.cancelledBy)).dumpTo(cell);
+            }
+            if (stepsColumn >= 0) {
+                std::string &cell = writer.cell(stepsColumn);
+                cell.clear();
+                stepsJson(entry.steps).dumpTo(cell);
+            }
+            if (text.size() > 1) {
+                text += ',';
+            }
+            writer.appendRow(text);
+        }
+        text += ']';
+        reply.set("columns", proto::stringList(fields));
+        reply.set("rows", Json::raw(std::move(text)));
+        return reply;
+    }
+    const acct::JobKeys keys = fields.empty() ? acct::JobKeys::all() : acct::JobKeys::of(fields);
     Json jobs = Json::array();
     jobs.reserve(all.size());
     for (const auto &entry : all) {
         const Job &job = *entry.job;
         Json j = acct::jobToJson(job, keys);
         if (withPriority) {
-            j.set("priority", job.priority > 0 ? job.priority : kBasicPriorityBase - job.id.value);
+            j.set("priority", priorityOf(job));
         }
         if (withCancelledBy && job.cancelledBy) {
             j.add("cancelled_by", static_cast<std::int64_t>(*job.cancelledBy));
         }
-        if (!withSteps) {
-            jobs.push(std::move(j));
-            continue;
+        if (withSteps) {
+            j.add("steps", stepsJson(entry.steps));
         }
-        Json steps = Json::array();
-        for (const auto &s : entry.steps) {
-            Json step = Json::object();
-            step.add("step", s.step);
-            step.add("step_id", s.step);
-            if (!s.name.empty() || s.step == "batch" || s.step == "extern") {
-                step.add("name", s.name.empty() ? s.step : s.name);
-            }
-            step.add("state", sched::longName(s.state));
-            step.add("exit_code", s.exit.code);
-            step.add("exit_signal", s.exit.signal);
-            step.add("start_time", s.startTime);
-            step.add("end_time", s.endTime);
-            step.add("nodes", proto::stringList(s.nodes));
-            step.add("num_cpus", s.cpus);
-            step.add("total_cpu_ms", s.totalCpuMs);
-            step.add("max_rss_kb", s.maxRssKb);
-            step.add("ave_rss_kb", s.aveRssKb);
-            steps.push(std::move(step));
-        }
-        j.add("steps", std::move(steps));
         jobs.push(std::move(j));
     }
-    Json reply = success();
-    reply.set("now", now);
     reply.set("jobs", std::move(jobs));
     return reply;
 }
@@ -592,16 +648,6 @@ Controller::JobView Controller::JobView::of(const std::vector<std::string> &fiel
     view.explanation = named("explanation");
     view.now = named("now");
     return view;
-}
-
-Json Controller::rowOf(Json job, const std::vector<std::string> &fields)
-{
-    Json row = Json::array();
-    row.reserve(fields.size());
-    for (const auto &key : fields) {
-        row.push(job[key]);
-    }
-    return row;
 }
 
 Json Controller::jobJson(const Job &job, Seconds now) const
@@ -776,10 +822,16 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     chargeUsage(job, now); // fairshare: CPU time used, whatever the end
     const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
     const bool preempted = job.preemptEnd.has_value();
-    const bool preemptRequeue
-        = preempted && part && sched::preemptModeOf(m_config, *part) == sched::PreemptMode::Requeue;
+    // A job scancel'led while it ends (a preemption's grace time, a pending scontrol requeue)
+    // stays cancelled, however its script ends (a SIGTERM trap that exits 0 included).
+    const bool preemptRequeue = preempted && !job.cancelledBy && part
+        && sched::preemptModeOf(m_config, *part) == sched::PreemptMode::Requeue;
     m_preemptKilled.erase(job.id);
     auto asked = m_requeueOnEnd.find(job.id);
+    if (asked != m_requeueOnEnd.end() && job.cancelledBy) {
+        m_requeueOnEnd.erase(asked);
+        asked = m_requeueOnEnd.end();
+    }
     if (!report["launch_failed"].toBool() && (preemptRequeue || asked != m_requeueOnEnd.end())) {
         // scontrol requeue[hold], or preemption with PreemptMode=REQUEUE: back to the queue.
         const bool hold = asked != m_requeueOnEnd.end() && asked->second;

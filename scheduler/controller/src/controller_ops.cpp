@@ -344,7 +344,12 @@ Json Controller::priorities(const Json &request, Seconds now) const
     const auto context = sched::makePriorityContext(m_config, &m_fairshare);
     Json jobs = Json::array();
     for (const auto &[id, job] : m_jobs) {
-        if (!job.isPending()
+        // Like Slurm's multifactor plugin, only jobs that could start: pending, not held
+        // (priority 0 there), eligible (past --begin, dependencies satisfied).
+        const bool waitsToBeEligible = job.spec.hold || job.heldByAdmin
+            || (job.spec.begin && *job.spec.begin > now) || job.reason == sched::Reason::Dependency
+            || job.reason == sched::Reason::DependencyNeverSatisfied;
+        if (!job.isPending() || waitsToBeEligible
             || (request["job_ids"].size() && !listedId(request["job_ids"], id.value))
             || (request["users"].size() && !listed(request["users"], job.spec.user))
             || (request["partitions"].size()
@@ -491,14 +496,18 @@ Json Controller::clockRequest(const Json &request, Seconds now)
         }
         m_clock->advance(seconds);
     }
-    m_store.setMeta("clock_speed_micro", std::llround(m_clock->speed() * 1e6));
-    m_store.setMeta("clock_offset", std::llround(m_clock->offset()));
+    // A request with neither is a question: nothing to save, nobody to tell.
+    const bool changed = request["speed"].isNumber() || request["advance"].isNumber();
+    if (changed) {
+        m_store.setMeta("clock_speed_micro", std::llround(m_clock->speed() * 1e6));
+        m_store.setMeta("clock_offset", std::llround(m_clock->offset()));
+    }
     const Seconds current = std::max(now, m_clock->now());
     Json reply = success();
     reply.set("now", current);
     reply.set("speed", m_clock->speed());
     reply.set("offset", m_clock->offset());
-    if (publish) {
+    if (changed && publish) {
         Json event = Json::object();
         event.set("event", "clock");
         event.set("now", current);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 
 namespace mc::ctl {
 
@@ -233,11 +234,20 @@ void Controller::applyPreemptions(const sched::SchedulePlan &plan, Seconds now)
         emitJob(victim, now);
         if (p.endAt > now && !victim.spec.interactive) {
             // GraceTime: SIGTERM now (the job may save its state), the end when it is over.
+            // With SlurmctldParameters=preempt_send_user_signal the job's own --signal goes
+            // instead, to whom --signal names (B: the batch shell, else the steps), once.
             Json order = Json::object();
             order.set("op", "signal");
             order.set("job_id", static_cast<std::int64_t>(victim.id.value));
             order.set("signal", SIGTERM);
             order.set("cancel", false);
+            const std::string &user = victim.spec.signal;
+            if (m_config.preemptSendUserSignal && !user.empty()) {
+                const bool batch = user.rfind("B:", 0) == 0;
+                order.set("signal", std::atoi(user.c_str() + (batch ? 2 : 0)));
+                order.set("scope", batch ? "batch" : "steps");
+                order.set("user_signal", true); // the node sends it unless it already did
+            }
             m_gateway.send(victim.batchHost, order);
         }
     }

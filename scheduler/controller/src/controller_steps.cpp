@@ -269,6 +269,12 @@ Json Controller::listSteps(const Json &request, Seconds now) const
 Json Controller::allocationRelease(const Json &request, Seconds now)
 {
     auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
+    if (request["step_end"].isObject()) {
+        // srun's own allocation: its step's end comes with the release (one round trip).
+        Json end = request["step_end"];
+        end.set("job_id", static_cast<std::int64_t>(id));
+        stepEnd(end, now);
+    }
     auto it = m_jobs.find(JobId{id});
     if (it == m_jobs.end()) {
         return failure("Invalid job id specified", kInvalidJobId);

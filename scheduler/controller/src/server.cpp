@@ -143,7 +143,8 @@ void Server::onMessage(int fd, const Json &message)
         m_allocations[fd].push_back(reply["job_id"].toInt());
     }
     if (op == "submit" || op == "cancel" || op == "hold" || op == "release" || op == "requeue"
-        || op == "update" || op == "node_update" || op == "clock") {
+        || op == "update" || op == "node_update"
+        || (op == "clock" && (message["speed"].isNumber() || message["advance"].isNumber()))) {
         scheduleSoon();
     }
 }

@@ -1,6 +1,7 @@
 #include "mc/sched/planner.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 namespace mc::sched {
@@ -25,6 +26,21 @@ Planner::Planner(std::vector<Amount> freeNow, Seconds now)
         m_steps[i * kRoom] = Step{now, freeNow[i]};
         m_spans.push_back(Span{i * kRoom, 1, kRoom});
     }
+    m_second.assign(freeNow.size(), kForever);
+}
+
+Planner::Planner(std::vector<Amount> freeNow, Seconds now, const std::vector<Release> &releases)
+    : m_now(now)
+{
+    // One step per node, no spare room: addReleases lays the profiles out again.
+    m_steps.reserve(freeNow.size());
+    m_spans.reserve(freeNow.size());
+    for (std::size_t i = 0; i < freeNow.size(); ++i) {
+        m_steps.push_back(Step{now, freeNow[i]});
+        m_spans.push_back(Span{i, 1, 1});
+    }
+    m_second.assign(freeNow.size(), kForever);
+    addReleases(releases);
 }
 
 Seconds Planner::endOf(Seconds from, Seconds duration)
@@ -59,6 +75,9 @@ std::size_t Planner::splitAt(std::size_t node, Seconds at)
     std::move_backward(steps + pos, steps + span.size, steps + span.size + 1);
     steps[pos] = Step{at, steps[pos - 1].free};
     ++span.size;
+    if (pos == 1) {
+        m_second[node] = at;
+    }
     return pos;
 }
 
@@ -67,7 +86,7 @@ void Planner::addRelease(std::size_t node, Seconds at, const Amount &amount)
     if (at == kInfinite) {
         return;
     }
-    m_bounds.clear(); // free amounts grow: the bounds no longer hold
+    forgetBounds(); // free amounts grow: the bounds no longer hold
     const std::size_t first = splitAt(node, std::max(at, m_now));
     const Span &span = m_spans[node];
     Step *p = m_steps.data() + span.offset;
@@ -80,7 +99,7 @@ void Planner::addRelease(std::size_t node, Seconds at, const Amount &amount)
 
 void Planner::addReleases(const std::vector<Release> &releases)
 {
-    m_bounds.clear(); // free amounts grow: the bounds no longer hold
+    forgetBounds(); // free amounts grow: the bounds no longer hold
     const std::size_t count = m_spans.size();
     const bool fresh
         = std::all_of(m_spans.begin(), m_spans.end(), [](const Span &s) { return s.size == 1; });
@@ -139,6 +158,51 @@ void Planner::addReleases(const std::vector<Release> &releases)
     }
     m_steps = std::move(steps);
     m_spans = std::move(spans);
+    for (std::size_t n = 0; n < count; ++n) {
+        m_second[n] = m_spans[n].size > 1 ? m_steps[m_spans[n].offset + 1].time : kForever;
+    }
+}
+
+void Planner::give(std::size_t node, const Amount &amount, Seconds from, Seconds until)
+{
+    forgetBounds(); // free amounts grow: the bounds no longer hold
+    take(node, Amount{-amount.cpus, -amount.memory, -amount.gpus}, from, until);
+}
+
+void Planner::collapseTo(Seconds now)
+{
+    forgetBounds();
+    m_now = std::max(m_now, now);
+    for (Span &span : m_spans) {
+        Step *p = m_steps.data() + span.offset;
+        std::size_t k = 0; // the step holding at `now`
+        while (k + 1 < span.size && p[k + 1].time <= m_now) {
+            ++k;
+        }
+        p[0] = Step{m_now, p[k].free};
+        // Drop the steps that change nothing (left by give()), keeping the profiles short.
+        std::size_t size = 1;
+        for (std::size_t i = k + 1; i < span.size; ++i) {
+            const Amount &a = p[i].free;
+            const Amount &b = p[size - 1].free;
+            if (a.cpus != b.cpus || a.memory != b.memory || a.gpus != b.gpus) {
+                p[size++] = p[i];
+            }
+        }
+        span.size = size;
+    }
+    for (std::size_t n = 0; n < m_spans.size(); ++n) {
+        m_second[n] = m_spans[n].size > 1 ? m_steps[m_spans[n].offset + 1].time : kForever;
+    }
+}
+
+bool Planner::fragmented() const
+{
+    std::size_t used = 0;
+    for (const Span &span : m_spans) {
+        used += span.capacity;
+    }
+    return m_steps.size() > 2 * used + 1024;
 }
 
 bool Planner::fits(std::size_t node, const Amount &need, Seconds from, Seconds until) const
@@ -198,41 +262,69 @@ std::optional<Seconds> Planner::earliestOn(
     return std::nullopt;
 }
 
-bool Planner::laterBounded(const Bounded &a, const Bounded &b)
-{
-    return a.lower != b.lower ? a.lower > b.lower : a.position > b.position;
-}
-
 Planner::Bounded *Planner::BoundList::sortMore(std::size_t i, const Planner &planner)
 {
     if (!deferred.empty()) {
-        // Bounded now rather than when the list was made: takes since only raise the bounds.
+        // A node without the need free now first has it at its second step or later: that
+        // time keys the node until it comes to the top of the heap, where its profile is
+        // scanned for the real bound (bounded then rather than now: takes since only raise
+        // it). Most nodes are never scanned: callers stop after the first few.
         for (const std::size_t position : deferred) {
-            const std::size_t node = (*candidates)[position];
-            for (const Step &step : planner.profile(node)) {
-                if (step.free.covers(need)) {
-                    const Seconds lower = std::max(step.time, planner.m_now);
-                    // Nothing scanned yet: the run is empty and `next` is the bound itself.
-                    heap.push_back(Bounded{lower, position, node, lower, lower, lower});
-                    break;
-                }
+            const Seconds second = planner.m_second[(*candidates)[position]];
+            if (second != kForever) {
+                heap.push_back(
+                    {std::max(second, planner.m_now), static_cast<std::uint32_t>(position), 0});
             }
         }
         deferred.clear();
-        std::make_heap(heap.begin(), heap.end(), laterBounded);
+        std::make_heap(heap.begin(), heap.end(), std::greater<>{});
     }
     while (i >= items.size() && !heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), laterBounded);
-        items.push_back(heap.back()); // capacity reserved: no reallocation
+        std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
+        const Keyed top = heap.back();
         heap.pop_back();
+        const std::size_t node = (*candidates)[top.position];
+        if (!top.exact) {
+            const Profile p = planner.profile(node);
+            std::size_t k = 1; // the first step does not cover the need
+            while (k < p.size() && !p[k].free.covers(need)) {
+                ++k;
+            }
+            if (k == p.size()) {
+                continue; // never has it
+            }
+            if (const Seconds lower = std::max(p[k].time, planner.m_now); lower != top.key) {
+                heap.push_back({lower, top.position, 1});
+                std::push_heap(heap.begin(), heap.end(), std::greater<>{});
+                continue;
+            }
+        }
+        // Nothing scanned yet: the run is empty and `next` is the bound itself.
+        // (capacity reserved: no reallocation)
+        items.push_back(Bounded{top.key, top.position, node, top.key, top.key, top.key});
     }
     return i < items.size() ? &items[i] : nullptr;
+}
+
+void Planner::forgetBounds()
+{
+    for (auto &[key, list] : m_bounds) {
+        m_spareLists.push_back(std::move(list));
+    }
+    m_bounds.clear();
 }
 
 Planner::BoundList Planner::bounds(
     const std::vector<std::size_t> &candidates, const Amount &need) const
 {
     BoundList list;
+    if (!m_spareLists.empty()) { // its buffers, emptied
+        list = std::move(m_spareLists.back());
+        m_spareLists.pop_back();
+        list.items.clear();
+        list.heap.clear();
+        list.deferred.clear();
+    }
     list.items.reserve(candidates.size());
     list.candidates = &candidates;
     list.need = need;
@@ -354,8 +446,8 @@ std::optional<Planner::Slot> Planner::earliestSlot(const std::vector<std::size_t
     // Each node's own earliest start bounds the slot from below: the count-th smallest. A
     // max-heap keeps the `count` smallest so far; nodes whose lower bound is not below its top
     // cannot change it, and the list is sorted by that bound.
-    std::vector<Seconds> smallest;
-    smallest.reserve(static_cast<std::size_t>(count) + 1);
+    auto &smallest = m_smallest;
+    smallest.clear();
     for (std::size_t i = 0; Bounded *b = bounded.at(i, *this); ++i) {
         const bool full = static_cast<int>(smallest.size()) == count;
         const Seconds bound = full ? smallest.front() : kInfinite;
@@ -430,12 +522,15 @@ std::optional<Planner::Slot> Planner::earliestSlot(const std::vector<std::size_t
             }
         }
     }
-    std::sort(events.begin(), events.end());
+    // In time order; a heap rather than a sort: the slot is usually among the first times.
+    std::make_heap(events.begin(), events.end(), std::greater<>{});
     int open = 0;
-    for (std::size_t i = 0; i < events.size();) {
-        const Seconds t = events[i].first;
-        for (; i < events.size() && events[i].first == t; ++i) {
-            open += events[i].second;
+    while (!events.empty()) {
+        const Seconds t = events.front().first;
+        while (!events.empty() && events.front().first == t) {
+            open += events.front().second;
+            std::pop_heap(events.begin(), events.end(), std::greater<>{});
+            events.pop_back();
         }
         if (open >= count) {
             if (auto slot = trySlot(t)) {

@@ -53,9 +53,14 @@ Seconds expectedEnd(const Job &job, Seconds now)
     return std::max(job.startTime + limit, now + 1);
 }
 
+Amount negate(const Amount &a)
+{
+    return Amount{-a.cpus, -a.memory, -a.gpus};
+}
+
 } // namespace
 
-SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan)
+SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan, SchedulePass *previous)
     : m_input(input)
     , m_plan(plan)
     , m_planner({}, input.now)
@@ -66,10 +71,61 @@ SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan)
         m_ownIndex.emplace(*input.config, input.nodeList());
         m_index = &*m_ownIndex;
     }
+    if (!previous || !carry(*previous)) {
+        build();
+    }
+}
+
+Amount SchedulePass::backOn(const Running &r, std::size_t n) const
+{
+    if (r.exclusive) {
+        const NodeUsage &u = m_input.nodeList()[n];
+        return Amount{u.cpus, u.memory, u.gpus};
+    }
+    return r.back;
+}
+
+SchedulePass::Running SchedulePass::describe(std::size_t j)
+{
+    const Job *job = m_input.running[j];
+    Running r{job->id, m_runningNodes.size(), 0, expectedEnd(*job, m_input.now), job, {}, false};
+    const int count = std::max(1, static_cast<int>(job->nodeList.size()));
+    r.back = Amount{job->allocCpus / count, job->memPerNode, job->spec.gpusPerNode};
+    r.exclusive = job->spec.exclusive;
+    if (!r.exclusive) {
+        // Only an exclusive partition matters here: most passes look up no partition by name.
+        const auto &parts = m_input.config->partitions;
+        if (std::any_of(parts.begin(), parts.end(), [](const auto &p) { return p.exclusive; })) {
+            const PartitionConfig *part = m_input.config->partition(job->spec.partition);
+            r.exclusive = part && part->exclusive;
+        }
+    }
+    if (m_input.runningNodes.size() == m_input.running.size()) {
+        for (const std::size_t i : *m_input.runningNodes[j]) { // a few: no memmove call
+            m_runningNodes.push_back(i);
+        }
+    } else {
+        for (const auto &name : job->nodeList) {
+            if (const auto i = m_index->find(name)) {
+                m_runningNodes.push_back(*i);
+            }
+        }
+    }
+    r.count = m_runningNodes.size() - r.first;
+    return r;
+}
+
+void SchedulePass::build()
+{
+    const SchedulerInput &input = m_input;
+    const std::size_t nodes = input.nodeList().size();
     std::vector<Amount> free;
-    free.reserve(input.nodeList().size());
-    for (std::size_t i = 0; i < input.nodeList().size(); ++i) {
+    free.reserve(nodes);
+    m_nodeKeys.clear();
+    m_nodeKeys.reserve(nodes);
+    for (std::size_t i = 0; i < nodes; ++i) {
         const NodeUsage &n = input.nodeList()[i];
+        m_nodeKeys.push_back({n.available, Amount{n.cpus, n.memory, n.gpus}});
         if (n.available) {
             free.push_back(Amount{std::max(0, n.cpus - n.allocCpus),
                 std::max<MiB>(0, n.memory - n.allocMemory), std::max(0, n.gpus - n.allocGpus)});
@@ -77,44 +133,132 @@ SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan)
             free.push_back(Amount{});
         }
     }
-    m_planner = Planner(std::move(free), input.now);
+    m_running.clear();
+    m_runningNodes.clear();
+    m_takes.clear();
     m_running.reserve(input.running.size() + 16);
     m_runningNodes.reserve(input.running.size() * 2 + 16);
-    const bool indexed = input.runningNodes.size() == input.running.size();
     std::vector<Planner::Release> releases;
     releases.reserve(input.running.size() * 2);
-    std::vector<std::size_t> found;
     for (std::size_t j = 0; j < input.running.size(); ++j) {
-        const Job *job = input.running[j];
-        Running r{job->id, m_runningNodes.size(), 0, expectedEnd(*job, input.now)};
-        const int count = std::max(1, static_cast<int>(job->nodeList.size()));
-        const PartitionConfig *part = input.config->partition(job->spec.partition);
-        const std::vector<std::size_t> *at = indexed ? input.runningNodes[j] : nullptr;
-        if (!at) {
-            found.clear();
-            for (const auto &name : job->nodeList) {
-                if (const auto i = m_index->find(name)) {
-                    found.push_back(*i);
-                }
-            }
-            at = &found;
-        }
-        const bool exclusive = job->spec.exclusive || (part && part->exclusive);
-        for (const std::size_t i : *at) {
-            m_runningNodes.push_back(i);
-            ++r.count;
-            const NodeUsage &n = input.nodeList()[i];
-            Amount back{job->allocCpus / count, job->memPerNode, job->spec.gpusPerNode};
-            if (exclusive) {
-                back = Amount{n.cpus, n.memory, n.gpus};
-            }
-            if (n.available) {
-                releases.push_back({i, r.end, back});
+        const Running r = describe(j);
+        for (std::size_t k = r.first; k < r.first + r.count; ++k) {
+            const std::size_t i = m_runningNodes[k];
+            if (m_nodeKeys[i].available) {
+                releases.push_back({i, r.end, backOn(r, i)});
             }
         }
         m_running.push_back(r);
     }
-    m_planner.addReleases(releases);
+    m_inputRunning = m_running.size();
+    m_planner = Planner(std::move(free), input.now, releases);
+}
+
+bool SchedulePass::carry(SchedulePass &previous)
+{
+    const SchedulerInput &input = m_input;
+    const std::size_t nodes = input.nodeList().size();
+    if (input.runningNodes.size() != input.running.size() || previous.m_nodeKeys.size() != nodes
+        || previous.m_index != m_index || previous.m_input.config != input.config
+        || input.now < previous.m_planner.now()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < nodes; ++i) {
+        const NodeUsage &u = input.nodeList()[i];
+        const NodeKey &key = previous.m_nodeKeys[i];
+        if (u.available != key.available || u.cpus != key.size.cpus || u.memory != key.size.memory
+            || u.gpus != key.size.gpus) {
+            return false;
+        }
+    }
+    m_nodeKeys = std::move(previous.m_nodeKeys);
+    m_planner = std::move(previous.m_planner);
+    // Undo the decisions of the previous pass, the last first.
+    for (auto t = previous.m_takes.rbegin(); t != previous.m_takes.rend(); ++t) {
+        m_planner.give(t->node, t->need, t->from, t->until);
+    }
+    const Seconds now = input.now;
+    m_planner.collapseTo(now);
+    // The running jobs of the previous input and of this one, both in id order: those that
+    // ended (or changed) give back what they held until their expected end; those that
+    // started (or changed) take it until theirs.
+    const std::vector<Running> &before = previous.m_running;
+    const std::vector<std::size_t> &beforeNodes = previous.m_runningNodes;
+    const auto ended = [&](const Running &r) {
+        if (r.end != kInfinite && r.end <= now) {
+            return; // its release is already in the amounts now
+        }
+        for (std::size_t k = r.first; k < r.first + r.count; ++k) {
+            const std::size_t n = beforeNodes[k];
+            if (m_nodeKeys[n].available) {
+                m_planner.give(n, backOn(r, n), now, r.end);
+            }
+        }
+    };
+    m_running.clear();
+    m_runningNodes.clear();
+    m_running.reserve(input.running.size() + 16);
+    m_runningNodes.reserve(beforeNodes.size() + 16);
+    std::size_t i = 0;
+    for (std::size_t j = 0; j < input.running.size(); ++j) {
+        const JobId id = input.running[j]->id;
+        if (j > 0 && !(m_running.back().id < id)) {
+            return false; // not in id order
+        }
+        for (; i < previous.m_inputRunning && before[i].id < id; ++i) {
+            ended(before[i]);
+        }
+        Running r = describe(j);
+        if (i < previous.m_inputRunning && before[i].id == id) {
+            const Running &old = before[i++];
+            bool same = old.job == r.job && old.end == r.end && old.count == r.count
+                && old.exclusive == r.exclusive && old.back.cpus == r.back.cpus
+                && old.back.memory == r.back.memory && old.back.gpus == r.back.gpus;
+            for (std::size_t k = 0; same && k < r.count; ++k) {
+                same = beforeNodes[old.first + k] == m_runningNodes[r.first + k];
+            }
+            if (same) {
+                m_running.push_back(r);
+                continue;
+            }
+            ended(old);
+        }
+        for (std::size_t k = r.first; k < r.first + r.count; ++k) {
+            const std::size_t n = m_runningNodes[k];
+            if (m_nodeKeys[n].available) {
+                m_planner.give(n, negate(backOn(r, n)), now, r.end);
+            }
+        }
+        m_running.push_back(r);
+    }
+    for (; i < previous.m_inputRunning; ++i) {
+        ended(before[i]);
+    }
+    m_inputRunning = m_running.size();
+    if (m_planner.fragmented()) {
+        return false;
+    }
+    // The amounts free now must be the input's: otherwise (a job's usage not as the planner
+    // was told) build afresh.
+    for (std::size_t n = 0; n < nodes; ++n) {
+        const NodeUsage &u = input.nodeList()[n];
+        const Amount &free = m_planner.freeNow(n);
+        const Amount expected = u.available
+            ? Amount{std::max(0, u.cpus - u.allocCpus), std::max<MiB>(0, u.memory - u.allocMemory),
+                std::max(0, u.gpus - u.allocGpus)}
+            : Amount{};
+        if (free.cpus != expected.cpus || free.memory != expected.memory
+            || free.gpus != expected.gpus) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void SchedulePass::takeLogged(std::size_t n, const Amount &need, Seconds from, Seconds until)
+{
+    m_planner.take(n, need, from, until);
+    m_takes.push_back({n, need, from, until});
 }
 
 void SchedulePass::prepare(QueueEntry &entry)
@@ -288,9 +432,10 @@ void SchedulePass::start(const QueueEntry &entry, const std::vector<std::size_t>
         decision.timeLimit = duration;
     }
     for (std::size_t n : nodes) {
-        m_planner.take(n, needOn(entry, n), m_input.now, until);
+        takeLogged(n, needOn(entry, n), m_input.now, until);
     }
-    m_running.push_back({entry.job->id, m_runningNodes.size(), nodes.size(), until});
+    m_running.push_back(
+        {entry.job->id, m_runningNodes.size(), nodes.size(), until, nullptr, {}, false});
     m_runningNodes.insert(m_runningNodes.end(), nodes.begin(), nodes.end()); // may wait for it
     if (!m_runningByNode.empty()) {
         for (std::size_t n : nodes) {
@@ -304,7 +449,7 @@ void SchedulePass::reserve(const QueueEntry &entry, const Planner::Slot &slot)
 {
     const Seconds until = entry.duration == kInfinite ? kInfinite : slot.start + entry.duration;
     for (std::size_t n : slot.nodes) {
-        m_planner.take(n, needOn(entry, n), slot.start, until);
+        takeLogged(n, needOn(entry, n), slot.start, until);
     }
     ++m_reservations;
 }

@@ -127,9 +127,11 @@ Scheduler::Scheduler(SchedulerOptions options)
 // after it can be decided as if they had been at the end of its queue.
 class PassRunner {
 public:
-    PassRunner(const SchedulerInput &input, const SchedulerOptions &options)
+    // `previous`: the last pass of the same session, whose planner this one takes over.
+    PassRunner(const SchedulerInput &input, const SchedulerOptions &options,
+        PassRunner *previous = nullptr)
         : m_input(input)
-        , m_pass(m_input, m_plan)
+        , m_pass(m_input, m_plan, previous ? &previous->m_pass : nullptr)
         , m_policy(makePolicy(
               options.policy.value_or(input.config->scheduler), options.reservationDepth))
         , m_context(makePriorityContext(*input.config, input.fairshare))
@@ -312,7 +314,8 @@ ScheduleSession::~ScheduleSession() = default;
 
 SchedulePlan ScheduleSession::run(const SchedulerInput &input)
 {
-    m_runner = std::make_unique<PassRunner>(input, m_options);
+    auto next = std::make_unique<PassRunner>(input, m_options, m_runner.get());
+    m_runner = std::move(next);
     return m_runner->runAll();
 }
 

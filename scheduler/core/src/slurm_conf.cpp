@@ -468,7 +468,8 @@ void ConfParser::globalKey(const Pair &pair)
 }
 
 // SchedulerType, PriorityType, PriorityWeight*, PriorityMaxAge, PriorityDecayHalfLife,
-// PriorityFavorSmall, PreemptType, PreemptMode. False when `pair` is none of them.
+// PriorityFavorSmall, PreemptType, PreemptMode, SlurmctldParameters. False when `pair` is none
+// of them.
 bool ConfParser::schedulingKey(const Pair &pair)
 {
     const std::string &key = pair.key;
@@ -533,6 +534,16 @@ bool ConfParser::schedulingKey(const Pair &pair)
             m_config.preemptMode = *mode;
         } else {
             badValue(key, value);
+        }
+    } else if (equalsIgnoreCase(key, "SlurmctldParameters")) {
+        // A comma-separated list; only preempt_send_user_signal changes what minicluster does.
+        std::size_t from = 0;
+        while (from <= value.size()) {
+            const std::size_t comma = std::min(value.find(',', from), value.size());
+            if (equalsIgnoreCase(value.substr(from, comma - from), "preempt_send_user_signal")) {
+                m_config.preemptSendUserSignal = true;
+            }
+            from = comma + 1;
         }
     } else {
         return false;

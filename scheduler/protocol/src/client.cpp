@@ -2,6 +2,7 @@
 
 #include "mc/proto/socket.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <sys/socket.h>
@@ -72,13 +73,28 @@ bool Client::send(const Json &message)
 
 std::optional<Json> Client::receive()
 {
+    auto line = receiveLine();
+    if (!line) {
+        return std::nullopt;
+    }
+    return Json::parse(*line);
+}
+
+std::optional<std::string> Client::receiveLine()
+{
     std::size_t scanned = 0; // no newline before this offset: a large reply is searched once
     while (true) {
         auto nl = m_buffer.find('\n', scanned);
         if (nl != std::string::npos) {
-            auto message = Json::parse(std::string_view(m_buffer).substr(0, nl));
-            m_buffer.erase(0, nl + 1);
-            return message;
+            std::string line;
+            if (nl + 1 == m_buffer.size()) { // the usual case: the buffer holds just the reply
+                line.swap(m_buffer);
+                line.pop_back();
+            } else {
+                line.assign(m_buffer, 0, nl);
+                m_buffer.erase(0, nl + 1);
+            }
+            return line;
         }
         scanned = m_buffer.size();
         char chunk[65536];
@@ -88,6 +104,12 @@ std::optional<Json> Client::receive()
         }
         if (n <= 0) {
             return std::nullopt;
+        }
+        const std::size_t needed = m_buffer.size() + static_cast<std::size_t>(n);
+        if (needed > m_buffer.capacity() && needed >= sizeof chunk) {
+            // A large reply: room reserved (not touched) in big steps, so that growth copies
+            // the text rarely.
+            m_buffer.reserve(std::max<std::size_t>(m_buffer.capacity() * 4, 1 << 20));
         }
         m_buffer.append(chunk, static_cast<std::size_t>(n));
     }
@@ -100,6 +122,19 @@ std::optional<Json> Client::call(const Json &request, std::string &error)
         return std::nullopt;
     }
     auto reply = receive();
+    if (!reply) {
+        error = "the controller closed the connection";
+    }
+    return reply;
+}
+
+std::optional<std::string> Client::callText(const Json &request, std::string &error)
+{
+    if (!send(request)) {
+        error = "cannot send to the controller";
+        return std::nullopt;
+    }
+    auto reply = receiveLine();
     if (!reply) {
         error = "the controller closed the connection";
     }

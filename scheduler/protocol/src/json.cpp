@@ -13,17 +13,18 @@ const Json::Array kEmptyArray;
 const Json::Object kEmptyObject;
 
 // True for the characters escapeTo() copies as they are.
-bool plain(char c)
+bool plain(char c, bool escapeSlash)
 {
-    return c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
+    return c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20
+        && !(escapeSlash && c == '/');
 }
 
-void escapeTo(std::string &out, std::string_view s)
+void escapeTo(std::string &out, std::string_view s, bool escapeSlash = false)
 {
     out += '"';
     for (std::size_t i = 0; i < s.size(); ++i) {
         std::size_t end = i;
-        while (end < s.size() && plain(s[end])) {
+        while (end < s.size() && plain(s[end], escapeSlash)) {
             ++end;
         }
         out.append(s.data() + i, end - i); // the run of plain characters at once
@@ -38,6 +39,9 @@ void escapeTo(std::string &out, std::string_view s)
             break;
         case '\\':
             out += "\\\\";
+            break;
+        case '/':
+            out += "\\/";
             break;
         case '\n':
             out += "\\n";
@@ -412,6 +416,14 @@ std::string Json::toString(std::string_view fallback) const
     return std::string(fallback);
 }
 
+std::string_view Json::view() const
+{
+    if (auto *s = std::get_if<std::string>(&m_value)) {
+        return *s;
+    }
+    return {};
+}
+
 std::vector<std::string> Json::toStringList() const
 {
     std::vector<std::string> out;
@@ -589,9 +601,24 @@ void Json::dumpTo(std::string &out) const
         out += '}';
         break;
     }
+    case 7:
+        out += std::get<Raw>(m_value).text;
+        break;
     default:
         break;
     }
+}
+
+Json Json::raw(std::string text)
+{
+    Json json;
+    json.m_value = Raw{std::move(text)};
+    return json;
+}
+
+void appendQuoted(std::string &out, std::string_view s, bool escapeSlash)
+{
+    escapeTo(out, s, escapeSlash);
 }
 
 std::string Json::dump() const

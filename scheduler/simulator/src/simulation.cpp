@@ -115,7 +115,7 @@ JobId Simulation::submit(
         m_fairshare.addUser(job.spec.user);
         m_behaviour[jobId.value] = behaviour;
         auto [it, inserted] = m_jobs.insert_or_assign(jobId.value, std::move(job));
-        m_pending.insert_or_assign(jobId.value, &it->second);
+        m_pending.insertOrAssign(jobId.value, &it->second);
         m_fresh.push_back(jobId.value);
         if (!inserted) {
             m_dirty = true; // an explicit id replaced a job
@@ -192,7 +192,7 @@ void Simulation::failNode(Seconds time, const std::string &node)
         m_events.push_back({m_now, EventKind::NodeDown, node, {}});
         std::vector<std::uint32_t> hit;
         for (const auto &[id, running] : m_running) {
-            const Job &job = *running;
+            const Job &job = *running.job;
             if (std::find(job.nodeList.begin(), job.nodeList.end(), node) != job.nodeList.end()) {
                 hit.push_back(id);
             }
@@ -243,7 +243,11 @@ const sched::WaitDecision *Simulation::lastWait(JobId id) const
 void Simulation::allocate(const Job &job, int sign)
 {
     const sched::JobShape &shape = m_shapes.at(job.id.value);
-    for (const std::size_t n : m_runningNodes.at(job.id.value)) {
+    const RunningJob *running = m_running.find(job.id.value);
+    if (!running) {
+        return;
+    }
+    for (const std::size_t n : running->nodes) {
         sched::NodeUsage &u = m_nodes[n];
         const int cpus = shape.exclusive ? u.cpus : shape.cpusPerNode;
         const sched::MiB mem = shape.exclusive ? u.memory : shape.memPerNode;
@@ -271,7 +275,6 @@ void Simulation::finish(Job &job, JobState state, int exitCode)
 {
     allocate(job, -1);
     m_running.erase(job.id.value);
-    m_runningNodes.erase(job.id.value);
     m_generation[job.id.value]++; // invalidates its pending ending
     const double cpuSeconds = static_cast<double>(job.allocCpus)
         * static_cast<double>(std::max<Seconds>(0, m_now - job.startTime));
@@ -284,10 +287,9 @@ void Simulation::requeueRunning(Job &job)
 {
     allocate(job, -1);
     m_running.erase(job.id.value);
-    m_runningNodes.erase(job.id.value);
     m_generation[job.id.value]++;
     job = sched::requeueJob(std::move(job), m_now);
-    m_pending.insert_or_assign(job.id.value, &job);
+    m_pending.insertOrAssign(job.id.value, &job);
     log(EventKind::Requeue, job, {});
 }
 
@@ -333,14 +335,13 @@ void Simulation::startJob(const sched::StartDecision &start)
             *record = std::move(split.record);
             m_behaviour[newId.value] = m_behaviour[start.job.value];
             record = &m_jobs.insert_or_assign(newId.value, std::move(split.task)).first->second;
-            m_pending.insert_or_assign(newId.value, record);
+            m_pending.insertOrAssign(newId.value, record);
         }
     }
     Job &job = *record;
     m_pending.erase(job.id.value);
     job = sched::startJob(std::move(job), start, m_now);
     m_shapes[job.id.value] = start.shape;
-    m_running.insert_or_assign(job.id.value, &job);
     std::vector<std::size_t> at;
     at.reserve(job.nodeList.size());
     for (const auto &name : job.nodeList) {
@@ -348,7 +349,7 @@ void Simulation::startJob(const sched::StartDecision &start)
             at.push_back(n);
         }
     }
-    m_runningNodes.insert_or_assign(job.id.value, std::move(at));
+    m_running.insertOrAssign(job.id.value, RunningJob{&job, std::move(at)});
     allocate(job, +1);
     scheduleEnd(job);
     m_waits.erase(job.id.value);
@@ -358,8 +359,8 @@ void Simulation::startJob(const sched::StartDecision &start)
 Job &Simulation::pendingJob(JobId id)
 {
     // The jobs of a plan were pending: the pending table is far smaller than the job table.
-    auto it = m_pending.find(id.value);
-    return it != m_pending.end() ? *it->second : m_jobs.at(id.value);
+    Job **pending = m_pending.find(id.value);
+    return pending ? **pending : m_jobs.at(id.value);
 }
 
 void Simulation::apply(sched::SchedulePlan &plan, bool &immediate)
@@ -422,8 +423,8 @@ void Simulation::pass()
         // Only submissions since the last pass: decide the new jobs after the others.
         std::vector<const Job *> fresh;
         for (std::uint32_t id : m_fresh) {
-            if (auto it = m_pending.find(id); it != m_pending.end()) {
-                fresh.push_back(it->second);
+            if (Job **pending = m_pending.find(id)) {
+                fresh.push_back(*pending);
             }
         }
         m_fresh.clear();
@@ -452,13 +453,14 @@ void Simulation::pass()
         }
         input.running.reserve(m_running.size());
         input.runningNodes.reserve(m_running.size());
-        auto at = m_runningNodes.begin(); // the same keys as m_running
         for (const auto &[id, running] : m_running) {
-            input.running.push_back(running);
-            input.runningNodes.push_back(&at->second);
-            ++at;
+            input.running.push_back(running.job);
+            input.runningNodes.push_back(&running.nodes);
         }
         input.lookup = &m_lookup;
+        if (!m_options.carryPlan) {
+            m_scheduler.reset();
+        }
         sched::SchedulePlan plan = m_scheduler.run(input);
         m_dirty = false;
         bool immediate = false;

@@ -265,8 +265,8 @@ void ScancelTest::unknownUserIsRejected()
 void ScancelTest::unsupportedOptionIsRefused()
 {
     Harness h;
-    const Result r = h.run<Scancel>({"--batch", "36"});
-    COMPARE_TEXT(r.err, "scancel: error: --batch is not supported by minicluster\n");
+    const Result r = h.run<Scancel>({"--interactive", "36"});
+    COMPARE_TEXT(r.err, "scancel: error: --interactive is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);
     const Result unknown = h.run<Scancel>({"--bogus"});
     COMPARE_TEXT(unknown.err,

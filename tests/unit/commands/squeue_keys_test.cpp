@@ -168,7 +168,7 @@ void SqueueKeysTest::everySortKeyOrdersTheSameFromItsKeys()
             }
             QVERIFY(!sortRows(part, spec));
             for (std::size_t i = 0; i < jobs.size(); ++i) {
-                QCOMPARE((*part[i].job)["job_id"].toInt(), (*full[i].job)["job_id"].toInt());
+                QCOMPARE(part[i].job["job_id"].toInt(), full[i].job["job_id"].toInt());
             }
         }
     }

@@ -371,8 +371,11 @@ void ControllerOpsTest::prioritiesAndSharesShowTheFactorsAndDecayedUsage()
     call(submitRequest("alice", 4, fields({{"nodes", 2}})));
     m_ctl->schedule(100);
     m_ctl->nodeReport("cn01", jobEnded(1, 1100), 1100); // alice used 8 CPUs for 1000 s
-    call(submitRequest("alice", 1, fields({{"hold", true}})), 1100);
+    call(submitRequest("alice", 1), 1100); // pending: no pass runs before the question
+    call(submitRequest("bob", 1), 1100);
+    // Not listed, as in Slurm: a held job, one waiting for its --begin.
     call(submitRequest("bob", 1, fields({{"hold", true}})), 1100);
+    call(submitRequest("bob", 1, fields({{"begin", 5000}})), 1100);
     Json p = call(request("priorities"), 1200);
     QCOMPARE(p["weights"]["fairshare"].toInt(), 10000);
     QCOMPARE(p["weights"]["age"].toInt(), 1000);
@@ -435,6 +438,9 @@ void ControllerOpsTest::clockKeepsTimeContinuousAndSurvivesARestart()
     QCOMPARE(clock.now(), 1050);
     call(request("clock", fields({{"advance", 3600}})), clock.now());
     QCOMPARE(clock.now(), 4650);
+    Json asked = call(request("clock"), clock.now()); // a question: answered, no event
+    QCOMPARE(asked["now"].toInt(), 4650);
+    QCOMPARE(asked["speed"].toDouble(), 10.0);
     auto clockEvents = std::count_if(m_events.begin(), m_events.end(),
         [](const Json &e) { return e["event"].toString() == "clock"; });
     QCOMPARE(clockEvents, 2);

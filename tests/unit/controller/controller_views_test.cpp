@@ -35,6 +35,7 @@ private slots:
     void acctListsQueuedJobsFromMemoryAndFinishedFromTheStore();
     void acctJobIdsMatchEveryTaskOfAnArray();
     void acctFieldsAndStepIds();
+    void rowsHoldTheValuesOfTheObjects();
 
 private:
     Json call(const Json &r, sched::Seconds now = 100) { return m_ctl->handleRequest(r, now); }
@@ -118,7 +119,8 @@ void ControllerViewsTest::rowsFormSendsColumnsThenValues()
     const std::vector<std::string> fields{"job_id", "user", "array_task_id", "array_task_str"};
     r.set("fields", proto::stringList(fields));
     r.set("form", "rows");
-    Json reply = call(r);
+    // Rows are written as text (acct::JobRowWriter): read back as a client reads them.
+    Json reply = *Json::parse(call(r).dump());
     QVERIFY(!reply.contains("jobs"));
     QCOMPARE(reply["columns"].toStringList(), fields);
     QCOMPARE(reply["rows"].size(), 2u);
@@ -210,6 +212,49 @@ void ControllerViewsTest::acctFieldsAndStepIds()
     Json slim = call(r, 160)["jobs"].items().at(0);
     QCOMPARE(keysOf(slim), (std::vector<std::string>{"job_id", "state", "steps"}));
     QCOMPARE(slim["steps"].size(), 1u);
+}
+
+// The text rows (acct::JobRowWriter, controller_rows.cpp) against the Json objects of the same
+// request, for `jobs` and `acct`, with every job member plus the ones the controller adds.
+void ControllerViewsTest::rowsHoldTheValuesOfTheObjects()
+{
+    call(submitRequest("alice", 4)); // 1: runs, then ends
+    call(submitRequest("alice", 4)); // 2: runs
+    call(submitRequest("bob", 4, fields({{"array", "1-3%1"}}))); // 3: an array
+    call(submitRequest("alice", 4, fields({{"dependency", "afterok:2"}, {"name", "a \"b\"\n"}})));
+    m_ctl->schedule(101);
+    m_ctl->nodeReport("cn01", jobEnded(1, 150), 150);
+    m_ctl->schedule(151);
+
+    std::vector<std::string> names(acct::kJobKeys.begin(), acct::kJobKeys.end());
+    for (const char *extra : {"explanation", "now", "steps", "priority", "cancelled_by", "bogus"}) {
+        names.emplace_back(extra);
+    }
+    for (const char *op : {"jobs", "acct"}) {
+        Json r = request(op);
+        r.set("fields", proto::stringList(names));
+        const Json objects = call(r, 160);
+        r.set("form", "rows");
+        const Json rows = *Json::parse(call(r, 160).dump());
+        QCOMPARE(rows["columns"].toStringList(), names);
+        QCOMPARE(rows["rows"].size(), objects["jobs"].size());
+        QVERIFY(rows["rows"].size() >= 4u);
+        for (std::size_t i = 0; i < rows["rows"].size(); ++i) {
+            const Json &row = rows["rows"].items()[i];
+            const Json &object = objects["jobs"].items()[i];
+            Json rebuilt = Json::object();
+            for (std::size_t c = 0; c < names.size(); ++c) {
+                if (!row.items()[c].isNull()) {
+                    rebuilt.set(names[c], row.items()[c]);
+                }
+            }
+            // The same members with the same values (an object's order is the codec's).
+            QCOMPARE(rebuilt.size(), object.size());
+            for (const auto &[key, value] : object.members()) {
+                QVERIFY2(rebuilt[key] == value, (std::string(op) + " " + key).c_str());
+            }
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(ControllerViewsTest)

@@ -8,6 +8,9 @@
 //   processes with RLIMIT_NPROC when not root.
 // The job's first process joins the cgroup itself, before exec (SpawnSpec::joinFiles), so the
 // whole tree, bubblewrap included, is inside from the start.
+// Layout, as Slurm's: <node>/job_<id> holds the job's limits; its processes live in children,
+// job_<id>/step_batch (the batch script) and job_<id>/step_<n> (srun steps, which add no
+// limits of their own), so the job's memory, CPU and pids bound all of them together.
 
 #include "mc/emu/job_limits.h"
 
@@ -30,8 +33,11 @@ LimitProbe probeLimits(std::string_view wanted);
 
 class JobLimiter {
 public:
-    // `group` names the job's cgroup below minicluster's subtree ("cn01.1234/job_42").
-    JobLimiter(LimitMode mode, std::string group, JobLimits limits);
+    // `group` names the job's cgroup below minicluster's subtree ("cn01.1234/job_42"). With a
+    // `leaf` ("step_batch") the limits are written on `group` and the processes join
+    // `group/leaf` (which shows the same limits). A JobLimits with pidsMax 0 and no memory or CPU
+    // writes no limit (a step inside its job's cgroup).
+    JobLimiter(LimitMode mode, std::string group, JobLimits limits, std::string leaf = {});
 
     // Creates the cgroups and writes the limits; false with `error` when that fails.
     bool create(std::string &error);
@@ -66,13 +72,19 @@ public:
     std::vector<pid_t> pids(pid_t leader) const;
 
 private:
+    bool writeV2Limits(const std::string &dir, std::string &error) const;
+    bool writeV1Limits(
+        std::string_view controller, const std::string &dir, std::string &error) const;
+
     LimitMode m_mode;
     std::string m_group;
     JobLimits m_limits;
-    std::vector<std::string> m_dirs; // created cgroup directories
+    std::string m_leaf;
+    std::vector<std::string> m_dirs; // created cgroup directories, children first
     std::vector<std::string> m_procsFiles;
     std::string m_memoryDir; // where memory files live (v1 memory hierarchy or the v2 cgroup)
-    std::string m_cpuDir; // cpuacct (v1) or the v2 cgroup
+    std::string m_procsDir; // the cgroup (memory hierarchy in v1) that holds the processes
+    std::string m_cpuDir; // cpuacct (v1) or the v2 cgroup of the processes
 };
 
 // Kills and removes job cgroups left below `node`'s subtree by an earlier daemon that died.

@@ -55,6 +55,7 @@ private:
         std::string tmpDir; // host path of $SLURM_TMPDIR
         std::string spoolDir; // host path of <spool>/jobNNNNN (script, pid)
         proto::EventLoop::TimerId timeLimitTimer = 0;
+        bool warningSent = false; // sbatch --signal went (its time, or a preemption)
         SandboxHost *sandbox = nullptr; // the node's sandbox that forked it (bubblewrap)
         bool viaBwrap = false; // a bwrap of its own is its first process (fallback)
     };
@@ -65,6 +66,7 @@ private:
     void onMessage(const proto::Json &message);
     void launch(const proto::Json &job);
     void signalJob(std::uint32_t jobId, int signal, bool cancel, const std::string &scope);
+    void signalBatchShell(const RunningJob &job, int signal); // not its children
     void reapChildren();
     // A job's first process ended (reaped here or by its sandbox); false if not a job's.
     bool jobExited(pid_t pid, int status, const rusage &usage);

@@ -38,15 +38,23 @@ struct SandboxLaunch {
     int cpuCount = 0; // sched_setaffinity to cpuCount CPUs from firstCpu (0: all)
     int firstCpu = 0;
     int joinFds = 0; // how many cgroup.procs descriptors follow stdin, stdout and stderr
+    int flags = 0; // kLaunchTerminal | kLaunchStepTask
 };
+
+// stdin becomes the controlling terminal (srun --pty).
+inline constexpr int kLaunchTerminal = 1;
+// An srun task: slurmstepd's words and exit codes when exec or chdir fails (a missing
+// directory falls back to /tmp, a missing program exits 2), as Slurm does.
+inline constexpr int kLaunchStepTask = 2;
 
 std::string encodeLaunch(const SandboxLaunch &launch);
 // nullopt when `text` is not a launch message.
 std::optional<SandboxLaunch> decodeLaunch(std::string_view text);
 
 // The job process side, shared by sandboxd and tests: dup2 the three stdio descriptors, join
-// the cgroups by writing "0" to each join descriptor, set limits, chdir, exec. Never returns
-// (status 126 when joining a cgroup fails, 127 when exec fails, 1 when chdir fails).
+// the cgroups by writing "0" to each join descriptor, set limits, chdir, exec (a name without
+// '/' is looked up on the PATH of the job's environment). Never returns (status 126 when
+// joining a cgroup fails, 127 when exec fails, 1 when chdir fails; see kLaunchStepTask).
 [[noreturn]] void execLaunch(const SandboxLaunch &launch, const std::vector<int> &fds);
 
 // sandboxd's loop on `socketFd`; returns when the daemon closes its end.

@@ -3,8 +3,12 @@
 // <run>/step-<node>.sock where srun asks for the tasks of one job step to run on this node.
 // srun sends one JSON line with its stdio descriptors attached (SCM_RIGHTS): three shared by all
 // tasks, or stdin plus stdout/stderr per task when it labels output. The tasks run in the node
-// sandbox (hostname, binds, emulated uid) inside a cgroup of their own with the job's limits
-// (or rlimits and polling), one session each; with `pty` the task makes the descriptor its
+// sandbox (hostname, binds, emulated uid): forked by the node's long-lived sandbox of that user
+// (sandbox_host.h) when there is one, else a bwrap each. Each step has its cgroup inside its
+// job's, <node>/job_<id>/step_<n>, so the job's memory, CPU and pids limits bound the batch
+// script and all its steps together; the job's cgroup is the batch job's, or made here for an
+// salloc/srun allocation (removed with its last step). In rlimit mode each step gets the job's
+// limits and polling. One session per task; with `pty` the task makes the descriptor its
 // controlling terminal. The server answers with one `task_exit` event per task and a final
 // `step_done` with the step's usage on this node. A closed srun connection kills the step.
 //
@@ -18,9 +22,11 @@
 #include "mc/emu/cluster_layout.h"
 #include "mc/emu/job_limiter.h"
 #include "mc/emu/sandbox.h"
+#include "mc/emu/sandbox_host.h"
 #include "mc/proto/connection.h"
 #include "mc/proto/event_loop.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,6 +45,12 @@ struct StepServerSettings {
     SandboxMode mode = SandboxMode::Plain;
     LimitMode limits = LimitMode::Rlimit;
     std::string nodeGroup; // the node's cgroup subtree (NodeDaemon::nodeGroup)
+    // The node's long-lived sandbox of a user (null: a bwrap per task), and the word that a
+    // step using it ended (the daemon may then stop an idle sandbox).
+    std::function<SandboxHost *(const SandboxSpec &)> sandboxFor;
+    std::function<void(SandboxHost *)> sandboxReleased;
+    // True while the batch script of the job runs on this node (its job cgroup exists).
+    std::function<bool(std::uint32_t jobId)> hasBatchJob;
 };
 
 class StepServer {
@@ -47,8 +59,10 @@ public:
     ~StepServer();
 
     bool listen(std::string &error);
-    // A child of the daemon ended; true when it was one of the step tasks.
+    // A child of the daemon (or of a sandbox) ended; true when it was one of the step tasks.
     bool childExited(pid_t pid, int status, const rusage &usage);
+    // Some step still runs tasks forked by `sandbox`.
+    bool usesSandbox(const SandboxHost *sandbox) const;
     // The job ended or was cancelled on this node: its steps get `signal`; with SIGKILL (the
     // end of the job) the $SLURM_TMPDIR made for an allocation goes too.
     void signalJob(std::uint32_t jobId, int signal);
@@ -59,6 +73,7 @@ private:
         int globalId = 0;
         pid_t pid = 0;
         bool done = false;
+        bool viaBwrap = false; // a bwrap of its own is the task's first process
     };
     struct Step {
         std::uint32_t jobId = 0;
@@ -71,6 +86,13 @@ private:
         std::int64_t maxRusageKb = 0;
         bool finished = false;
         bool signalled = false; // the step was signalled (srun, scancel, job end)
+        bool inJobGroup = false; // holds a reference on m_jobGroups[jobId]
+        SandboxHost *sandbox = nullptr; // the node's sandbox that forked its tasks
+    };
+    // The job cgroup of an allocation without a batch script on this node.
+    struct JobGroup {
+        std::unique_ptr<JobLimiter> limiter;
+        int steps = 0;
     };
 
     void accept();
@@ -81,6 +103,10 @@ private:
     void signalStep(Step &step, int signal);
     void sample();
     void removeLater(std::unique_ptr<JobLimiter> limiter);
+    // The step's limiter: rlimit mode, or its cgroup inside the job's (made if needed).
+    std::unique_ptr<JobLimiter> stepLimiter(
+        Step &step, const proto::Json &request, std::string &error);
+    void releaseJobGroup(std::uint32_t jobId);
 
     proto::EventLoop &m_loop;
     StepServerSettings m_settings;
@@ -91,6 +117,7 @@ private:
     std::vector<std::unique_ptr<JobLimiter>> m_retired;
     // $SLURM_TMPDIR of salloc/srun allocations, made by their first step on this node.
     std::map<std::uint32_t, std::string> m_allocationTmp;
+    std::map<std::uint32_t, JobGroup> m_jobGroups;
     bool m_sampling = false;
 };
 

@@ -58,6 +58,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    // "1 job in the accounting database." / "12 jobs in ...".
+    static QString jobCountText(int count);
     void retranslateUi();
     void showReply(const mc::proto::Json &reply);
     void rebuildCharts();

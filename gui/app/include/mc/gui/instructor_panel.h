@@ -5,12 +5,19 @@
 //  - A node: drain, fail, set down or resume it with a reason (`node_update`, as the
 //    instructor "prof", which the controller accepts as an administrator).
 //  - Background users: classmates submitting load from a generator or a workload file (SWF).
-//  - Reset: stops the cluster, deletes its queue and accounting database (state/ctld.sqlite)
-//    and starts it again, after asking; files in home, project and scratch are kept.
+//  - Reset: after asking, `minicluster down`, then (once every daemon of the cluster is gone)
+//    deletes the queue, the accounting and the clock (state/ctld.sqlite), the storage node's
+//    journal of that clock and its purge notices, and `minicluster up` with the settings the
+//    cluster was started with (--sandbox, --limits, --time-scale from run/noded-args). Files in
+//    home, project and scratch are kept. The app reconnects by itself.
 // Every answer of the controller is shown as it is; an op it does not have yet is said so.
 
+#include <QDeadlineTimer>
 #include <QStringList>
 #include <QWidget>
+
+#include <chrono>
+#include <functional>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -31,6 +38,9 @@ class InstructorPanel : public QWidget {
 
 public:
     static constexpr const char *kInstructor = "prof";
+    // How long a reset waits for the daemons to stop after `down`, polling every kStopPoll.
+    static constexpr std::chrono::milliseconds kStopTimeout{10000};
+    static constexpr std::chrono::milliseconds kStopPoll{100};
 
     // `launcher` and `launcherArguments` (e.g. {"--dir", DIR}): how to run `minicluster down`
     // and `up` for a reset (empty launcher: no reset). `users`: the classmates who submit the
@@ -43,6 +53,7 @@ public:
     QString clockText() const;
     QString nodeResultText() const;
     QString loadText() const;
+    QString resetText() const;
 
     // The cluster's users from etc/minicluster.conf (User=NAME lines), in file order.
     static QStringList usersOfCluster(const QString &clusterDir);
@@ -54,6 +65,16 @@ public:
     // The clock moved (a `clock` event or reply).
     void showClock(qint64 now, double speed);
 
+    // `--sandbox`, `--limits` and `--time-scale` with their values, as `minicluster up`
+    // recorded them in <clusterDir>/run/noded-args (empty when there is none).
+    static QStringList startSettings(const QString &clusterDir);
+    // Pids of the cluster's daemons still running (from run/*.pid).
+    static QList<qint64> runningDaemons(const QString &clusterDir);
+
+Q_SIGNALS:
+    // A reset finished: the cluster runs again with an empty queue and no history.
+    void clusterReset();
+
 protected:
     void changeEvent(QEvent *event) override;
 
@@ -63,6 +84,12 @@ private:
     void showLoad();
     void loadWorkloadFile();
     void resetCluster();
+    void finishReset(const QString &status);
+    // Runs the launcher with `arguments`; `done` gets its exit code (-1: did not start) and
+    // output.
+    void runLauncher(const QStringList &arguments, std::function<void(int, const QString &)> done);
+    void waitForDaemonsToStop(QDeadlineTimer deadline, std::function<void()> then);
+    static void removeClusterState(const QString &clusterDir);
     int largestNodeCpus() const;
 
     RequestClient *m_requests;

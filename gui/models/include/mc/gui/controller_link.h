@@ -64,7 +64,8 @@ Q_SIGNALS:
     // A scheduling pass changed planned starts: the event's `plan` array,
     // [{job_id, planned_start, nodes}].
     void planChanged(const mc::proto::Json &plan);
-    // The cluster clock was sped up, slowed down or fast-forwarded: its new time and rate.
+    // The cluster clock's time and rate: once after each snapshot (the link asks the controller
+    // with a `clock` request), then whenever it is sped up, slowed down or fast-forwarded.
     void clockChanged(qint64 now, double speed);
 
 private:

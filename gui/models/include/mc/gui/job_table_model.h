@@ -9,7 +9,8 @@
 // seconds after their end on the cluster clock (Slurm's MinJobAge, as the `jobs` request uses).
 //
 // Time: TIME is computed against the cluster clock now(), which follows the controller's `now`
-// (from snapshots and job objects) and, between messages, advances with the steady clock; once a
+// (from snapshots and job objects) and, between messages, advances with the steady clock at the
+// cluster clock's speed (setClock(), from the controller's `clock` reply and events); once a
 // second the TIME cells of live rows are refreshed (dataChanged on that column only). Tests set
 // the clock with setNow() and never wait for the refresh.
 
@@ -45,6 +46,8 @@ public:
         // numbers for JOBID, TIME and NODES, the text elsewhere; JOBID sorts an array's record
         // and its tasks together (squeue shows them as 1234_[4-10] and 1234_3)
         SortRole,
+        ArrayJobIdRole, // qint64: the array's id (%A), 0 when the job is not part of an array
+        ArrayTaskIdRole, // qint64: the task's index (%a), -1 for the array's record or no array
     };
 
     // Seconds a finished job stays listed after its end (Slurm's default MinJobAge).
@@ -72,12 +75,20 @@ public:
     // jobs older than kMinJobAge.
     void setNow(qint64 now);
     qint64 now() const { return m_now; }
+    // The controller's clock and its rate (cluster seconds per real second, > 0): an instructor
+    // sped it up or fast-forwarded it. Between messages now() advances at that rate.
+    void setClock(qint64 now, double speed);
+    double clockSpeed() const { return m_speed; }
 
     // Row of a job, -1 if it is not listed.
     int rowOfJob(qint64 jobId) const;
     // Job id and long state name ("PENDING", ...) of a row; precondition: 0 <= row < rowCount().
     qint64 jobIdAt(int row) const;
     QString stateAt(int row) const;
+    // The array's id (0: not an array) and the task's index (-1: the array's record, whose
+    // pending tasks are "4-10%2", or not an array) of a row; same precondition.
+    qint64 arrayJobIdAt(int row) const;
+    qint64 arrayTaskIdAt(int row) const;
 
     int pendingCount() const { return m_pending; }
     int runningCount() const { return m_running; }
@@ -105,6 +116,7 @@ private:
     // The controller's last `now` and when it arrived, to advance the clock between messages.
     qint64 m_controllerNow = 0;
     std::chrono::steady_clock::time_point m_controllerNowAt;
+    double m_speed = 1.0;
     QTimer *m_refreshTimer = nullptr;
     int m_pending = 0;
     int m_running = 0;

@@ -2,6 +2,9 @@
 // The queue as the user asks to see it, over a JobTableModel: like `squeue` it hides finished
 // jobs unless asked (`squeue -t all`), and filters by user (`--me` / `-u`), partition (`-p`) and
 // state (`-t`). Sorts on JobTableModel::SortRole. Empty filters let everything through.
+// Over an ArrayGroupModel (the queue's tree) each row is judged on its own, and an array's row
+// is also kept while one of its tasks passes; the summary row of an array whose tasks all
+// started (no record left) is shown only that way.
 
 #include <QSortFilterProxyModel>
 #include <QString>
@@ -29,6 +32,9 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
+    // The filters applied to one job's own row.
+    bool acceptsJob(int sourceRow, const QModelIndex &sourceParent) const;
+
     QString m_user;
     QString m_partition;
     QString m_state;

@@ -15,6 +15,7 @@ struct LessonProgress {
     double wallStarted = 0; // wall clock, seconds with microseconds
     int hintsShown = 0; // of the current step
     std::size_t hintStep = 0; // the step those hints belong to
+    std::size_t shownStep = 0; // the last step whose text was printed (start, then check)
     bool complete = false;
 };
 

@@ -42,6 +42,27 @@ private:
 // The public job object of docs/protocol.md (no script or environment), or the members of it
 // that `keys` names.
 proto::Json jobToJson(const sched::Job &job, const JobKeys &keys = JobKeys::all());
+// The same members written straight to text as rows of JSON values (`form: "rows"` of `jobs`
+// and `acct`, docs/protocol.md), for thousands of jobs per reply without a Json tree.
+class JobRowWriter {
+public:
+    // `columns`: the names a request's `fields` gives, in its order; a name that is not a job
+    // member stays null unless the caller fills its cell().
+    explicit JobRowWriter(const std::vector<std::string> &columns);
+    // Fills the row's cells from `job` (cells of members that do not apply stay empty: null).
+    void encode(const sched::Job &job);
+    // The current row's cell of column `index` (JSON text; empty is null), for members the
+    // caller computes (waiting_for, explanation, ...).
+    std::string &cell(int index) { return m_cells[static_cast<std::size_t>(index)]; }
+    // Appends the current row, `[v,...]`, to `out`.
+    void appendRow(std::string &out) const;
+
+private:
+    std::vector<std::string> m_names;
+    std::vector<std::string> m_cells;
+    std::array<int, kJobKeys.size()> m_columnOf{};
+};
+
 // Everything, for storage: the public object plus "spec" with script, env and argv.
 proto::Json jobToRecord(const sched::Job &job);
 std::optional<sched::Job> jobFromRecord(const proto::Json &record);

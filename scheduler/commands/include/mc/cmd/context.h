@@ -20,6 +20,10 @@ namespace mc::cmd {
 // reached (Slurm: "Unable to contact slurm controller (connect failure)").
 using ControllerCall = std::function<std::optional<proto::Json>(const proto::Json &request)>;
 
+// The same, returning the reply's text unparsed (a command that reads a large reply as a
+// proto::RowTable); nullopt when the controller cannot be reached.
+using ControllerTextCall = std::function<std::optional<std::string>(const proto::Json &request)>;
+
 struct UserInfo {
     std::string name;
     std::uint32_t uid = 0;
@@ -37,6 +41,9 @@ struct Context {
     std::ostream *out = nullptr;
     std::ostream *err = nullptr;
     ControllerCall controller;
+    // Optional (the real mains set it; tests may not): commands that can use the text of a
+    // reply call this, else `controller`.
+    ControllerTextCall controllerText;
     UserInfo user; // who runs the command (getpwuid(getuid()))
     UserLookup lookupUser; // the user database (getpwnam/getpwuid)
     std::string hostname; // short host name (sbatch's submit_host)

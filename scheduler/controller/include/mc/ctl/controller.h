@@ -126,8 +126,11 @@ private:
     };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
     proto::Json jobJson(const sched::Job &job, Seconds now, const JobView &view) const;
-    // The values of `fields` in order (null when the job has no such member).
-    static proto::Json rowOf(proto::Json job, const std::vector<std::string> &fields);
+    // A `form: "rows"` reply's rows, written as text (controller_rows.cpp): the jobs `keep`
+    // accepts, each as the values of `fields` (null when the job has no such member), with
+    // the members jobJson() adds (waiting_for, dependency, explanation, now).
+    proto::Json jobRows(const std::vector<std::string> &fields, Seconds now,
+        const std::function<bool(const sched::Job &)> &keep) const;
     proto::Json nodeJson(const NodeInfo &node) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
     void release(sched::Job &job);

@@ -8,9 +8,11 @@
 #include "mc/sched/time_format.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace mc::sched {
@@ -35,13 +37,16 @@ public:
     Seconds now() const { return m_now; }
     std::size_t size() const { return m_spans.size(); }
 
-    // A running job hands `amount` back to `node` at `at` (> now); kInfinite: never.
-    void addRelease(std::size_t node, Seconds at, const Amount &amount);
     struct Release {
         std::size_t node;
         Seconds at;
         Amount amount;
     };
+    // The same followed by addReleases(releases), built in one go.
+    Planner(std::vector<Amount> freeNow, Seconds now, const std::vector<Release> &releases);
+
+    // A running job hands `amount` back to `node` at `at` (> now); kInfinite: never.
+    void addRelease(std::size_t node, Seconds at, const Amount &amount);
     // Many addRelease() at once: the same profiles, each written once.
     void addReleases(const std::vector<Release> &releases);
     // True when `node` has `need` free during all of [from, until); until == kInfinite: forever.
@@ -73,6 +78,19 @@ public:
     // Moves `now` forward to `now` (>= the current one). Valid only when no step lies in
     // between: nothing was released or reserved from the old `now` to the new one.
     void advanceTo(Seconds now) { m_now = std::max(m_now, now); }
+
+    // For a planner kept from one pass to the next (ScheduleSession):
+    // Gives `amount` back to `node` during [from, until): undoes take() with the same
+    // arguments, or frees what a job that ended early held until its expected end.
+    void give(std::size_t node, const Amount &amount, Seconds from, Seconds until);
+    // Moves `now` forward to `now` (>= the current one): each node's profile then starts with
+    // the amounts it has at `now`, and steps that change nothing are dropped. Forgets what
+    // earliestSlot and fitNow learnt.
+    void collapseTo(Seconds now);
+    // What `node` has free now.
+    const Amount &freeNow(std::size_t node) const { return m_steps[m_spans[node].offset].free; }
+    // True when nodes that outgrew their room left much unused space in the step array.
+    bool fragmented() const;
 
 private:
     struct Step {
@@ -128,7 +146,18 @@ private:
     struct BoundList {
         std::vector<Bounded> items; // the free-now ones, then later ones sorted so far
         std::size_t freeNow = 0; // items[0, freeNow) have the need free now
-        std::vector<Bounded> heap; // later ones not yet in `items` (a min-heap by bound)
+        // Later ones not yet in `items`: a min-heap by key, then candidate order. The key is
+        // the bound when `exact`, else a lower bound of it (the node's second step).
+        struct Keyed { // 16 bytes: the heap moves many
+            Seconds key;
+            std::uint32_t position; // in the candidate list
+            std::uint32_t exact;
+            bool operator>(const Keyed &o) const
+            {
+                return key != o.key ? key > o.key : position > o.position;
+            }
+        };
+        std::vector<Keyed> heap;
         // Positions of the candidates not free now, before their bounds are computed.
         std::vector<std::size_t> deferred;
         const std::vector<std::size_t> *candidates = nullptr;
@@ -140,9 +169,6 @@ private:
         }
         Bounded *sortMore(std::size_t i, const Planner &planner);
     };
-    // Heap order (std::*_heap keeps the largest first): a later bound, then a later
-    // candidate, counts as less.
-    static bool laterBounded(const Bounded &a, const Bounded &b);
     // Scans `b`'s node for its first covering run of `need` (see Bounded).
     void scanRuns(Bounded &b, const Amount &need) const;
     // Whether the first covering run found by the last scan of `b` lasts `duration`.
@@ -160,11 +186,18 @@ private:
 
     std::vector<Step> m_steps;
     std::vector<Span> m_spans;
+    // Each node's second step time (kForever: it has one step), kept with the profiles: a
+    // node without a need free now has it at that time at the earliest.
+    std::vector<Seconds> m_second;
     Seconds m_now;
     mutable std::map<BoundKey, BoundList> m_bounds;
+    // Lists forgotten, kept for their buffers (a planner kept from pass to pass reuses them).
+    mutable std::vector<BoundList> m_spareLists;
+    void forgetBounds();
     // Scratch space of firstFitting and earliestSlot, kept to save allocations.
     mutable std::vector<std::pair<std::size_t, std::size_t>> m_fitting;
     mutable std::vector<std::pair<Seconds, int>> m_events;
+    mutable std::vector<Seconds> m_smallest;
 };
 
 } // namespace mc::sched

@@ -32,7 +32,13 @@ struct QueueEntry {
 
 class SchedulePass {
 public:
-    SchedulePass(const SchedulerInput &input, SchedulePlan &plan);
+    // `previous`, when given, is the last pass of the same session: its planner is brought up
+    // to date (its decisions undone, then the running jobs that ended, started or changed
+    // since applied) instead of being built again, when the input allows it (the nodes as
+    // indices, the same nodes available, running jobs in id order); the free amounts now are
+    // checked against `input` and the planner built afresh on any difference. Either way the
+    // planner answers as one built from `input`. `previous` is left unusable.
+    SchedulePass(const SchedulerInput &input, SchedulePlan &plan, SchedulePass *previous = nullptr);
 
     const SchedulerInput &input() const { return m_input; }
     Seconds now() const { return m_input.now; }
@@ -69,15 +75,43 @@ private:
         std::size_t first; // its nodes are m_runningNodes[first, first + count)
         std::size_t count;
         Seconds end;
+        // For a job of the input (nullptr: started in this pass): what it gives back to each
+        // node at `end` (the whole node when exclusive), as the planner was told.
+        const Job *job = nullptr;
+        Amount back;
+        bool exclusive = false;
     };
+    // A take() of this pass on the planner, to undo it when the next pass reuses the planner.
+    struct Take {
+        std::size_t node;
+        Amount need;
+        Seconds from;
+        Seconds until;
+    };
+
+    // What a node gives back when `r` ends.
+    Amount backOn(const Running &r, std::size_t n) const;
+    // Running entry of input job `j` with its nodes appended to m_runningNodes.
+    Running describe(std::size_t j);
+    void build();
+    bool carry(SchedulePass &previous);
+    void takeLogged(std::size_t n, const Amount &need, Seconds from, Seconds until);
 
     const SchedulerInput &m_input;
     SchedulePlan &m_plan;
     Planner m_planner;
     std::optional<ClusterIndex> m_ownIndex;
     const ClusterIndex *m_index = nullptr;
-    std::vector<Running> m_running;
+    std::vector<Running> m_running; // the input's (in its order), then those started here
+    std::size_t m_inputRunning = 0; // how many of m_running come from the input
     std::vector<std::size_t> m_runningNodes; // the nodes of every Running, one after another
+    std::vector<Take> m_takes;
+    // Each node as the planner was built: available, and its size (whole-node releases).
+    struct NodeKey {
+        bool available;
+        Amount size;
+    };
+    std::vector<NodeKey> m_nodeKeys;
     std::map<std::string, JobId> m_blocked; // partition -> first blocked job
     int m_reservations = 0;
     // Shapes that did not fit now, with the shortest duration that failed: a job of the same

@@ -129,6 +129,8 @@ class PassRunner;
 // eligibility) and the new jobs sort after every job of that pass (priority/basic; append
 // checks this and returns nullopt otherwise; then call run()). The caller vouches for the
 // rest. The jobs of the last input must stay alive while the session is used.
+// run() takes over the node plan of the last pass and brings it up to date (SchedulePass):
+// the plan is the one a Scheduler would give; only the work differs.
 class ScheduleSession {
 public:
     explicit ScheduleSession(SchedulerOptions options = {});

@@ -69,6 +69,9 @@ struct ClusterConfig {
     PriorityConfig priority;
     bool preemptPartitionPrio = false; // PreemptType=preempt/partition_prio
     PreemptMode preemptMode = PreemptMode::Off; // PreemptMode= (cluster-wide)
+    // SlurmctldParameters=preempt_send_user_signal: a preempted job gets its --signal at once
+    // (when not sent yet) instead of SIGTERM.
+    bool preemptSendUserSignal = false;
     std::vector<NodeConfig> nodes;
     std::vector<PartitionConfig> partitions;
 

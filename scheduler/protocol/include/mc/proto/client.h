@@ -24,10 +24,15 @@ public:
     // Sends `request` and waits for the next message; nullopt with `error` set when the
     // connection breaks or the reply is not JSON.
     std::optional<Json> call(const Json &request, std::string &error);
+    // The same, returning the reply's line unparsed (without its newline): for readers of large
+    // replies that parse only what they print (mc::proto::RowTable).
+    std::optional<std::string> callText(const Json &request, std::string &error);
 
     bool send(const Json &message);
     // Next message, blocking; nullopt at end of stream or on a malformed line.
     std::optional<Json> receive();
+    // Next line, blocking, without its newline; nullopt at end of stream.
+    std::optional<std::string> receiveLine();
     int fd() const { return m_fd; }
     void close();
 

@@ -52,6 +52,9 @@ public:
 
     static Json object() { return Json(Object{}); }
     static Json array() { return Json(Array{}); }
+    // A value already serialized (valid JSON text, no newline): dump() copies it as it is. For
+    // replies built as text (large `jobs` and `acct` rows); none of the typed reads sees into it.
+    static Json raw(std::string text);
 
     bool isNull() const { return std::holds_alternative<std::monostate>(m_value); }
     bool isBool() const { return std::holds_alternative<bool>(m_value); }
@@ -66,6 +69,8 @@ public:
     std::int64_t toInt(std::int64_t fallback = 0) const;
     double toDouble(double fallback = 0.0) const;
     std::string toString(std::string_view fallback = {}) const;
+    // A string's characters without a copy (valid while this value lives); empty otherwise.
+    std::string_view view() const;
     std::vector<std::string> toStringList() const;
 
     // Object member or a null value when absent (or when this is not an object).
@@ -98,9 +103,18 @@ public:
     friend bool operator==(const Json &, const Json &) = default;
 
 private:
-    std::variant<std::monostate, bool, std::int64_t, double, std::string, Array, Object> m_value;
+    struct Raw {
+        std::string text;
+        friend bool operator==(const Raw &, const Raw &) = default;
+    };
+    std::variant<std::monostate, bool, std::int64_t, double, std::string, Array, Object, Raw>
+        m_value;
 };
 
 Json stringList(const std::vector<std::string> &list);
+
+// Appends `s` as a JSON string literal (quoted, escaped) to `out`; `escapeSlash` writes '/' as
+// "\/" as Slurm's own JSON output does.
+void appendQuoted(std::string &out, std::string_view s, bool escapeSlash = false);
 
 } // namespace mc::proto

@@ -15,6 +15,7 @@
 
 #include <queue>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -57,6 +58,9 @@ struct SimulationOptions {
     std::optional<sched::SchedulerKind> policy; // unset: SchedulerType= of the config
     int reservationDepth = 100;
     bool keepEvents = true; // record the event log (off for large replays)
+    // Each pass takes over the node plan of the last one (ScheduleSession); false builds it
+    // afresh every pass. The decisions are the same either way (a test compares them).
+    bool carryPlan = true;
 };
 
 class Simulation {
@@ -123,6 +127,50 @@ private:
         }
     };
 
+    // Jobs by id in a sorted vector: the passes walk the pending and running tables in id
+    // order far more often than jobs come and go.
+    template <typename T> class IdTable {
+    public:
+        using Entry = std::pair<std::uint32_t, T>;
+        auto begin() const { return m_entries.begin(); }
+        auto end() const { return m_entries.end(); }
+        bool empty() const { return m_entries.empty(); }
+        std::size_t size() const { return m_entries.size(); }
+        T *find(std::uint32_t id)
+        {
+            auto it = lowerBound(id);
+            return it != m_entries.end() && it->first == id ? &it->second : nullptr;
+        }
+        void insertOrAssign(std::uint32_t id, T value)
+        {
+            auto it = lowerBound(id);
+            if (it != m_entries.end() && it->first == id) {
+                it->second = std::move(value);
+            } else {
+                m_entries.insert(it, Entry{id, std::move(value)});
+            }
+        }
+        void erase(std::uint32_t id)
+        {
+            auto it = lowerBound(id);
+            if (it != m_entries.end() && it->first == id) {
+                m_entries.erase(it);
+            }
+        }
+
+    private:
+        typename std::vector<Entry>::iterator lowerBound(std::uint32_t id)
+        {
+            return std::lower_bound(m_entries.begin(), m_entries.end(), id,
+                [](const Entry &e, std::uint32_t key) { return e.first < key; });
+        }
+        std::vector<Entry> m_entries;
+    };
+    struct RunningJob {
+        sched::Job *job; // into m_jobs
+        std::vector<std::size_t> nodes; // indices into m_nodes
+    };
+
     void log(EventKind kind, const sched::Job &job, std::string detail);
     void endDue();
     void pass();
@@ -155,10 +203,9 @@ private:
     std::map<std::uint32_t, std::uint64_t> m_generation;
     std::map<std::uint32_t, sched::JobShape> m_shapes; // of running jobs
     std::map<std::uint32_t, sched::WaitDecision> m_waits;
-    std::map<std::uint32_t, sched::Job *> m_pending; // into m_jobs (its nodes are stable)
-    std::map<std::uint32_t, sched::Job *> m_running;
-    // The node indices (into m_nodes) of each running job, for allocate() and the passes.
-    std::map<std::uint32_t, std::vector<std::size_t>> m_runningNodes;
+    IdTable<sched::Job *> m_pending; // into m_jobs (its nodes are stable)
+    // With the node indices of each running job, for allocate() and the passes.
+    IdTable<RunningJob> m_running;
     std::vector<sched::NodeUsage> m_nodes;
     std::map<std::string, std::size_t> m_nodeIndex;
     std::optional<sched::ClusterIndex> m_clusterIndex;
