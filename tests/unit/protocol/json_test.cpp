@@ -20,6 +20,8 @@ private slots:
     void siblingAndNestedObjectsKeepTheirOwnMembers();
     void nestedArraysKeepTheirOwnItems();
     void addAppendsAndMutableAccessMovesValuesOut();
+    void assigningAMemberToItsOwnDocumentKeepsTheMember();
+    void slashesAreEscapedOnlyWhenAsked();
 };
 
 void JsonTest::roundTripsNestedDocuments_data()
@@ -161,6 +163,27 @@ void JsonTest::addAppendsAndMutableAccessMovesValuesOut()
     list.mutableItems()->push_back(Json(2));
     QCOMPARE(list.dump(), std::string("[1,2]"));
     QVERIFY(!j.mutableItems());
+}
+
+void JsonTest::assigningAMemberToItsOwnDocumentKeepsTheMember()
+{
+    Json j = Json::parse("{\"time\":{\"elapsed\":42,\"note\":\"kept\"},\"other\":[1,2]}").value();
+    j = j["time"]; // the source lives inside the target
+    QCOMPARE(j["elapsed"].toInt(), 42);
+    QCOMPARE(j["note"].toString(), std::string("kept"));
+    Json list = Json::parse("[[1,[2,3]]]").value();
+    list = list.items().at(0);
+    QCOMPARE(list.dump(), std::string("[1,[2,3]]"));
+}
+
+void JsonTest::slashesAreEscapedOnlyWhenAsked()
+{
+    std::string plain;
+    mc::proto::appendQuoted(plain, "/home/alice \"x\"");
+    QCOMPARE(plain, std::string("\"/home/alice \\\"x\\\"\""));
+    std::string slurm;
+    mc::proto::appendQuoted(slurm, "/home/alice \"x\"", true);
+    QCOMPARE(slurm, std::string("\"\\/home\\/alice \\\"x\\\"\""));
 }
 
 QTEST_APPLESS_MAIN(JsonTest)

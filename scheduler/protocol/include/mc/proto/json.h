@@ -49,6 +49,19 @@ public:
     Json(Object o)
         : m_value(std::move(o))
     { }
+    Json(const Json &) = default;
+    Json(Json &&) noexcept = default;
+    // Through a copy, so that `j = j["member"]` (the source inside the target) is safe.
+    Json &operator=(const Json &other)
+    {
+        if (this != &other) {
+            Json copy(other);
+            m_value = std::move(copy.m_value);
+        }
+        return *this;
+    }
+    Json &operator=(Json &&other) noexcept = default;
+    ~Json() = default;
 
     static Json object() { return Json(Object{}); }
     static Json array() { return Json(Array{}); }
