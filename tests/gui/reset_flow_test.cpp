@@ -14,8 +14,8 @@
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/terminal_tabs.h"
-#include "mc/term/terminal_screen.h"
 #include "mc/term/terminal_view.h"
+#include "screen_and_rows.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -31,6 +31,9 @@
 
 using mc::gui::JobTableModel;
 using mc::gui::MainWindow;
+
+using mc::gui::test::rowNamed;
+using mc::gui::test::screenShows;
 
 namespace {
 
@@ -53,27 +56,6 @@ bool runLauncher(const QString &dir, const QStringList &arguments, QString *outp
             "minicluster %s: %s", qPrintable(arguments.join(QLatin1Char(' '))), qPrintable(text));
     }
     return ok;
-}
-
-bool screenShows(const mc::term::TerminalScreen &screen, const QString &text)
-{
-    for (int row = -screen.scrollbackCount(); row < screen.rows(); ++row) {
-        if (screen.lineText(row).contains(text)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-int rowNamed(const JobTableModel &jobs, const QString &name)
-{
-    const int column = JobTableModel::columnIndex(JobTableModel::Column::Name);
-    for (int row = 0; row < jobs.rowCount(); ++row) {
-        if (jobs.index(row, column).data().toString() == name) {
-            return row;
-        }
-    }
-    return -1;
 }
 
 } // namespace

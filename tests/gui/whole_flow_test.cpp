@@ -10,8 +10,8 @@
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/nodes_view.h"
 #include "mc/gui/terminal_tabs.h"
-#include "mc/term/terminal_screen.h"
 #include "mc/term/terminal_view.h"
+#include "screen_and_rows.h"
 
 #include <QDockWidget>
 #include <QProcess>
@@ -22,6 +22,9 @@
 using mc::gui::JobTableModel;
 using mc::gui::MainWindow;
 using mc::gui::NodeTableModel;
+
+using mc::gui::test::rowNamed;
+using mc::gui::test::screenShows;
 
 namespace {
 
@@ -35,27 +38,6 @@ bool runLauncher(const QString &dir, const QStringList &arguments)
     process.start(kLauncher, QStringList{QStringLiteral("--dir"), dir} + arguments);
     return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit
         && process.exitCode() == 0;
-}
-
-bool screenShows(const mc::term::TerminalScreen &screen, const QString &text)
-{
-    for (int row = -screen.scrollbackCount(); row < screen.rows(); ++row) {
-        if (screen.lineText(row).contains(text)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-int rowNamed(const JobTableModel &jobs, const QString &name)
-{
-    const int column = JobTableModel::columnIndex(JobTableModel::Column::Name);
-    for (int row = 0; row < jobs.rowCount(); ++row) {
-        if (jobs.index(row, column).data().toString() == name) {
-            return row;
-        }
-    }
-    return -1;
 }
 
 bool someNodeHolds(const NodeTableModel &nodes, qint64 jobId)
