@@ -6,6 +6,7 @@
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_transitions.h"
 #include "mc/sched/preemption.h"
+#include "replies.h"
 
 #include <algorithm>
 #include <cctype>
@@ -24,12 +25,6 @@ namespace {
 
 constexpr Seconds kMinJobAge = 300; // Slurm's MinJobAge default
 constexpr std::int64_t kBasicPriorityBase = 0xFFFF0000; // priority/basic: base minus job id
-// Slurm's errno values (slurm_errno.h) for the failures a command turns into exit codes.
-constexpr int kAccessDenied = 2002;
-constexpr int kInvalidJobId = 2017;
-constexpr int kAlreadyDone = 2021;
-constexpr int kDependencyProblem = 2038;
-
 // The dependency as Slurm keeps it: targets that never existed (ids past the last one handed
 // out) are dropped, and with them items left without a target (squeue %E then shows "(null)").
 std::string knownDependencies(const sched::Dependency &dep, std::uint32_t lastJobId)
@@ -64,31 +59,6 @@ std::string knownDependencies(const sched::Dependency &dep, std::uint32_t lastJo
     return text;
 }
 
-Json failure(std::string_view message)
-{
-    Json reply = Json::object();
-    reply.set("ok", false);
-    reply.set("error", message);
-    return reply;
-}
-
-Json success()
-{
-    Json reply = Json::object();
-    reply.set("ok", true);
-    return reply;
-}
-
-bool contains(const Json &list, std::string_view value)
-{
-    for (const auto &item : list.items()) {
-        if (item.toString() == value) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // The `steps` of an `acct` job (docs/protocol.md).
 Json stepsJson(const std::vector<acct::StepRecord> &records)
 {
@@ -113,16 +83,6 @@ Json stepsJson(const std::vector<acct::StepRecord> &records)
         steps.push(std::move(step));
     }
     return steps;
-}
-
-bool containsId(const Json &list, std::uint32_t id)
-{
-    for (const auto &item : list.items()) {
-        if (item.toInt(-1) == static_cast<std::int64_t>(id)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 } // namespace
@@ -371,17 +331,17 @@ Json Controller::listJobs(const Json &request, Seconds now) const
     const std::vector<std::string> fields = request["fields"].toStringList();
     const bool rows = !fields.empty() && request["form"].toString() == "rows";
     auto keep = [&](const Job &job) {
-        if (ids.size() && !containsId(ids, job.id.value)
-            && !(job.arrayJobId != 0 && containsId(ids, job.arrayJobId))) {
+        if (ids.size() && !listedId(ids, job.id.value)
+            && !(job.arrayJobId != 0 && listedId(ids, job.arrayJobId))) {
             return false;
         }
-        if (users.size() && !contains(users, job.spec.user)) {
+        if (users.size() && !listed(users, job.spec.user)) {
             return false;
         }
-        if (states.size() && !contains(states, sched::longName(job.state))) {
+        if (states.size() && !listed(states, sched::longName(job.state))) {
             return false;
         }
-        return !partitions.size() || contains(partitions, job.spec.partition);
+        return !partitions.size() || listed(partitions, job.spec.partition);
     };
     Json reply = success();
     reply.set("now", now);
@@ -743,7 +703,7 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
     std::vector<JobId> lost;
     for (auto &[id, job] : m_jobs) {
         if (job.isActive() && !job.spec.interactive && job.batchHost == node
-            && !containsId(message["running"], id.value)) {
+            && !listedId(message["running"], id.value)) {
             lost.push_back(id);
         }
     }

@@ -5,6 +5,7 @@
 #include "mc/sched/dependency.h"
 #include "mc/sched/job_transitions.h"
 #include "mc/sched/time_format.h"
+#include "replies.h"
 
 #include <algorithm>
 #include <chrono>
@@ -20,50 +21,6 @@ using sched::JobState;
 using sched::Reason;
 
 namespace {
-
-// Slurm's errno values (slurm_errno.h).
-constexpr int kInvalidPartition = 2000;
-constexpr int kAccessDenied = 2002;
-constexpr int kInvalidUser = 2010;
-constexpr int kInvalidJobId = 2017;
-constexpr int kInvalidNodeName = 2018;
-constexpr int kNotPending = 2020;
-constexpr int kAlreadyDone = 2021;
-constexpr int kJobPending = 2024;
-constexpr int kInvalidNodeState = 2028;
-constexpr int kNotSupported = 2036;
-constexpr int kDependencyProblem = 2038;
-constexpr int kInvalidTimeLimit = 2050;
-
-Json failure(std::string_view message, int slurmErrno)
-{
-    Json reply = Json::object();
-    reply.set("ok", false);
-    reply.set("error", message);
-    reply.set("errno", slurmErrno);
-    return reply;
-}
-
-Json success()
-{
-    Json reply = Json::object();
-    reply.set("ok", true);
-    return reply;
-}
-
-bool listed(const Json &list, std::string_view value)
-{
-    const auto &items = list.items();
-    return std::any_of(
-        items.begin(), items.end(), [&](const Json &item) { return item.toString() == value; });
-}
-
-bool listedId(const Json &list, std::uint32_t id)
-{
-    const auto &items = list.items();
-    return std::any_of(items.begin(), items.end(),
-        [&](const Json &item) { return item.toInt(-1) == static_cast<std::int64_t>(id); });
-}
 
 std::string upper(std::string text)
 {

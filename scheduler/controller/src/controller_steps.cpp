@@ -6,6 +6,7 @@
 #include "mc/acct/job_codec.h"
 #include "mc/ctl/controller.h"
 #include "mc/sched/hostlist.h"
+#include "replies.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,20 +20,6 @@ using sched::JobId;
 using sched::JobState;
 
 namespace {
-
-constexpr int kInvalidJobId = 2017; // Slurm's ESLURM_INVALID_JOB_ID
-constexpr int kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
-constexpr int kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
-constexpr int kTooManyProcessors = 2001; // ESLURM_TOO_MANY_REQUESTED_CPUS
-
-Json failure(std::string_view message, int slurmErrno)
-{
-    Json reply = Json::object();
-    reply.set("ok", false);
-    reply.set("error", message);
-    reply.set("errno", slurmErrno);
-    return reply;
-}
 
 int perNode(const Job &job)
 {
