@@ -4,6 +4,7 @@
 #include "mc/storage/usage_report.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <pwd.h>
 #include <string>
@@ -15,7 +16,9 @@ int main(int argc, char **argv)
         if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
             std::printf("Usage: diskusage_report\n"
                         "Shows your usage and quotas (space and number of files) on /home, "
-                        "/scratch and the /project\nspaces of your groups.\n");
+                        "/scratch and the /project\nspaces of your groups; also /datasets and, "
+                        "inside a job, its $SLURM_TMPDIR when the site\ngives them a quota "
+                        "(Filesystem=datasets, Filesystem=localscratch).\n");
             return 0;
         }
         std::fprintf(stderr,
@@ -36,6 +39,11 @@ int main(int argc, char **argv)
         }
     }
     auto lines = mc::storage::measureUsage(conf, view, user, accounts);
+    // Inside a job: its $SLURM_TMPDIR against the localscratch quota; /datasets when it has one.
+    const char *tmpdir = std::getenv("SLURM_TMPDIR");
+    const char *job = std::getenv("SLURM_JOB_ID");
+    auto shared = mc::storage::measureSharedUsage(conf, view, tmpdir ? tmpdir : "", job ? job : "");
+    lines.insert(lines.end(), shared.begin(), shared.end());
     std::fputs(mc::storage::formatReport(lines).c_str(), stdout);
     for (const auto &n : mc::storage::overQuotaNotices(lines)) {
         std::printf("\n%s\n", n.c_str());

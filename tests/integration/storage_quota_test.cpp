@@ -1,5 +1,6 @@
 // Quotas on the shared filesystems: diskusage_report measures them as the Alliance prints them;
-// over quota, the user is told at login and by diskusage_report, and nothing is deleted.
+// over quota, the user is told at login, by sbatch and by diskusage_report, and nothing is
+// deleted.
 #include "storage_support.h"
 
 #include <QtTest>
@@ -82,6 +83,13 @@ void StorageQuotaTest::overQuotaIsToldAtLoginAndNothingIsDeleted()
         login.err.contains(QStringLiteral("*** You are over your quota on /home (user alice)")),
         qPrintable(login.err));
     QVERIFY(!login.err.contains(QStringLiteral("(user bob)")));
+    // sbatch says it too, before the job goes, and still submits it.
+    ShellResult submit = m_cluster->shell(QStringLiteral("sbatch --parsable --wrap true"));
+    QCOMPARE(submit.exitCode, 0);
+    QVERIFY2(submit.err.contains(
+                 QStringLiteral("sbatch: warning: You are over your quota on /home (user alice)")),
+        qPrintable(submit.err));
+    QVERIFY(!submit.out.trimmed().isEmpty());
     ShellResult count = m_cluster->shell(QStringLiteral("ls ~/many | wc -l"));
     QCOMPARE(count.out.trimmed(), QStringLiteral("60"));
     // Another user within quota is told nothing.

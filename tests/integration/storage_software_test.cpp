@@ -40,8 +40,10 @@ void StorageSoftwareTest::modulesWorkOnTheLoginNode()
         "exec 2>&1; echo '== list'; module list; echo '== avail'; module avail; "
         "echo '== spider'; module spider python; echo '== load'; module load python cuda; "
         "module list; echo CUDA_HOME=$CUDA_HOME; echo '== unload'; module unload cuda; "
-        "echo CUDA_HOME=$CUDA_HOME; echo '== swap'; module swap python python; "
-        "echo '== purge'; module purge; module list; echo '== unknown'; module load nosuch"));
+        "echo CUDA_HOME=$CUDA_HOME; echo '== swap'; module swap StdEnv/2023 StdEnv/2020; "
+        "module -t list; echo STDENV=$MINICLUSTER_STDENV; "
+        "echo '== purge'; module purge; module list; echo '== unknown'; module load nosuch; "
+        "echo '== pager'; echo LMOD_PAGER=$LMOD_PAGER"));
     const QString out = r.out;
     auto section = [&](const QString &name) {
         qsizetype from = out.indexOf(QStringLiteral("== ") + name);
@@ -57,9 +59,17 @@ void StorageSoftwareTest::modulesWorkOnTheLoginNode()
     QVERIFY(section(QStringLiteral("load")).contains(QStringLiteral("CUDA_HOME=/")));
     QVERIFY(section(QStringLiteral("unload")).contains(QStringLiteral("CUDA_HOME=")));
     QVERIFY(!section(QStringLiteral("unload")).contains(QStringLiteral("CUDA_HOME=/")));
+    // The family swaps 2023 for 2020 (the slides' StdEnv), gcc and python stay loaded.
+    QVERIFY2(section(QStringLiteral("swap")).contains(QStringLiteral("StdEnv/2023 => StdEnv/2020")),
+        qPrintable(out));
+    QVERIFY(section(QStringLiteral("swap")).contains(QStringLiteral("\nStdEnv/2020\n")));
+    QVERIFY(section(QStringLiteral("swap")).contains(QStringLiteral("\npython/3.")));
+    QVERIFY(section(QStringLiteral("swap")).contains(QStringLiteral("STDENV=2020")));
     QVERIFY(section(QStringLiteral("purge")).contains(QStringLiteral("were not unloaded")));
     QVERIFY(!section(QStringLiteral("purge")).contains(QStringLiteral("python/3.")));
     QVERIFY(section(QStringLiteral("unknown")).contains(QStringLiteral("unknown")));
+    // Lmod's own pager (less -F), not Debian's /bin/more that pages even a two-line list.
+    QVERIFY(section(QStringLiteral("pager")).contains(QStringLiteral("LMOD_PAGER=less\n")));
 }
 
 void StorageSoftwareTest::aJobLoadsPythonAndInstallsFromTheWheelhouse()
@@ -75,12 +85,20 @@ void StorageSoftwareTest::aJobLoadsPythonAndInstallsFromTheWheelhouse()
                        "source $SLURM_TMPDIR/env/bin/activate\n"
                        "pip install --no-index hpcdemo\n"
                        "python -m hpcdemo where\n"
-                       "pip install --no-index numpy || echo NO-NUMPY\n")));
+                       "pip install --no-index numpy || echo NO-NUMPY\n"
+                       "deactivate\n"
+                       "house=$PIP_FIND_LINKS; unset PIP_FIND_LINKS\n"
+                       "python -m venv $SLURM_TMPDIR/env2\n"
+                       "$SLURM_TMPDIR/env2/bin/pip install --no-index --find-links \"$house\" "
+                       "hpcdemo\n"
+                       "$SLURM_TMPDIR/env2/bin/hpcdemo where | sed 's/^/ENV2 /'\n"
+                       "virtualenv -p python3.9 $SLURM_TMPDIR/env3 2>&1 || echo NO-PY39\n"
+                       "echo END\n")));
     ShellResult submit = m_cluster->shell(QStringLiteral("sbatch --parsable py.sh"));
     QCOMPARE(submit.exitCode, 0);
     const QString out = m_cluster->homeFile(QStringLiteral("alice"),
         QStringLiteral("py-") + submit.out.trimmed() + QStringLiteral(".out"));
-    QTRY_VERIFY_WITH_TIMEOUT(readFile(out).contains(QStringLiteral("NO-NUMPY")), 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(out).contains(QStringLiteral("\nEND\n")), 120000);
     const QString text = readFile(out);
     QVERIFY2(text.contains(QStringLiteral("python/3.")), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("Successfully installed hpcdemo-1.0")));
@@ -89,6 +107,14 @@ void StorageSoftwareTest::aJobLoadsPythonAndInstallsFromTheWheelhouse()
         text.contains(QRegularExpression(QStringLiteral("prefix: +\\S*/alice\\.\\d+\\.0/env"))));
     // Offline: what the wheelhouse lacks is not found, as on a cluster without that wheel.
     QVERIFY(text.contains(QStringLiteral("No matching distribution found for numpy")));
+    QVERIFY(text.contains(QStringLiteral("NO-NUMPY")));
+    // python -m venv, and pip's own --find-links without the module's PIP_FIND_LINKS.
+    QVERIFY(text.contains(
+        QRegularExpression(QStringLiteral("ENV2 prefix: +\\S*/alice\\.\\d+\\.0/env2"))));
+    QCOMPARE(text.count(QStringLiteral("Successfully installed hpcdemo-1.0")), 2);
+    // virtualenv -p: a Python the module does not have is refused, as real virtualenv does.
+    QVERIFY(text.contains(QStringLiteral("-p python3.9 is not available")));
+    QVERIFY(text.contains(QStringLiteral("NO-PY39")));
 }
 
 QTEST_GUILESS_MAIN(StorageSoftwareTest)

@@ -1,5 +1,7 @@
 // $SLURM_TMPDIR: on the node's local disk, created when the job starts, the job's own while it
-// runs, gone when it ends (completed or cancelled), as on the Alliance's clusters.
+// runs, gone when it ends (completed or cancelled), as on the Alliance's clusters; weighed
+// against the localscratch quota by diskusage_report in the job; never slowed down by
+// SharedFsLatency=, which slows the shared filesystems.
 #include "storage_support.h"
 
 #include <QtTest>
@@ -14,6 +16,8 @@ private slots:
     void cleanupTestCase();
     void tmpdirLivesExactlyAsLongAsTheJob();
     void aCancelledJobLeavesNoTmpdir();
+    void diskusageReportInAJobWeighsItsTmpdir();
+    void sharedFilesystemsAreSlowedInJobsButNotTheTmpdir();
 
 private:
     // The host path of the job's $SLURM_TMPDIR, from what the job wrote in ~/where-<id>.
@@ -24,6 +28,12 @@ private:
 void StorageTmpdirTest::initTestCase()
 {
     m_cluster = std::make_unique<ClusterFixture>();
+    QVERIFY(setStoragePolicy(*m_cluster,
+        QStringLiteral("Filesystem=home Quota=50G Files=500k\n"
+                       "Filesystem=scratch Quota=20T Files=1000k PurgeAfterDays=60\n"
+                       "Filesystem=project Quota=1000G Files=500k\n"
+                       "Filesystem=localscratch Quota=100G Files=3\n"
+                       "SharedFsLatency=200us\n")));
     QVERIFY2(m_cluster->up(), qPrintable(m_cluster->lastError()));
 }
 
@@ -80,6 +90,47 @@ void StorageTmpdirTest::aCancelledJobLeavesNoTmpdir()
     QVERIFY(QFileInfo::exists(tmp));
     QCOMPARE(m_cluster->shell(QStringLiteral("scancel ") + id).exitCode, 0);
     QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(tmp), 40000);
+}
+
+void StorageTmpdirTest::diskusageReportInAJobWeighsItsTmpdir()
+{
+    // Inside a job, diskusage_report adds its $SLURM_TMPDIR against the localscratch quota
+    // (3 entries here: the folder and four files are 5).
+    ShellResult submit = m_cluster->shell(
+        QStringLiteral("sbatch --parsable -o du-%j.out --wrap 'cd $SLURM_TMPDIR && touch a b c d; "
+                       "diskusage_report; echo DONE'"));
+    QCOMPARE(submit.exitCode, 0);
+    const QString id = submit.out.trimmed();
+    const QString out = m_cluster->homeFile(
+        QStringLiteral("alice"), QStringLiteral("du-") + id + QStringLiteral(".out"));
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(out).contains(QStringLiteral("DONE")), 20000);
+    const QString text = readFile(out);
+    QVERIFY2(text.contains(QRegularExpression(QStringLiteral("\\n +/localscratch \\(job ") + id
+                 + QStringLiteral("\\) .* 5/3\\n"))),
+        qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("No space left on device")));
+    // On the login node (no job): no such line.
+    QVERIFY(!m_cluster->shell(QStringLiteral("diskusage_report"))
+                 .out.contains(QStringLiteral("/localscratch")));
+}
+
+void StorageTmpdirTest::sharedFilesystemsAreSlowedInJobsButNotTheTmpdir()
+{
+    // SharedFsLatency= reaches jobs through sbatch's environment: libmc_slowfs.so counts the
+    // operations it delayed (MC_SLOWFS_COUNT_FILE), so no timing is asserted here.
+    ShellResult submit = m_cluster->shell(QStringLiteral(
+        "sbatch --parsable -o slow-%j.out --wrap 'echo x > ~/scratch/f; cp ~/scratch/f "
+        "$SLURM_TMPDIR/f; MC_SLOWFS_COUNT_FILE=$SLURM_TMPDIR/c1 cat ~/scratch/f; "
+        "MC_SLOWFS_COUNT_FILE=$SLURM_TMPDIR/c2 cat $SLURM_TMPDIR/f; "
+        "echo COUNTS $(cut -d\" \" -f2 $SLURM_TMPDIR/c1) $(cut -d\" \" -f2 $SLURM_TMPDIR/c2)'"));
+    QCOMPARE(submit.exitCode, 0);
+    const QString out = m_cluster->homeFile(QStringLiteral("alice"),
+        QStringLiteral("slow-") + submit.out.trimmed() + QStringLiteral(".out"));
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(out).contains(QStringLiteral("COUNTS")), 20000);
+    const auto m = QRegularExpression(QStringLiteral("COUNTS (\\d+) (\\d+)")).match(readFile(out));
+    QVERIFY2(m.hasMatch(), qPrintable(readFile(out)));
+    QVERIFY2(m.captured(1).toInt() >= 1, qPrintable(readFile(out))); // /scratch: delayed
+    QCOMPARE(m.captured(2).toInt(), 0); // $SLURM_TMPDIR: node-local, never delayed
 }
 
 QTEST_GUILESS_MAIN(StorageTmpdirTest)

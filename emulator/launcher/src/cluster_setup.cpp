@@ -3,6 +3,7 @@
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/storage/cluster_storage.h"
+#include "mc/storage/storage_conf.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -133,6 +134,9 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
     }
     auto users = sched::parseSiteUsers(siteConf);
     for (const auto &p : users.problems) {
+        result.warnings.push_back("etc/minicluster.conf " + p);
+    }
+    for (const auto &p : storage::parseStorageConf(siteConf).problems) {
         result.warnings.push_back("etc/minicluster.conf " + p);
     }
     result.killWait = static_cast<int>(parsed.config.killWait);

@@ -75,7 +75,9 @@ std::string storageProfile(const ProfilePaths &paths, const std::vector<StorageU
     out += "esac\n"
            "# Software: Lmod with the cluster's module tree (not the host's); StdEnv is loaded at\n"
            "# login and sticky, as on the Alliance's clusters. A shell started from a shell that\n"
-           "# has it already keeps its loaded modules.\n"
+           "# has it already keeps its loaded modules. Lmod's own pager (less -F: a short list is\n"
+           "# printed, a long one paged), not Debian's /bin/more, which pages even two lines.\n"
+           ": \"${LMOD_PAGER:=less}\"\nexport LMOD_PAGER\n"
            "if [ -r /usr/share/lmod/lmod/init/bash ] && [ -d \""
         + paths.software
         + "/modulefiles\" ]; then\n"

@@ -43,6 +43,12 @@ QuotaScope FilesystemPolicy::scope() const
     if (name == "project") {
         return QuotaScope::Account;
     }
+    if (name == "datasets") {
+        return QuotaScope::Shared;
+    }
+    if (name == "localscratch") {
+        return QuotaScope::Job;
+    }
     return QuotaScope::None;
 }
 
@@ -118,6 +124,12 @@ StorageConf parseStorageConf(std::string_view text)
             if (!ok) {
                 conf.problems.push_back(where + "cannot read '" + word + "'");
             }
+        }
+        if (fs.purgeAfterDays > 0 && fs.name != "scratch") {
+            // Only scratch is purged, on the Alliance's clusters as here: said, not ignored.
+            conf.problems.push_back(where + "PurgeAfterDays= applies to scratch only (" + fs.name
+                + " is never purged)");
+            fs.purgeAfterDays = 0;
         }
         if (fs.purgeAfterDays > 0 && fs.purgeNoticeDays > fs.purgeAfterDays) {
             fs.purgeNoticeDays = fs.purgeAfterDays;

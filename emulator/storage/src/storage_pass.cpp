@@ -151,12 +151,13 @@ PassResult runStoragePass(const StorageConf &conf, const StorageView &view, cons
                 }
                 ++result.purged;
                 result.purgedBytes += e.size;
+                // Each line is flushed as its file goes: the log is never behind the scratch tree.
                 if (!log.is_open()) {
                     log.open(logPath, std::ios::app);
                 }
                 log << isoTime(now) << " purged " << shown(e.path, view.scratch, seen.scratch)
                     << " user=" << user.name << " age=" << e.ageSeconds / kDay
-                    << "d size=" << e.size << " listed=" << isoTime(e.listedAt) << "\n";
+                    << "d size=" << e.size << " listed=" << isoTime(e.listedAt) << std::endl;
             }
             writeListed(statePath, d.notice);
             result.listed += static_cast<int>(d.notice.size());

@@ -24,6 +24,12 @@ std::string rightAligned(const std::string &text, std::size_t width)
 
 std::string UsageLine::description() const
 {
+    if (filesystem == "datasets") {
+        return "/datasets (shared)";
+    }
+    if (filesystem == "localscratch") {
+        return "/localscratch (job " + owner + ")";
+    }
     bool account = filesystem == "project";
     return "/" + filesystem + (account ? " (group " : " (user ") + owner + ")";
 }
@@ -45,6 +51,29 @@ std::vector<UsageLine> measureUsage(const StorageConf &conf, const StorageView &
         }
         for (const auto &[owner, root] : owners) {
             TreeUsage u = scanTree(root);
+            lines.push_back({fs.name, owner, u.bytes, u.entries, fs.spaceQuota, fs.fileQuota});
+        }
+    }
+    return lines;
+}
+
+std::vector<UsageLine> measureSharedUsage(const StorageConf &conf, const StorageView &view,
+    const std::string &tmpdir, const std::string &jobId)
+{
+    std::vector<UsageLine> lines;
+    for (const auto &fs : conf.filesystems) {
+        std::string owner;
+        std::string root;
+        if (fs.name == "datasets") {
+            root = view.datasets;
+        } else if (fs.name == "localscratch" && !tmpdir.empty() && !jobId.empty()) {
+            owner = jobId;
+            root = tmpdir;
+        } else {
+            continue;
+        }
+        TreeUsage u = scanTree(root);
+        if (u.exists) {
             lines.push_back({fs.name, owner, u.bytes, u.entries, fs.spaceQuota, fs.fileQuota});
         }
     }
@@ -79,6 +108,19 @@ std::vector<std::string> overQuotaNotices(const std::vector<UsageLine> &lines)
                 + std::to_string(l.fileQuota);
         }
         if (what.empty()) {
+            continue;
+        }
+        if (l.filesystem == "datasets") {
+            out.push_back(l.description() + " holds more than the site gives it: " + what
+                + ". It is read-only for jobs: the instructor makes room there.");
+            continue;
+        }
+        if (l.filesystem == "localscratch") {
+            out.push_back("Your job is over its share of the node's local disk on "
+                + l.description() + ": " + what
+                + ". On a real node, writing there fails with \"No space left on device\" once "
+                  "the disk is full. It is all removed when the job ends: copy your results to "
+                  "/scratch or /project before that.");
             continue;
         }
         out.push_back("You are over your quota on " + l.description() + ": " + what

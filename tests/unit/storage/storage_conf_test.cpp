@@ -43,6 +43,22 @@ private slots:
         QCOMPARE(conf.checkIntervalSeconds, 60);
     }
 
+    void datasetsAndLocalscratchHaveTheirOwnScopesAndOnlyScratchIsPurged()
+    {
+        auto conf = parseStorageConf("Filesystem=datasets Quota=1T Files=1000k\n"
+                                     "Filesystem=localscratch Quota=100G Files=1000k\n"
+                                     "Filesystem=home Quota=50G PurgeAfterDays=30\n");
+        QCOMPARE(conf.filesystems.size(), std::size_t(3));
+        QVERIFY(conf.find("datasets")->scope() == QuotaScope::Shared);
+        QCOMPARE(conf.find("datasets")->spaceQuota, 1LL << 40);
+        QVERIFY(conf.find("localscratch")->scope() == QuotaScope::Job);
+        QCOMPARE(conf.find("localscratch")->fileQuota, 1000000LL);
+        QCOMPARE(conf.problems.size(), std::size_t(1));
+        QVERIFY(conf.problems[0].find("line 3: PurgeAfterDays= applies to scratch only")
+            != std::string::npos);
+        QCOMPARE(conf.find("home")->purgeAfterDays, 0);
+    }
+
     void noticeIsNeverLongerThanThePolicy()
     {
         auto conf = parseStorageConf("Filesystem=scratch PurgeAfterDays=3 PurgeNoticeDays=10\n");

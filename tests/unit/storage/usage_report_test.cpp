@@ -71,6 +71,44 @@ private slots:
         QVERIFY(notices[0].find("Nothing is deleted") != std::string::npos);
     }
 
+    void datasetsAndTheJobTmpdirHaveTheirOwnQuotas()
+    {
+        QTemporaryDir tmp;
+        std::string dir = tmp.path().toStdString();
+        StorageView view = hostView(dir);
+        namespace fs = std::filesystem;
+        fs::create_directories(view.datasets + "/mnist");
+        writeBytes(view.datasets + "/mnist/train.csv", 100);
+        std::string tmpdir = dir + "/nodes/cn01/localscratch/alice.12.0";
+        fs::create_directories(tmpdir);
+        for (int i = 0; i < 5; ++i) {
+            writeBytes(tmpdir + "/f" + std::to_string(i), 10);
+        }
+        auto conf = parseStorageConf("Filesystem=home Quota=50G Files=500k\n"
+                                     "Filesystem=datasets Quota=1T Files=1000k\n"
+                                     "Filesystem=localscratch Quota=100G Files=4\n");
+        QVERIFY(conf.problems.empty());
+        // Not in the per-user measure (the storage node's snapshot)...
+        QCOMPARE(measureUsage(conf, view, "alice", {}).size(), std::size_t(1));
+        // ...but in diskusage_report's: /datasets always, the tmpdir inside a job only.
+        auto outside = measureSharedUsage(conf, view, "", "");
+        QCOMPARE(outside.size(), std::size_t(1));
+        QCOMPARE(outside[0].description(), std::string("/datasets (shared)"));
+        QCOMPARE(outside[0].files, 3LL); // datasets, mnist, train.csv
+        auto lines = measureSharedUsage(conf, view, tmpdir, "12");
+        QCOMPARE(lines.size(), std::size_t(2));
+        QCOMPARE(lines[1].description(), std::string("/localscratch (job 12)"));
+        QCOMPARE(lines[1].files, 6LL);
+        QVERIFY(lines[1].overFiles() && !lines[0].overFiles());
+        QVERIFY(formatReport(lines).find("/localscratch (job 12)") != std::string::npos);
+        auto notices = overQuotaNotices(lines);
+        QCOMPARE(notices.size(), std::size_t(1));
+        QVERIFY(notices[0].find("6 files of 4") != std::string::npos);
+        QVERIFY(notices[0].find("No space left on device") != std::string::npos);
+        // A job whose folder is gone (ended) has no line.
+        QCOMPARE(measureSharedUsage(conf, view, dir + "/gone", "13").size(), std::size_t(1));
+    }
+
     void sbatchAndTheLoginReadTheSnapshot()
     {
         QTemporaryDir tmp;

@@ -7,12 +7,14 @@
 //   Filesystem=home     Quota=50G   Files=500k
 //   Filesystem=scratch  Quota=20T   Files=1000k PurgeAfterDays=60 PurgeNoticeDays=14
 //   Filesystem=project  Quota=1000G Files=500k
+//   Filesystem=datasets Quota=1T Files=1000k       (optional: the whole shared tree)
+//   Filesystem=localscratch Quota=100G Files=1000k (optional: each job's $SLURM_TMPDIR)
 //   StorageCheckInterval=60
 //   SharedFsLatency=2ms       (optional: the slowdown of the shared filesystems, see below)
 //
 // home and scratch quotas are per user, project quotas per account (group), as on the
-// Alliance's clusters. Sizes are binary (k, M, G, T = 1024^n bytes), file counts decimal
-// (k = 1000). 0 or "none": no quota.
+// Alliance's clusters; datasets is one tree for all, localscratch one per job. Sizes are binary (k,
+// M, G, T = 1024^n bytes), file counts decimal (k = 1000). 0 or "none": no quota.
 
 #include <cstdint>
 #include <string>
@@ -21,7 +23,9 @@
 
 namespace mc::storage {
 
-enum class QuotaScope { User, Account, None };
+// Whose usage a quota bounds: each user's tree, each account's, the whole tree (datasets),
+// each job's $SLURM_TMPDIR (localscratch).
+enum class QuotaScope { User, Account, Shared, Job, None };
 
 struct FilesystemPolicy {
     std::string name; // home, scratch, project, datasets, localscratch

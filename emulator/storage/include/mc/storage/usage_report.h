@@ -20,8 +20,9 @@
 namespace mc::storage {
 
 struct UsageLine {
-    std::string filesystem; // home, scratch, project
-    std::string owner; // user (home, scratch) or account (project)
+    std::string filesystem; // home, scratch, project; datasets, localscratch (measureSharedUsage)
+    // user (home, scratch), account (project), job id (localscratch), empty (datasets)
+    std::string owner;
     std::int64_t bytes = 0;
     std::int64_t files = 0;
     std::int64_t spaceQuota = 0; // 0: none
@@ -29,13 +30,22 @@ struct UsageLine {
 
     bool overSpace() const { return spaceQuota > 0 && bytes > spaceQuota; }
     bool overFiles() const { return fileQuota > 0 && files > fileQuota; }
-    // "/home (user alice)", "/project (group def-prof)"
+    // "/home (user alice)", "/project (group def-prof)", "/datasets (shared)",
+    // "/localscratch (job 12)"
     std::string description() const;
 };
 
-// Measures the quota-bearing filesystems of `conf` for `user` and its `accounts`.
+// Measures the per-user and per-account filesystems of `conf` (home, scratch, project) for
+// `user` and its `accounts`: what the storage node keeps in its snapshot.
 std::vector<UsageLine> measureUsage(const StorageConf &conf, const StorageView &view,
     const std::string &user, const std::vector<std::string> &accounts);
+
+// The other two filesystems of `conf`, measured for diskusage_report only: /datasets as a whole
+// (shared by everyone, read-only for jobs: its quota is the space the site gives it), and the
+// $SLURM_TMPDIR of job `jobId` at `tmpdir` against the localscratch quota (per job, on the
+// node's own disk), when both are given and the folder exists (inside a job).
+std::vector<UsageLine> measureSharedUsage(const StorageConf &conf, const StorageView &view,
+    const std::string &tmpdir, const std::string &jobId);
 
 // diskusage_report's table, header included, each line ending in '\n'.
 std::string formatReport(const std::vector<UsageLine> &lines);
