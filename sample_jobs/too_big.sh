@@ -1,6 +1,7 @@
 #!/bin/bash
-# Teaching point (lesson 4): a job that uses more memory than it asked for. It asks for
-# 100 MB and fills 400 MB: the node stops it and the job ends OUT_OF_MEMORY.
+# Teaching point (lessons 4 and 10): a job that uses more memory than it asked for. It asks
+# for 100 MB and fills 400 MB: the node stops it and the job ends OUT_OF_MEMORY; on the Inserm
+# preset the whole node restarts instead and the job ends CANCELLED, the cause in its Comment.
 #SBATCH --job-name=too-big
 #SBATCH --output=%x-%j.out
 #SBATCH --time=00:05:00

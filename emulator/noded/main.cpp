@@ -2,12 +2,15 @@
 //                   [--limits auto|cgroup-v2|cgroup-v1|rlimit] [--time-scale N]
 #include "mc/emu/node_daemon.h"
 #include "mc/emu/process.h"
+#include "memory_overrun.h"
 
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 int main(int argc, char **argv)
@@ -44,6 +47,19 @@ int main(int argc, char **argv)
         std::fprintf(
             stderr, "minicluster-noded: --limits %s: %s\n", limits.c_str(), probe.detail.c_str());
         return 2;
+    }
+    {
+        // The site's policy for a job over its memory (memory_overrun.h).
+        std::ifstream conf(settings.layout.dir + "/etc/minicluster.conf");
+        std::ostringstream text;
+        text << conf.rdbuf();
+        const mc::emu::MemoryOverrunPolicy overrun = mc::emu::parseMemoryOverrun(text.str());
+        for (const auto &problem : overrun.problems) {
+            std::fprintf(stderr, "minicluster-noded %s: etc/minicluster.conf %s\n",
+                settings.name.c_str(), problem.c_str());
+        }
+        settings.rebootOnMemoryOverrun = overrun.rebootNode;
+        settings.rebootSeconds = overrun.rebootSeconds;
     }
     settings.limits = probe.mode;
     settings.limitsDetail = probe.detail;

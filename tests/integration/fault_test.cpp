@@ -50,6 +50,7 @@ class FaultTest : public QObject {
 private slots:
     void controllerKilledMidJobLosesNoJobAndNoRecord();
     void nodeDaemonKilledMidJobMarksNodeDownAndRestartBringsItBack();
+    void downAfterTheControllerDiedStopsTheOtherDaemons();
 };
 
 void FaultTest::controllerKilledMidJobLosesNoJobAndNoRecord()
@@ -142,6 +143,28 @@ void FaultTest::nodeDaemonKilledMidJobMarksNodeDownAndRestartBringsItBack()
     ShellResult steps = cluster.shell(QStringLiteral("sacct -n -o JobID,State -j 1"));
     QVERIFY2(steps.out.contains(QRegularExpression(QStringLiteral("1\\.batch +CANCELLED"))),
         qPrintable(steps.out));
+}
+
+void FaultTest::downAfterTheControllerDiedStopsTheOtherDaemons()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    const pid_t ctld = pidIn(cluster.dir() + QStringLiteral("/run/ctld.pid"));
+    const pid_t node = pidIn(cluster.dir() + QStringLiteral("/run/noded-cn01.pid"));
+    const pid_t storage = pidIn(cluster.dir() + QStringLiteral("/run/stored.pid"));
+    QVERIFY(alive(node) && alive(storage));
+    QCOMPARE(::kill(ctld, SIGKILL), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(ctld), 5000);
+
+    // Nobody is left to tell the nodes to leave: `down` signals them itself.
+    ShellResult down = cluster.minicluster({QStringLiteral("down")});
+    QCOMPARE(down.exitCode, 0);
+    QVERIFY2(down.out.contains(QStringLiteral("stopped (its controller was not running)")),
+        qPrintable(down.out + down.err));
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(node), 5000); // gone; its parent may take a moment to reap
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(storage), 5000);
+    ShellResult again = cluster.minicluster({QStringLiteral("down")});
+    QVERIFY2(again.out.contains(QStringLiteral("is not running")), qPrintable(again.out));
 }
 
 QTEST_GUILESS_MAIN(FaultTest)

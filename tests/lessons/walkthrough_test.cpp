@@ -215,14 +215,20 @@ private slots:
         QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 --time=30:00:00 exclusive_job.sh"))
                      .exitCode,
             0);
-        // Over its memory: OUT_OF_MEMORY here (the real site restarts the node: not emulated).
+        // Over its memory: the site's policy (MemoryOverrun=reboot-node) restarts the node; the
+        // job ends CANCELLED and, once the node is back, its Comment says why.
         QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 too_big.sh")).exitCode, 0);
         QTRY_COMPARE_WITH_TIMEOUT(
             cluster.shell(QStringLiteral("sacct -n -X -j 4 -o State%20")).out.trimmed(),
-            QStringLiteral("OUT_OF_MEMORY"), 30000);
+            QStringLiteral("CANCELLED by 0"), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            cluster.shell(QStringLiteral("sacct -n -X -P -j 4 -o Comment"))
+                .out.startsWith(QStringLiteral("Memory overrun: job exceeded its 100M memory")),
+            30000);
         ShellResult comment
-            = cluster.shell(QStringLiteral("sacct -X -j 4 -o JobID,JobName,State,Comment"));
+            = cluster.shell(QStringLiteral("sacct -X -j 4 -o JobID,JobName,State,Comment%80"));
         QCOMPARE(comment.exitCode, 0);
+        QVERIFY2(comment.out.contains(QStringLiteral(" rebooted")), qPrintable(comment.out));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("10")), 60000);
         ShellResult out = cluster.shell(QStringLiteral("cat whole-node-1.out"));
         QCOMPARE(out.out, QStringLiteral("on c4n01 with 4 CPUs\n"));

@@ -353,12 +353,51 @@ int up(const ClusterOptions &o, bool quiet)
     return 0;
 }
 
+// SIGTERM to every node daemon, the storage node and logind that still run.
+static void stopDaemonsWithoutController(const ClusterOptions &o)
+{
+    auto term = [](const std::string &pidText) {
+        const pid_t pid = static_cast<pid_t>(std::atoi(pidText.c_str()));
+        if (pid > 0) {
+            ::kill(pid, SIGTERM);
+        }
+    };
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(o.layout.run(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("noded-", 0) == 0 && name.size() > 10
+            && name.compare(name.size() - 4, 4, ".pid") == 0
+            && nodeAlive(o, name.substr(6, name.size() - 10))) {
+            term(readFirstLine(entry.path().string()));
+        }
+    }
+    if (storageAlive(o)) {
+        term(readFirstLine(o.layout.run() + "/stored.pid"));
+    }
+    if (logindAlive(o)) {
+        term(readFirstLine(o.layout.run() + "/logind.pid"));
+    }
+}
+
 int down(const ClusterOptions &o)
 {
     std::string pidText = readFirstLine(o.layout.run() + "/ctld.pid");
     pid_t pid = pidText.empty() ? 0 : static_cast<pid_t>(std::atoi(pidText.c_str()));
     if (!call(o, op("shutdown"))) {
-        std::printf("minicluster: the cluster in %s is not running\n", o.layout.dir.c_str());
+        // The controller is gone (it crashed, or was killed): the daemons it would have told
+        // to leave get SIGTERM from their pid files instead, and stop their jobs.
+        if (!anyNodeAlive(o) && !storageAlive(o) && !logindAlive(o)) {
+            std::printf("minicluster: the cluster in %s is not running\n", o.layout.dir.c_str());
+            return 0;
+        }
+        stopDaemonsWithoutController(o);
+        if (!waitFor([&] { return !anyNodeAlive(o) && !storageAlive(o) && !logindAlive(o); },
+                std::chrono::seconds(10))) {
+            std::printf("minicluster: warning: some daemons of %s are still stopping (see %s)\n",
+                o.layout.dir.c_str(), o.layout.log().c_str());
+        }
+        std::printf("minicluster: cluster in %s stopped (its controller was not running)\n",
+            o.layout.dir.c_str());
         return 0;
     }
     if (pid > 0 && !waitFor([pid] { return ::kill(pid, 0) != 0; }, std::chrono::seconds(5))) {

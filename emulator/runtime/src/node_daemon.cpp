@@ -253,6 +253,19 @@ void NodeDaemon::launch(const Json &job)
 {
     const Json &spec = job["spec"];
     auto id = static_cast<std::uint32_t>(job["job_id"].toInt());
+    if (m_rebooting) {
+        // Sent before the controller heard of the restart: lost with the node, as any job on
+        // a node that fails (the controller requeues it or ends it NODE_FAIL).
+        Json report = Json::object();
+        report.set("op", "job_ended");
+        report.set("job_id", static_cast<std::int64_t>(id));
+        report.set("exit_code", 0);
+        report.set("exit_signal", SIGKILL);
+        report.set("node_fail", true);
+        report.set("end_time", wallClock());
+        sendReport(report);
+        return;
+    }
     const ClusterLayout &layout = m_settings.layout;
     const std::string &node = m_settings.name;
     std::string user = spec["user"].toString();
@@ -573,6 +586,16 @@ void NodeDaemon::sampleUsage()
         job.usage.add(s.rssKb, s.cpuMs);
         const JobLimits &limits = job.limiter->limits();
         const bool polled = job.limiter->mode() == LimitMode::Rlimit;
+        if (m_settings.rebootOnMemoryOverrun && !m_rebooting) {
+            // The site's policy: not the job, the whole node goes (a cgroup's OOM kill, or
+            // over the limit by polling).
+            const bool over = polled ? limits.memoryBytes > 0 && s.rssKb * 1024 > limits.memoryBytes
+                                     : job.limiter->oomKills() > 0;
+            if (over) {
+                rebootForMemoryOverrun(id, s.rssKb);
+                break;
+            }
+        }
         if (polled && s.processes > limits.pidsMax && !job.overPids && !job.overMemory) {
             // A fork bomb that got past RLIMIT_NPROC (root ignores it): the whole job goes.
             // Checked first: the copies of a forking process also add up to a large RSS.
@@ -655,13 +678,17 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
     report.set("job_id", static_cast<std::int64_t>(id));
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
     int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    bool killed = job.cancelled || job.timedOut || job.overMemory || job.overPids;
+    int oomKills = job.limiter->oomKills();
+    if (m_settings.rebootOnMemoryOverrun && !m_rebooting && (oomKills > 0 || job.overMemory)) {
+        rebootForMemoryOverrun(id, job.usage.maxRssKb()); // ended before a sample saw it
+    }
+    bool killed = job.cancelled || job.timedOut || job.overMemory || job.overPids
+        || job.rebootCulprit || job.lostInReboot;
     if (job.viaBwrap && code > 128 && killed) {
         signal = code - 128; // bwrap passes a signal death on as 128 + signal
         code = 0;
     }
-    int oomKills = job.limiter->oomKills();
-    if (oomKills > 0) {
+    if (oomKills > 0 && !job.rebootCulprit) { // a restarting node writes no notice
         appendNotice(job, oomKillNotice(m_settings.name, id, oomKills));
     }
     auto ms = [](const timeval &tv) {
@@ -674,8 +701,14 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
     if (job.timedOut) {
         report.set("timeout", true);
     }
-    if (oomKills > 0 || job.overMemory) {
+    if (oomKills > 0 || job.overMemory || job.rebootCulprit) {
         report.set("oom", true);
+    }
+    if (job.rebootCulprit) {
+        report.set("node_reboot", true); // MemoryOverrun=reboot-node: its overrun did it
+        report.set("memory_limit_kb", job.limiter->limits().memoryBytes / 1024);
+    } else if (job.lostInReboot) {
+        report.set("node_fail", true); // lost with the node, as in a node failure
     }
     Json use = Json::object();
     use.set("total_cpu_ms", job.usage.totalCpuMs());
@@ -703,6 +736,42 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
         stopWhenIdle(sandbox);
     }
     return true;
+}
+
+void NodeDaemon::rebootForMemoryOverrun(std::uint32_t culprit, std::int64_t rssKb)
+{
+    // The Inserm platform: the node's system, not Slurm, sees the overrun and restarts the
+    // whole node. Every job on it dies at once (no notice, no SIGTERM); the controller hears
+    // of the restart first, then of each job's end, and the node is back rebootSeconds later.
+    m_rebooting = true;
+    std::fprintf(stderr,
+        "minicluster-noded %s: job %u went over its memory (%lld KiB): the node restarts "
+        "(MemoryOverrun=reboot-node)\n",
+        m_settings.name.c_str(), culprit, static_cast<long long>(rssKb));
+    Json down = Json::object();
+    down.set("op", "node_reboot");
+    down.set("job_id", static_cast<std::int64_t>(culprit));
+    down.set("reboot_seconds", m_settings.rebootSeconds);
+    if (m_conn && m_registered) {
+        m_conn->send(down);
+    }
+    for (auto &[id, job] : m_running) {
+        (id == culprit ? job.rebootCulprit : job.lostInReboot) = true;
+        job.limiter->signalAll(job.pid, SIGKILL);
+    }
+    if (m_steps) {
+        m_steps->killAll();
+    }
+    const auto downFor = std::chrono::milliseconds(
+        std::int64_t{m_settings.rebootSeconds} * 1000 / std::max(1, m_settings.timeScale));
+    m_loop.addTimer(downFor, [this] {
+        m_rebooting = false;
+        Json up = Json::object();
+        up.set("op", "node_rebooted");
+        if (m_conn && m_registered) {
+            m_conn->send(up);
+        }
+    });
 }
 
 void NodeDaemon::appendNotice(const RunningJob &job, const std::string &line)

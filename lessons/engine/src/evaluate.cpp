@@ -53,6 +53,7 @@ constexpr FieldDef kJobFields[] = {
     {"output", Kind::Text, "its --output", "son --output"},
     {"error", Kind::Text, "its --error", "son --error"},
     {"restarts", Kind::Number, "its number of restarts", "son nombre de redémarrages"},
+    {"comment", Kind::Text, "its Comment", "son Comment"},
     {"used_mem", Kind::Memory, "the memory it used (MaxRSS)", "la mémoire utilisée (MaxRSS)"},
     {"used_cpu", Kind::Duration, "the CPU time it used", "le temps CPU utilisé"},
     {"elapsed", Kind::Duration, "its run time", "sa durée d'exécution"},
@@ -372,6 +373,8 @@ Actual jobValue(const Json &job, std::string_view field, const Facts &facts)
         a.texts.push_back(firstNonEmpty(job, "std_err"));
     } else if (field == "restarts") {
         num(job["restarts"].toInt());
+    } else if (field == "comment") {
+        a.texts.push_back(job["comment"].toString());
     } else if (field == "used_mem" || field == "used_cpu") {
         long long rss = 0;
         long long cpu = 0;

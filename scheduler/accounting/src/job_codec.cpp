@@ -97,6 +97,9 @@ Json specToJson(const JobSpec &spec)
     if (spec.interactive) {
         j.set("interactive", true);
     }
+    if (spec.comment) {
+        j.set("comment", *spec.comment);
+    }
     return j;
 }
 
@@ -155,6 +158,9 @@ JobSpec specFromJson(const Json &j)
     spec.dependency = j["dependency"].toString();
     spec.array = j["array"].toString();
     spec.interactive = j["interactive"].toBool();
+    if (j["comment"].isString()) {
+        spec.comment = j["comment"].toString();
+    }
     return spec;
 }
 
@@ -306,6 +312,7 @@ template <typename Put> void encodeJob(const Job &job, Put &put)
     put(static_cast<std::int64_t>(job.arrayJobId)); // array_job_id
     put(static_cast<std::int64_t>(job.arrayTaskId.value_or(0)), job.arrayTaskId.has_value());
     put([&job] { return arrayTaskStr(job); });
+    put(job.arrayMaxRunning); // array_max_tasks: the %N of the array, on each of its tasks
     put(job.isPending() ? s.dependency : std::string()); // dependency
     put(job.plannedStart.value_or(0));
     put(job.restarts);
@@ -322,6 +329,7 @@ template <typename Put> void encodeJob(const Job &job, Put &put)
     put(job.preemptEnd.value_or(0)); // preempt_end
     put(s.interactive);
     put([] { return Json::array(); }); // waiting_for
+    put([&s] { return *s.comment; }, s.comment.has_value()); // comment
 }
 
 } // namespace

@@ -7,6 +7,8 @@
 
 namespace mc::acct {
 
+using proto::Json;
+
 namespace {
 
 constexpr std::string_view kSchema = R"(
@@ -34,6 +36,11 @@ CREATE TABLE IF NOT EXISTS steps (
     cpus INTEGER NOT NULL,
     PRIMARY KEY (job_id, step)
 );
+CREATE TABLE IF NOT EXISTS job_scripts (
+    id INTEGER PRIMARY KEY,
+    script TEXT NOT NULL,
+    env TEXT NOT NULL
+);
 )";
 
 // Version 2: the usage of each step.
@@ -51,6 +58,11 @@ UPDATE jobs SET array_job_id = COALESCE(json_extract(record, '$.array_job_id'), 
 CREATE INDEX IF NOT EXISTS jobs_end_time ON jobs(end_time);
 CREATE INDEX IF NOT EXISTS jobs_array ON jobs(array_job_id) WHERE array_job_id != 0;
 ALTER TABLE steps ADD COLUMN name TEXT NOT NULL DEFAULT '';
+)";
+
+// Version 4: each step's task count (sacct NTasks).
+constexpr std::string_view kStepTasks = R"(
+ALTER TABLE steps ADD COLUMN ntasks INTEGER NOT NULL DEFAULT 0;
 )";
 
 constexpr std::string_view kUnfinishedStates = "('PENDING', 'RUNNING', 'COMPLETING', 'SUSPENDED')";
@@ -76,7 +88,12 @@ bool isUnfinished(sched::JobState state)
 
 bool JobStore::open(const std::string &path, std::string &error)
 {
-    if (!m_db.open(path, error) || !m_db.exec(kSchema, error)) {
+    // At most 256 KiB of pages copied into the process (SQLite's default is 2 MiB): the
+    // controller writes at the end of its tables, and sacct's reads go through a read-only map
+    // of the file (shared with the kernel's page cache, not the controller's own memory).
+    if (!m_db.open(path, error)
+        || !m_db.exec("PRAGMA cache_size = -256; PRAGMA mmap_size = 268435456;", error)
+        || !m_db.exec(kSchema, error)) {
         return false;
     }
     Statement version(m_db, "PRAGMA user_version");
@@ -87,15 +104,38 @@ bool JobStore::open(const std::string &path, std::string &error)
             && m_db.exec("PRAGMA user_version = 2; COMMIT;", error))) {
         return false;
     }
-    if (current < 3) {
-        return m_db.exec("BEGIN;", error) && m_db.exec(kArrayColumn, error)
-            && m_db.exec("PRAGMA user_version = 3; COMMIT;", error);
+    if (current < 3
+        && !(m_db.exec("BEGIN;", error) && m_db.exec(kArrayColumn, error)
+            && m_db.exec("PRAGMA user_version = 3; COMMIT;", error))) {
+        return false;
+    }
+    if (current < 4) {
+        // A file that already has the column (a later version taken back) keeps it.
+        Statement has(
+            m_db, "SELECT COUNT(*) FROM pragma_table_info('steps') WHERE name = 'ntasks'");
+        const bool present = has.next() && has.intColumn(0) > 0;
+        has.reset();
+        return m_db.exec("BEGIN;", error) && (present || m_db.exec(kStepTasks, error))
+            && m_db.exec("PRAGMA user_version = 4; COMMIT;", error);
     }
     return true;
 }
 
 bool JobStore::saveJob(const sched::Job &job, std::string &error)
 {
+    // The script and the environment (4 KB or more per job) go to job_scripts, in the same
+    // transaction; the record keeps neither, so the controller can drop them from memory.
+    const bool withScript = !job.spec.script.empty() || !job.spec.env.empty();
+    Json record = jobToRecord(job);
+    if (withScript) {
+        Json spec = record["spec"];
+        spec.set("script", "");
+        spec.set("env", Json::array());
+        record.set("spec", std::move(spec));
+        if (!m_db.exec("BEGIN;", error)) {
+            return false;
+        }
+    }
     Statement st(m_db,
         "INSERT OR REPLACE INTO jobs (id, user, state, submit_time, start_time, "
         "end_time, record, array_job_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
@@ -105,12 +145,43 @@ bool JobStore::saveJob(const sched::Job &job, std::string &error)
     st.bind(4, job.submitTime);
     st.bind(5, job.startTime);
     st.bind(6, job.endTime);
-    st.bind(7, jobToRecord(job).dump());
+    st.bind(7, record.dump());
     st.bind(8, static_cast<std::int64_t>(job.arrayJobId));
-    if (!st.run()) {
+    bool ok = st.run();
+    if (!ok) {
         error = st.error();
+    }
+    if (withScript) {
+        if (ok) {
+            Statement script(
+                m_db, "INSERT OR REPLACE INTO job_scripts (id, script, env) VALUES (?, ?, ?)");
+            script.bind(1, static_cast<std::int64_t>(job.id.value));
+            script.bind(2, job.spec.script);
+            script.bind(3, proto::stringList(job.spec.env).dump());
+            ok = script.run();
+            if (!ok) {
+                error = script.error();
+            }
+        }
+        std::string ignored;
+        if (!ok || !m_db.exec("COMMIT;", error)) {
+            m_db.exec("ROLLBACK;", ignored);
+            return false;
+        }
+    }
+    return ok;
+}
+
+bool JobStore::loadScript(sched::JobId job, sched::JobSpec &spec)
+{
+    Statement st(m_db, "SELECT script, env FROM job_scripts WHERE id = ?");
+    st.bind(1, static_cast<std::int64_t>(job.value));
+    if (!st.next()) {
         return false;
     }
+    spec.script = st.textColumn(0);
+    const auto env = Json::parse(st.textColumn(1));
+    spec.env = env ? env->toStringList() : std::vector<std::string>{};
     return true;
 }
 
@@ -118,8 +189,8 @@ bool JobStore::saveStep(const StepRecord &step, std::string &error)
 {
     Statement st(m_db,
         "INSERT OR REPLACE INTO steps (job_id, step, state, exit_code, exit_signal, "
-        "start_time, end_time, nodes, cpus, total_cpu_ms, max_rss_kb, ave_rss_kb, name) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "start_time, end_time, nodes, cpus, total_cpu_ms, max_rss_kb, ave_rss_kb, name, ntasks) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, static_cast<std::int64_t>(step.job.value));
     st.bind(2, step.step);
     st.bind(3, sched::longName(step.state));
@@ -133,6 +204,7 @@ bool JobStore::saveStep(const StepRecord &step, std::string &error)
     st.bind(11, step.maxRssKb);
     st.bind(12, step.aveRssKb);
     st.bind(13, step.name);
+    st.bind(14, static_cast<std::int64_t>(step.ntasks));
     if (!st.run()) {
         error = st.error();
         return false;
@@ -246,7 +318,7 @@ std::vector<StepRecord> JobStore::steps(sched::JobId job)
     if (!m_steps) {
         m_steps.emplace(m_db,
             "SELECT step, state, exit_code, exit_signal, start_time, end_time, nodes, "
-            "cpus, total_cpu_ms, max_rss_kb, ave_rss_kb, name FROM steps WHERE job_id = ? "
+            "cpus, total_cpu_ms, max_rss_kb, ave_rss_kb, name, ntasks FROM steps WHERE job_id = ? "
             "ORDER BY rowid");
     }
     Statement &st = *m_steps;
@@ -268,6 +340,7 @@ std::vector<StepRecord> JobStore::steps(sched::JobId job)
         s.maxRssKb = st.intColumn(9);
         s.aveRssKb = st.intColumn(10);
         s.name = st.textColumn(11);
+        s.ntasks = static_cast<int>(st.intColumn(12));
         result.push_back(std::move(s));
     }
     st.reset();

@@ -4,6 +4,7 @@
 // (objects keep their key order); only the layout differs from the protocol's compact dump().
 
 #include "mc/cmd/context.h"
+#include "mc/cmd/option_parser.h"
 #include "mc/proto/json.h"
 
 #include <cstdint>
@@ -18,6 +19,24 @@ namespace mc::cmd {
 // characters as \b \f \n \r \t or \u00xx, other bytes as they are; a double with %.17g and ".0"
 // added when it has no '.' or exponent (1 -> "1.0"). No newline at the end, as Slurm prints it.
 std::string slurmJsonText(const proto::Json &value);
+
+// --json or --yaml: the last of them on the command line wins, as in Slurm 22.05.
+enum class DataFormat { Json, Yaml };
+std::optional<DataFormat> dataFormat(const ParseResult &cli, int jsonId, int yamlId);
+
+// How the YAML writer reads "": squeue's and sinfo's data print a string Slurm never set as ""
+// in JSON and as null in YAML (AreNull); sacct's "" are real empty strings (Kept).
+enum class EmptyStrings { Kept, AreNull };
+
+// Slurm 22.05's --yaml text of the same data (serializer/yaml through libyaml 0.2.5): "%YAML
+// 1.1", "--- !!map", every value tagged (`!!str key: !!int 3`), block collections indented by
+// two (a sequence under a key not indented), `!!seq []` and `!!map {}` when empty, floats as
+// "%lf", each string plain, 'single' or "double" quoted as libyaml chooses (non-ASCII escaped),
+// long ones folded at spaces past column 80; ends with "...\n".
+std::string slurmYamlText(const proto::Json &value, EmptyStrings empty);
+
+// slurmJsonText() or slurmYamlText() as `format` says.
+std::string slurmDataText(const proto::Json &value, DataFormat format, EmptyStrings empty);
 
 // The response skeleton every 22.05 OpenAPI handler starts with: {"meta": {...}, "errors": []}.
 // `pluginType` "openapi/v0.0.38" (squeue, sinfo) or "openapi/dbv0.0.38" (sacct), `pluginName`

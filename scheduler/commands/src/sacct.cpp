@@ -76,6 +76,7 @@ const std::array kFieldKeys{
     FieldKeys{"TotalCPU", {}},
     FieldKeys{"MaxRSS", {}},
     FieldKeys{"AveRSS", {}},
+    FieldKeys{"Comment", {"comment"}},
 };
 
 // What selected(), inWindow() and the step rows read.
@@ -84,9 +85,17 @@ constexpr std::array<std::string_view, 14> kSelectionKeys{"job_id", "array_job_i
     "end_time", "state", "steps"};
 
 // Every member the columns and the selection read; empty when a column is not in kFieldKeys.
-std::vector<std::string> requestedKeys(const std::vector<Column> &columns)
+// `steps` only when step rows are printed (not -X) or a job row's column sums them.
+std::vector<std::string> requestedKeys(const std::vector<Column> &columns, bool allocations)
 {
     std::vector<std::string> keys(kSelectionKeys.begin(), kSelectionKeys.end());
+    const bool stepsRead
+        = !allocations || std::any_of(columns.begin(), columns.end(), [](const Column &c) {
+              return c.field->name == "TotalCPU" || c.field->name == "DerivedExitCode";
+          });
+    if (!stepsRead) {
+        std::erase(keys, "steps");
+    }
     for (const auto &column : columns) {
         auto entry = std::find_if(kFieldKeys.begin(), kFieldKeys.end(),
             [&column](const FieldKeys &e) { return e.field == column.field->name; });
@@ -185,8 +194,8 @@ int Sacct::run()
     case Settings::Help::None:
         break;
     }
-    if (hasOption(cli, kJson)) {
-        return finish(sacctJson(m_ctx, s, start, end));
+    if (auto data = dataFormat(cli, kJson, kYaml)) {
+        return finish(sacctJson(m_ctx, s, start, end, *data));
     }
 
     std::string err;
@@ -218,7 +227,7 @@ int Sacct::run()
     }
     request.set("job_ids", std::move(ids));
     request.set("since", start);
-    if (auto keys = requestedKeys(columns.columns); !keys.empty()) {
+    if (auto keys = requestedKeys(columns.columns, s.allocations); !keys.empty()) {
         request.set("fields", proto::stringList(keys));
         request.set("form", "rows"); // a controller that does not know it sends `jobs`
     }
@@ -252,8 +261,8 @@ int Sacct::run()
             }
         }
         if (!onlyStep) {
-            out += renderRow(
-                columns.columns, s.layout, AcctRow{job, nullptr, m_ctx.now, s.noConvert});
+            appendRow(
+                out, columns.columns, s.layout, AcctRow{job, nullptr, m_ctx.now, s.noConvert});
         }
         if (s.allocations) {
             continue;
@@ -262,8 +271,8 @@ int Sacct::run()
         for (const auto &step : steps.items()) {
             const std::string id = stepName(step);
             if (!onlyStep || *onlyStep == id) {
-                out += renderRow(
-                    columns.columns, s.layout, AcctRow{job, &step, m_ctx.now, s.noConvert});
+                appendRow(
+                    out, columns.columns, s.layout, AcctRow{job, &step, m_ctx.now, s.noConvert});
             }
         }
     }

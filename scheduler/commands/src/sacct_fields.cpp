@@ -214,10 +214,11 @@ Value totalCpu(const AcctRow &r)
 }
 
 // MaxRSS/AveRSS of a step in KiB, as Slurm's convert_num_unit() with CONVERT_NUM_UNIT_EXACT
-// prints them: "0", "3764K", "40M" (a larger unit only when it divides exactly). Job rows: blank.
+// prints them: "0", "3764K", "40M" (a larger unit only when it divides exactly). Job rows and
+// steps still running (Slurm records their usage when they end): blank.
 Value rss(const AcctRow &r, std::string_view key)
 {
-    if (!isStep(r)) {
+    if (!isStep(r) || r.step->operator[]("end_time").toInt() == 0) {
         return std::nullopt;
     }
     std::int64_t value = r.step->operator[](key).toInt();
@@ -273,7 +274,13 @@ const std::array kFields{
         [](const AcctRow &r) -> Value {
             return job(r).contains("cluster") ? Value(job(r)["cluster"].toString()) : Value();
         }},
-    Field{"Comment", 14, Kind::Text, blank},
+    Field{"Comment", 14, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            // The job's comment on its own line (the controller sends it only with
+            // AccountingStoreFlags=job_comment); steps have none.
+            return !isStep(r) && job(r).contains("comment") ? Value(job(r)["comment"].toString())
+                                                            : Value();
+        }},
     Field{"Constraints", 19, Kind::Text, blank},
     Field{"ConsumedEnergy", 14, Kind::Text, blank},
     Field{"ConsumedEnergyRaw", 17, Kind::Number, blank},
@@ -355,8 +362,8 @@ const std::array kFields{
     Field{"NodeList", 15, Kind::Text, nodeList},
     Field{"NTasks", 8, Kind::Number,
         [](const AcctRow &r) -> Value {
-            return isStep(r) && r.step->contains("num_tasks")
-                ? Value(std::to_string((*r.step)["num_tasks"].toInt()))
+            return isStep(r) && r.step->contains("ntasks")
+                ? Value(std::to_string((*r.step)["ntasks"].toInt()))
                 : Value();
         }},
     Field{"Partition", 10, Kind::Text,

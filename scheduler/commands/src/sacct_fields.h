@@ -65,7 +65,8 @@ struct ColumnsOrError {
 ColumnsOrError parseFieldList(std::string_view list);
 
 std::string renderHeader(const std::vector<Column> &columns, const Layout &layout);
-std::string renderRow(const std::vector<Column> &columns, const Layout &layout, const AcctRow &row);
+void appendRow(
+    std::string &out, const std::vector<Column> &columns, const Layout &layout, const AcctRow &row);
 
 // sacct --helpformat: every field name, four to a line.
 std::string helpFormat();

@@ -27,30 +27,41 @@ std::string durationText(std::int64_t secs)
     return buffer;
 }
 
-// One padded cell and its separating blank, as Slurm's print_fields_*().
-std::string cell(const Column &column, const Value &value)
+// One padded cell and its separating blank, as Slurm's print_fields_*(), appended to `out`.
+void appendCell(std::string &out, const Column &column, const Value &value)
 {
     const auto size = static_cast<std::size_t>(std::abs(column.width));
-    const bool left = column.width < 0;
-    std::string text;
+    std::string converted;
+    std::string_view text = value ? std::string_view(*value) : std::string_view(" ");
     switch (column.field->kind) {
     case Kind::Text:
-        text = value.value_or(" ");
         if (value && text.size() > size && size > 0) {
-            text = text.substr(0, size - 1) + "+";
+            converted = std::string(text.substr(0, size - 1)) + "+";
+            text = converted;
         }
         break;
     case Kind::Number:
-        text = value.value_or(" ");
         break;
     case Kind::Seconds:
-        text = value ? durationText(std::atoll(value->c_str())) : std::string(" ");
+        if (value) {
+            converted = durationText(std::atoll(value->c_str()));
+            text = converted;
+        }
         break;
     case Kind::Date:
-        text = sched::formatTimestamp(std::atoll(value.value_or("0").c_str())).substr(0, size);
+        converted = sched::formatTimestamp(std::atoll(value.value_or("0").c_str()));
+        text = std::string_view(converted).substr(0, size);
         break;
     }
-    return (left ? padRight(text, size) : padLeft(text, size)) + " ";
+    const std::size_t pad = text.size() < size ? size - text.size() : 0;
+    if (column.width < 0) {
+        out += text;
+        out.append(pad, ' ');
+    } else {
+        out.append(pad, ' ');
+        out += text;
+    }
+    out += ' ';
 }
 
 std::string parsableValue(const Column &column, const Value &value)
@@ -137,17 +148,18 @@ std::string renderHeader(const std::vector<Column> &columns, const Layout &layou
     return names + "\n" + dashes + "\n";
 }
 
-std::string renderRow(const std::vector<Column> &columns, const Layout &layout, const AcctRow &row)
+void appendRow(
+    std::string &out, const std::vector<Column> &columns, const Layout &layout, const AcctRow &row)
 {
     if (layout.parsable) {
-        return joinParsable(columns, layout,
+        out += joinParsable(columns, layout,
             [&row](const Column &c) { return parsableValue(c, c.field->value(row)); });
+        return;
     }
-    std::string line;
     for (const auto &column : columns) {
-        line += cell(column, column.field->value(row));
+        appendCell(out, column, column.field->value(row));
     }
-    return line + "\n";
+    out += '\n';
 }
 
 std::string helpFormat()

@@ -300,7 +300,7 @@ Json jobRecord(const Context &ctx, const Settings &s, const Json &job, const std
     j.add("account", job["account"].toString());
     Json comment = Json::object();
     comment.add("administrator", Json());
-    comment.add("job", Json());
+    comment.add("job", job.contains("comment") ? Json(job["comment"].toString()) : Json());
     comment.add("system", Json());
     j.add("comment", std::move(comment));
     j.add("allocation_nodes", started ? job["num_nodes"].toInt(1) : 0);
@@ -400,7 +400,8 @@ Json jobRecord(const Context &ctx, const Settings &s, const Json &job, const std
 
 } // namespace
 
-Outcome sacctJson(Context &ctx, const Settings &s, std::int64_t start, std::int64_t end)
+Outcome sacctJson(
+    Context &ctx, const Settings &s, std::int64_t start, std::int64_t end, DataFormat format)
 {
     Json request = Json::object();
     request.add("op", "acct");
@@ -440,9 +441,17 @@ Outcome sacctJson(Context &ctx, const Settings &s, std::int64_t start, std::int6
         if (!selected(s, job, false) || !inWindow(s, job, start, end)) {
             continue;
         }
-        const auto throttle = throttles.find(job["array_job_id"].toInt());
-        records.push(jobRecord(
-            ctx, s, job, *cluster, throttle == throttles.end() ? 0 : throttle->second, now));
+        // Slurm's accounting keeps the %N on the array's own record only (its pending tasks,
+        // then its last task), not on the tasks split from it.
+        const std::int64_t arrayId = job["array_job_id"].toInt();
+        const auto throttle = throttles.find(arrayId);
+        std::int64_t maxTasks = 0;
+        if (arrayId > 0 && arrayId == job["job_id"].toInt()) {
+            maxTasks = job.contains("array_max_tasks")
+                ? job["array_max_tasks"].toInt()
+                : (throttle == throttles.end() ? 0 : throttle->second);
+        }
+        records.push(jobRecord(ctx, s, job, *cluster, maxTasks, now));
     }
     if (records.items().empty()) {
         Json error = Json::object();
@@ -453,7 +462,7 @@ Outcome sacctJson(Context &ctx, const Settings &s, std::int64_t start, std::int6
         response.mutableMember("errors")->push(std::move(error));
     }
     response.add("jobs", std::move(records));
-    return Outcome{slurmJsonText(response), {}, 0};
+    return Outcome{slurmDataText(response, format, EmptyStrings::Kept), {}, 0};
 }
 
 } // namespace mc::cmd

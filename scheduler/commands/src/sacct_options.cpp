@@ -66,7 +66,7 @@ constexpr std::array kOptions{
     OptionDef{"whole-hetjob", 0, kOptArg, kWholeHetjob, kRefused},
     OptionDef{"associations", 'x', kReq, kAssociations, kRefused},
     OptionDef{"json", 0, kNo, kJson},
-    OptionDef{"yaml", 0, kNo, kYaml, kRefused},
+    OptionDef{"yaml", 0, kNo, kYaml},
     OptionDef{{}, 't', kNo, kAllocations},
 };
 

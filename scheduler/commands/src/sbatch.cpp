@@ -228,6 +228,9 @@ int Sbatch::run()
     job.set("submit_host", m_ctx.hostname);
     job.set("hold", opts.hold);
     job.set("nice", opts.nice);
+    if (opts.comment) {
+        job.set("comment", *opts.comment);
+    }
     if (auto end = encodeSchedulerRequests(job, opts, m_ctx)) {
         return finish(*end);
     }

@@ -209,6 +209,9 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kOutput:
         opts.stdOut = value;
         break;
+    case kComment:
+        opts.comment = value;
+        break;
     case kJobName:
         opts.jobName = value;
         break;

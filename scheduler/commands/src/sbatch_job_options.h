@@ -28,6 +28,7 @@ Outcome failure(std::string_view message, int exitCode);
 struct JobOptions {
     std::optional<std::string> account, chdir, stdErr, stdIn, stdOut, jobName, partition;
     std::optional<std::string> exportSpec, wrap;
+    std::optional<std::string> comment; // --comment, as given
     std::optional<sched::Seconds> timeLimit; // kInfinite for --time=0 or UNLIMITED
     std::optional<sched::MiB> mem, memPerCpu;
     Source memSource = Source::CommandLine, memPerCpuSource = Source::CommandLine;

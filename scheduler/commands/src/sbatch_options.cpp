@@ -24,7 +24,7 @@ constexpr std::array kOptions{
     OptionDef{"chdir", 'D', kReq, kChdir, kYes},
     OptionDef{"cluster", 0, kReq, kCluster, kRefused},
     OptionDef{"clusters", 'M', kReq, kClusters, kRefused},
-    OptionDef{"comment", 0, kReq, kComment, kRefused},
+    OptionDef{"comment", 0, kReq, kComment, kYes},
     OptionDef{"container", 0, kReq, kContainer, kRefused},
     OptionDef{"context", 0, kReq, kContext, kRefused},
     OptionDef{"contiguous", 0, kNo, kContiguous, kRefused},

@@ -94,16 +94,17 @@ constexpr std::array kJobKeys{
     UpdateKey{"BeginTime", "begin"},
     UpdateKey{"ArrayTaskThrottle", "array_task_throttle"},
     UpdateKey{"Features", "constraint"},
+    UpdateKey{"Comment", "comment"},
 };
 
 // Keys of Slurm's scontrol update job that minicluster does not model.
 constexpr std::array kUnmodelledJobKeys{"NumTasks", "ReqProcs", "NumCPUs", "MinCPUsNode",
     "MinMemoryNode", "MinMemoryCPU", "Account", "QOS", "ReqNodeList", "NodeList", "ExcNodeList",
-    "Priority", "Requeue", "ReqCores", "ReqSockets", "ReqThreads", "Comment", "Contiguous",
-    "CoreSpec", "Deadline", "DelayBoot", "EligibleTime", "EndTime", "Gres", "Licenses", "MailType",
-    "MailUser", "MinTmpDiskNode", "Reboot", "Reservation", "Shared", "OverSubscribe", "SiteFactor",
-    "StdOut", "SwitchES", "TRES", "TresPerNode", "UserId", "WCKey", "WorkDir", "Admincomment",
-    "Prefer", "ClusterFeatures", "Container"};
+    "Priority", "Requeue", "ReqCores", "ReqSockets", "ReqThreads", "Contiguous", "CoreSpec",
+    "Deadline", "DelayBoot", "EligibleTime", "EndTime", "Gres", "Licenses", "MailType", "MailUser",
+    "MinTmpDiskNode", "Reboot", "Reservation", "Shared", "OverSubscribe", "SiteFactor", "StdOut",
+    "SwitchES", "TRES", "TresPerNode", "UserId", "WCKey", "WorkDir", "Admincomment", "Prefer",
+    "ClusterFeatures", "Container"};
 
 const UpdateKey *findJobKey(std::string_view key)
 {

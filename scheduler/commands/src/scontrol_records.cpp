@@ -207,6 +207,9 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
         + " Contiguous=0 Licenses=(null) Network=(null)");
     r.push_back("Command=" + orNull(command));
     r.push_back("WorkDir=" + job["work_dir"].toString());
+    if (job["comment"].isString()) {
+        r.push_back("Comment=" + job["comment"].toString() + " "); // Slurm's trailing space
+    }
     const std::string errPattern = job["std_err"].toString();
     r.push_back("StdErr="
         + stdioPath(job, errPattern.empty() ? job["std_out"].toString() : errPattern, false));

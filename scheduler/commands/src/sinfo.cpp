@@ -335,8 +335,8 @@ int Sinfo::run()
             Outcome{std::string(sinfoUsage()),
                 errorLine(kProgram, "Unrecognized option: " + cli.operands.front()), 1});
     }
-    if (hasOption(cli, kJson)) {
-        return deliver(m_ctx, sinfoJson(m_ctx)); // Slurm 22.05: every node, whatever the filters
+    if (auto data = dataFormat(cli, kJson, kYaml)) {
+        return deliver(m_ctx, sinfoJson(m_ctx, *data)); // 22.05: every node, whatever the filters
     }
     if (!s.format && !s.longFormat) {
         if (auto env = m_ctx.getenv("SINFO_FORMAT")) {

@@ -140,7 +140,7 @@ Json nodeRecord(const NodeView &node, const Host &h, std::int64_t now)
 
 } // namespace
 
-Outcome sinfoJson(Context &ctx)
+Outcome sinfoJson(Context &ctx, DataFormat format)
 {
     Json response = openapiResponse("openapi/v0.0.38", "Slurm OpenAPI v0.0.38");
     std::string error;
@@ -158,7 +158,7 @@ Outcome sinfoJson(Context &ctx)
         }
     }
     response.add("nodes", std::move(nodes));
-    return Outcome{slurmJsonText(response), {}, 0};
+    return Outcome{slurmDataText(response, format, EmptyStrings::AreNull), {}, 0};
 }
 
 } // namespace mc::cmd

@@ -39,7 +39,7 @@ constexpr std::array kOptions{
     OptionDef{"local", 0, kNo, kLocal},
     OptionDef{"noconvert", 0, kNo, kNoConvert},
     OptionDef{"json", 0, kNo, kJson},
-    OptionDef{"yaml", 0, kNo, kYaml, kRefused},
+    OptionDef{"yaml", 0, kNo, kYaml},
 };
 
 } // namespace

@@ -303,8 +303,8 @@ int Squeue::run()
         return finish(*end);
     }
     *m_ctx.err << s.userErrors;
-    if (hasOption(cli, kJson)) {
-        return finish(squeueJson(m_ctx)); // Slurm 22.05: every job, whatever the filters
+    if (auto data = dataFormat(cli, kJson, kYaml)) {
+        return finish(squeueJson(m_ctx, *data)); // Slurm 22.05: every job, whatever the filters
     }
     if (s.start) {
         s.format = s.format.value_or(std::string(kStartFormat));

@@ -215,8 +215,8 @@ const std::array kFields{
             return Cell{"*"};
         }},
     Field{'k', "comment", "COMMENT", true,
-        [](const JobRow &) {
-            return Cell{"(null)"};
+        [](const JobRow &r) {
+            return Cell{r.job.contains("comment") ? text(r, "comment") : std::string("(null)")};
         }},
     Field{'K', "arraytaskid", "ARRAY_TASK_ID", true,
         [](const JobRow &r) {

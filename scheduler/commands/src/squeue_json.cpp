@@ -170,7 +170,7 @@ Json jobRecord(const Context &ctx, const Json &job, const std::string &cluster,
     j.add("cluster", cluster);
     j.add("cluster_features", "");
     j.add("command", command);
-    j.add("comment", "");
+    j.add("comment", job["comment"].toString());
     j.add("container", "");
     j.add("contiguous", false);
     j.add("core_spec", Json());
@@ -278,7 +278,7 @@ Json jobRecord(const Context &ctx, const Json &job, const std::string &cluster,
 
 } // namespace
 
-Outcome squeueJson(Context &ctx)
+Outcome squeueJson(Context &ctx, DataFormat format)
 {
     Json response = openapiResponse("openapi/v0.0.38", "Slurm OpenAPI v0.0.38");
     const std::optional<std::string> cluster = clusterName(ctx);
@@ -295,7 +295,7 @@ Outcome squeueJson(Context &ctx)
         error.add("source", "slurm_load_jobs");
         response.mutableMember("errors")->push(std::move(error));
         response.add("jobs", Json::array());
-        return Outcome{slurmJsonText(response), {}, 0};
+        return Outcome{slurmDataText(response, format, EmptyStrings::AreNull), {}, 0};
     }
     const std::int64_t now = (*reply)["now"].toInt(ctx.now);
     const Json &jobs = (*reply)["jobs"];
@@ -308,12 +308,16 @@ Outcome squeueJson(Context &ctx)
     Json records = Json::array();
     records.reserve(jobs.size());
     for (const auto &job : jobs.items()) {
+        // Every task keeps its array's %N, also once none waits (a controller without
+        // `array_max_tasks` gives it only on the array record).
         const auto throttle = throttles.find(job["array_job_id"].toInt());
-        records.push(
-            jobRecord(ctx, job, *cluster, throttle == throttles.end() ? 0 : throttle->second, now));
+        const std::int64_t maxTasks = job.contains("array_max_tasks")
+            ? job["array_max_tasks"].toInt()
+            : (throttle == throttles.end() ? 0 : throttle->second);
+        records.push(jobRecord(ctx, job, *cluster, maxTasks, now));
     }
     response.add("jobs", std::move(records));
-    return Outcome{slurmJsonText(response), {}, 0};
+    return Outcome{slurmDataText(response, format, EmptyStrings::AreNull), {}, 0};
 }
 
 } // namespace mc::cmd

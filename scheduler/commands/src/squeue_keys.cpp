@@ -45,7 +45,7 @@ const std::array kEntries{
     Entry{"cores", {}},
     Entry{"name", {"name"}},
     Entry{"threads", {}},
-    Entry{"comment", {}},
+    Entry{"comment", {"comment"}},
     Entry{"arraytaskid", {"array_task_id", "array_job_id", "array_task_str"}},
     Entry{"timelimit", {"time_limit"}},
     Entry{"timeleft", join({"time_limit"}, kTimeUsed)},

@@ -51,7 +51,7 @@ constexpr std::array kOptions{
     OptionDef{"verbose", 'v', kNo, kVerbose, kRefused},
     OptionDef{"version", 'V', kNo, kVersion},
     OptionDef{"json", 0, kNo, kJson},
-    OptionDef{"yaml", 0, kNo, kYaml, kRefused},
+    OptionDef{"yaml", 0, kNo, kYaml},
     OptionDef{{}, 'U', kReq, kAccounts},
 };
 

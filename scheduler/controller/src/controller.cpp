@@ -77,6 +77,9 @@ Json stepsJson(const std::vector<acct::StepRecord> &records)
         step.add("end_time", s.endTime);
         step.add("nodes", proto::stringList(s.nodes));
         step.add("num_cpus", s.cpus);
+        if (s.ntasks > 0) {
+            step.add("ntasks", s.ntasks);
+        }
         step.add("total_cpu_ms", s.totalCpuMs);
         step.add("max_rss_kb", s.maxRssKb);
         step.add("ave_rss_kb", s.aveRssKb);
@@ -143,6 +146,9 @@ bool Controller::restore(std::string &error)
             allocate(job, +1);
         }
         m_jobs[job.id] = std::move(job);
+    }
+    for (const auto &[id, job] : m_jobs) {
+        touchRow(job);
     }
     // Fairshare: the decayed usage of every finished job, charged in the order they ended.
     std::string queryError;
@@ -313,6 +319,10 @@ Json Controller::submit(const Json &request, Seconds now)
         return failure("Unable to save the job: " + error);
     }
     m_lastJobId = job.id.value; // the store derives it from MAX(id): one commit per submission
+    // The script and environment stay in the store until launch (launchOrder): they are most
+    // of a pending job's size (issue #6: memory per pending job).
+    std::string().swap(job.spec.script);
+    std::vector<std::string>().swap(job.spec.env);
     auto [it, inserted] = m_jobs.emplace(job.id, std::move(job));
     emitJob(it->second, now);
 
@@ -330,30 +340,34 @@ Json Controller::listJobs(const Json &request, Seconds now) const
     // `fields`: only those members (docs/protocol.md); `form: rows`: as rows of values.
     const std::vector<std::string> fields = request["fields"].toStringList();
     const bool rows = !fields.empty() && request["form"].toString() == "rows";
-    auto keep = [&](const Job &job) {
-        if (ids.size() && !listedId(ids, job.id.value)
-            && !(job.arrayJobId != 0 && listedId(ids, job.arrayJobId))) {
+    auto keep = [&](JobId id, std::uint32_t arrayJobId, const std::string &user, JobState state,
+                    const std::string &partition) {
+        if (ids.size() && !listedId(ids, id.value)
+            && !(arrayJobId != 0 && listedId(ids, arrayJobId))) {
             return false;
         }
-        if (users.size() && !listed(users, job.spec.user)) {
+        if (users.size() && !listed(users, user)) {
             return false;
         }
-        if (states.size() && !listed(states, sched::longName(job.state))) {
+        if (states.size() && !listed(states, sched::longName(state))) {
             return false;
         }
-        return !partitions.size() || listed(partitions, job.spec.partition);
+        return !partitions.size() || listed(partitions, partition);
     };
     Json reply = success();
     reply.set("now", now);
     if (rows) {
         reply.set("columns", proto::stringList(fields));
-        reply.set("rows", jobRows(fields, now, keep));
+        reply.set("rows", jobRows(fields, now, [this, &keep](const CachedRow &row) {
+            return keep(
+                row.id, row.arrayJobId, rowName(row.user), row.state, rowName(row.partition));
+        }));
         return reply;
     }
     const JobView view = fields.empty() ? JobView{} : JobView::of(fields);
     Json jobs = Json::array();
     for (const auto &[id, job] : m_jobs) {
-        if (keep(job)) {
+        if (keep(id, job.arrayJobId, job.spec.user, job.state, job.spec.partition)) {
             jobs.push(jobJson(job, now, view));
         }
     }
@@ -442,6 +456,9 @@ Json Controller::cancel(const Json &request, Seconds now)
 
 Json Controller::accounting(const Json &request, Seconds now) const
 {
+#ifndef NDEBUG
+    checkRows();
+#endif
     acct::AcctQuery query;
     query.users = request["users"].toStringList();
     for (const auto &id : request["job_ids"].items()) {
@@ -456,33 +473,37 @@ Json Controller::accounting(const Json &request, Seconds now) const
     if (!error.empty()) {
         return failure(error);
     }
-    auto wanted = [&query](const Job &job) {
+    auto wanted = [&query](JobId jobId, std::uint32_t arrayJobId, const std::string &user) {
         if (!query.users.empty()
-            && std::find(query.users.begin(), query.users.end(), job.spec.user)
-                == query.users.end()) {
+            && std::find(query.users.begin(), query.users.end(), user) == query.users.end()) {
             return false;
         }
         return query.jobIds.empty()
-            || std::any_of(query.jobIds.begin(), query.jobIds.end(), [&job](std::uint32_t id) {
-                   return id == job.id.value || (job.arrayJobId != 0 && id == job.arrayJobId);
+            || std::any_of(query.jobIds.begin(), query.jobIds.end(), [&](std::uint32_t id) {
+                   return id == jobId.value || (arrayJobId != 0 && id == arrayJobId);
                });
     };
-    // Pointers, not copies: a job holds its script and environment.
+    // Pointers, not copies; jobs in memory come with their cached row.
     struct Entry {
         const Job *job;
         std::vector<acct::StepRecord> steps;
+        CachedRow *row = nullptr;
     };
     std::vector<Entry> all;
     all.reserve(rows.size());
     for (auto &row : rows) {
-        all.push_back(Entry{&row.job, std::move(row.steps)});
+        all.push_back(Entry{&row.job, accountedSteps(row.job, std::move(row.steps))});
     }
-    for (const auto &[id, job] : m_jobs) {
-        if (acct::isUnfinished(job.state) && wanted(job)) {
-            all.push_back(Entry{&job,
-                job.startTime > 0 || job.restarts > 0 ? m_store.steps(id)
-                                                      : std::vector<acct::StepRecord>{}});
+    for (CachedRow &row : m_rowCache) { // the jobs of m_jobs, without walking the map
+        if (!acct::isUnfinished(row.state) || !wanted(row.id, row.arrayJobId, rowName(row.user))) {
+            continue;
         }
+        const Job &job = *row.job;
+        all.push_back(Entry{&job,
+            accountedSteps(job,
+                job.startTime > 0 || job.restarts > 0 ? m_store.steps(row.id)
+                                                      : std::vector<acct::StepRecord>{}),
+            &row});
     }
     std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(rows.size()),
         all.end(),
@@ -504,17 +525,61 @@ Json Controller::accounting(const Json &request, Seconds now) const
     if (!fields.empty() && request["form"].toString() == "rows") {
         // `form: "rows"`: the same values written as text (docs/protocol.md).
         acct::JobRowWriter writer(fields);
+        const std::vector<int> keyOf = keyIndexes(fields);
+        std::size_t keysUsed = 0; // the cells to locate in each cached row
+        for (const int k : keyOf) {
+            keysUsed = std::max(keysUsed, static_cast<std::size_t>(k + 1));
+        }
         auto columnOf = [&fields](std::string_view name) {
             const auto it = std::find(fields.begin(), fields.end(), name);
             return it == fields.end() ? -1 : static_cast<int>(it - fields.begin());
         };
+        // Without AccountingStoreFlags=job_comment the accounting has no comments (Slurm's).
+        const int hiddenCommentColumn = m_config.storeJobComment ? -1 : columnOf("comment");
         const int priorityColumn = columnOf("priority");
         const int cancelledByColumn = columnOf("cancelled_by");
         const int stepsColumn = columnOf("steps");
         std::string text = "[";
         for (const auto &entry : all) {
             const Job &job = *entry.job;
+            if (text.size() > 1) {
+                text += ',';
+            }
+            if (entry.row && freshRow(*entry.row).fresh) {
+                // From the row cache, straight into the text; the record is read only for the
+                // members the cache does not hold.
+                const CachedRow &row = *entry.row;
+                RowStarts starts;
+                rowStarts(row, keysUsed, starts);
+                text += '[';
+                for (std::size_t c = 0; c < fields.size(); ++c) {
+                    if (c > 0) {
+                        text += ',';
+                    }
+                    const int column = static_cast<int>(c);
+                    const std::size_t before = text.size();
+                    if (column == priorityColumn) {
+                        Json(priorityOf(job)).dumpTo(text);
+                    } else if (column == cancelledByColumn) {
+                        if (row.state != JobState::Pending && job.cancelledBy) {
+                            Json(static_cast<std::int64_t>(*job.cancelledBy)).dumpTo(text);
+                        }
+                    } else if (column == stepsColumn) {
+                        stepsJson(entry.steps).dumpTo(text);
+                    } else if (keyOf[c] >= 0 && column != hiddenCommentColumn) {
+                        text += rowCell(row, starts, static_cast<std::size_t>(keyOf[c]));
+                    }
+                    if (text.size() == before) {
+                        text += "null";
+                    }
+                }
+                text += ']';
+                continue;
+            }
             writer.encode(job);
+            if (hiddenCommentColumn >= 0) {
+                writer.cell(hiddenCommentColumn).clear();
+            }
             if (priorityColumn >= 0) {
                 std::string &cell = writer.cell(priorityColumn);
                 cell.clear();
@@ -530,9 +595,6 @@ Json Controller::accounting(const Json &request, Seconds now) const
                 cell.clear();
                 stepsJson(entry.steps).dumpTo(cell);
             }
-            if (text.size() > 1) {
-                text += ',';
-            }
             writer.appendRow(text);
         }
         text += ']';
@@ -540,7 +602,14 @@ Json Controller::accounting(const Json &request, Seconds now) const
         reply.set("rows", Json::raw(std::move(text)));
         return reply;
     }
-    const acct::JobKeys keys = fields.empty() ? acct::JobKeys::all() : acct::JobKeys::of(fields);
+    std::vector<std::string> keyNames = fields;
+    if (keyNames.empty()) {
+        keyNames.assign(acct::kJobKeys.begin(), acct::kJobKeys.end());
+    }
+    if (!m_config.storeJobComment) {
+        std::erase(keyNames, "comment"); // no AccountingStoreFlags=job_comment: not stored
+    }
+    const acct::JobKeys keys = acct::JobKeys::of(keyNames);
     Json jobs = Json::array();
     jobs.reserve(all.size());
     for (const auto &entry : all) {
@@ -652,7 +721,7 @@ Json Controller::nodeJson(const NodeInfo &node) const
         state = u.allocCpus > 0 ? "draining" : "drained";
     } else if (node.adminState == "fail") {
         state = u.allocCpus > 0 ? "failing" : "fail";
-    } else if (!node.connected || node.adminState == "down") {
+    } else if (!node.connected || node.adminState == "down" || node.rebooting) {
         state = "down";
     } else if (u.allocCpus == 0) {
         state = "idle";
@@ -676,7 +745,11 @@ Json Controller::nodeJson(const NodeInfo &node) const
         }
     }
     j.set("partitions", std::move(parts));
-    j.set("reason", node.connected && node.adminState.empty() ? std::string() : node.reason);
+    const bool showsReason = !node.connected || !node.adminState.empty() || node.rebooting;
+    j.set("reason", showsReason ? node.reason : std::string());
+    if (showsReason && node.reasonTime > 0) {
+        j.set("reason_time", node.reasonTime);
+    }
     j.set("limits", node.limits);
     j.set("limits_detail", node.limitsDetail);
     return j;
@@ -714,6 +787,10 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
         report.set("node_fail", true);
         jobEnded(job, report, now);
     }
+    if (it->second.rebooting) { // a new daemon: the restart is over
+        nodeRebooted(it->second, now);
+        return;
+    }
     emitNode(it->second);
     schedule(now);
 }
@@ -750,15 +827,101 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
     std::string op = message["op"].toString();
     auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
     auto it = m_jobs.find(JobId{id});
+    auto info = m_nodes.find(node);
     if (op == "job_ended") {
-        if (it != m_jobs.end() && it->second.isActive()) {
+        // Only its batch host reports a job's end: a late report of a run that was lost with
+        // another node (and since requeued elsewhere) is acknowledged, not applied.
+        if (it != m_jobs.end() && it->second.isActive() && it->second.batchHost == node) {
             jobEnded(it->second, message, now);
+            if (message["node_reboot"].toBool() && info != m_nodes.end()) {
+                noteMemoryOverrun(info->second, JobId{id}, message, now);
+            }
         }
         Json ack = Json::object();
         ack.set("op", "job_end_ack");
         ack.set("job_id", static_cast<std::int64_t>(id));
         m_gateway.send(node, ack);
         schedule(now);
+    } else if (op == "node_reboot" && info != m_nodes.end()) {
+        nodeRebooting(info->second, JobId{id}, now);
+    } else if (op == "node_rebooted" && info != m_nodes.end()) {
+        nodeRebooted(info->second, now);
+    }
+}
+
+// Ends every active job on `node` but `spared` as lost with the node (NODE_FAIL, or requeued).
+// Their batch scripts are killed where they run: on another node, or on this one when it is
+// still there to do it (`killHere`: a node an operator set down, not a rebooting one).
+void Controller::failJobsOn(const std::string &node, JobId spared, bool killHere, Seconds now)
+{
+    std::vector<JobId> lost;
+    for (const auto &[id, job] : m_jobs) {
+        if (id != spared && job.isActive()
+            && std::find(job.nodeList.begin(), job.nodeList.end(), node) != job.nodeList.end()) {
+            lost.push_back(id);
+        }
+    }
+    for (JobId id : lost) {
+        Job &job = m_jobs[id];
+        if (job.batchHost != node || killHere) {
+            Json order = Json::object();
+            order.set("op", "signal");
+            order.set("job_id", static_cast<std::int64_t>(id.value));
+            order.set("signal", SIGKILL);
+            order.set("cancel", false);
+            m_gateway.send(job.batchHost, order);
+        }
+        Json report = Json::object();
+        report.set("job_id", static_cast<std::int64_t>(id.value));
+        report.set("node_fail", true);
+        jobEnded(job, report, now);
+    }
+}
+
+void Controller::nodeRebooting(NodeInfo &node, JobId culprit, Seconds now)
+{
+    node.rebooting = true;
+    node.reason = "Node unexpectedly rebooted"; // what slurmctld says of such a node
+    node.reasonTime = now;
+    node.usage.available = false;
+    // Every other job on it is lost, as in a node failure: requeued (JobRequeue=1) or
+    // NODE_FAIL (--no-requeue, salloc/srun). The culprit's own end report follows.
+    failJobsOn(node.usage.name, culprit, false, now);
+    emitNode(node);
+    schedule(now);
+}
+
+void Controller::nodeRebooted(NodeInfo &node, Seconds now)
+{
+    node.rebooting = false;
+    node.usage.available = node.connected;
+    if (node.adminState.empty()) {
+        node.reason = node.connected ? std::string() : std::string("Not responding");
+        node.reasonTime = 0;
+    }
+    if (node.overrunComment) {
+        // The site's mechanism writes the cause into the job's Comment once the node is up.
+        auto it = m_jobs.find(node.overrunComment->first);
+        if (it != m_jobs.end()) {
+            it->second.spec.comment = node.overrunComment->second;
+            persist(it->second);
+            emitJob(it->second, now);
+        }
+        node.overrunComment.reset();
+    }
+    emitNode(node);
+    schedule(now);
+}
+
+void Controller::noteMemoryOverrun(NodeInfo &node, JobId culprit, const Json &report, Seconds now)
+{
+    const std::int64_t limitKb = report["memory_limit_kb"].toInt();
+    std::string text = "Memory overrun: job exceeded its ";
+    text += limitKb > 0 ? sched::formatMemory(limitKb / 1024) + " " : std::string();
+    text += "memory allocation; node " + node.usage.name + " rebooted";
+    node.overrunComment = std::make_pair(culprit, std::move(text));
+    if (!node.rebooting) { // its daemon said it is back already
+        nodeRebooted(node, now);
     }
 }
 
@@ -767,6 +930,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     job.exit.code = static_cast<int>(report["exit_code"].toInt());
     job.exit.signal = static_cast<int>(report["exit_signal"].toInt());
     job.endTime = report["end_time"].toInt(now);
+    endRunningSteps(job, job.endTime);
     acct::StepRecord step;
     step.job = job.id;
     step.step = "batch";
@@ -814,19 +978,30 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         job.reason = Reason::JobLaunchFailure;
         step.state = JobState::Cancelled;
     } else if (report["node_fail"].toBool() && job.spec.requeue.value_or(true)
-        && !job.spec.interactive) {
+        && !job.spec.interactive && !job.cancelledBy) {
         // Slurm's JobRequeue=1 default (or --requeue): the job goes back to the queue and runs
-        // again elsewhere; --no-requeue makes it end NODE_FAIL instead.
+        // again elsewhere; --no-requeue makes it end NODE_FAIL instead. A job scancel'led
+        // while it ends stays cancelled (the branch of job.cancelledBy below).
         release(job);
         job = sched::requeueJob(std::move(job), now);
         job.exit = {};
         persist(job);
         emitJob(job, now);
         return;
-    } else if (report["node_fail"].toBool()) {
+    } else if (report["node_fail"].toBool() && !job.cancelledBy) {
         job.state = JobState::NodeFail;
         job.reason = Reason::NodeDown;
         step.state = JobState::Cancelled;
+    } else if (report["node_reboot"].toBool()) {
+        // MemoryOverrun=reboot-node (the Inserm platform): its node restarted under it. Slurm
+        // saw no OOM: CANCELLED (by root, the site's cleanup) with Reason None, 0:0; the batch
+        // step CANCELLED by the kill. The cause goes into the Comment once the node is back.
+        job.state = JobState::Cancelled;
+        job.reason = Reason::None;
+        job.cancelledBy = 0;
+        job.exit = {};
+        step.state = JobState::Cancelled;
+        step.exit = {0, SIGKILL};
     } else if (preempted && !job.cancelledBy) {
         // PreemptMode=CANCEL: PREEMPTED 0:0, the batch step CANCELLED by the signal.
         job.state = JobState::Preempted;
@@ -900,6 +1075,7 @@ void Controller::purgeOldJobs(Seconds now)
         const Job &job = entry.second;
         return sched::isFinished(job.state) && job.endTime + kMinJobAge < now;
     });
+    dropRows();
 }
 
 Json Controller::launchOrder(const Job &job) const
@@ -907,6 +1083,16 @@ Json Controller::launchOrder(const Job &job) const
     Json order = Json::object();
     order.set("op", "launch");
     Json j = acct::jobToRecord(job);
+    if (job.spec.script.empty() && job.spec.env.empty()) { // left in the store at submission
+        sched::JobSpec stored;
+        if (m_store.loadScript(job.id, stored)
+            || (job.arrayJobId != 0 && m_store.loadScript(JobId{job.arrayJobId}, stored))) {
+            Json spec = j["spec"];
+            spec.set("script", stored.script);
+            spec.set("env", proto::stringList(stored.env));
+            j.set("spec", std::move(spec));
+        }
+    }
     j.set("cluster_name", m_config.clusterName);
     j.set("cpus_on_node", job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size())));
     j.set("node_list", sched::compressHostlist(job.nodeList));
@@ -917,12 +1103,14 @@ Json Controller::launchOrder(const Job &job) const
 
 void Controller::persist(const Job &job)
 {
+    touchRow(job);
     std::string error;
     m_store.saveJob(job, error);
 }
 
 void Controller::emitJob(const Job &job, Seconds now)
 {
+    touchRow(job);
     if (!publish) {
         return;
     }

@@ -216,7 +216,7 @@ Json Controller::update(const Json &request, Seconds now)
     }
     Job job = it->second; // changed on a copy: all fields or none
     if (!admin && job.spec.user != user) {
-        return failure("Access/permission denied", kAccessDenied);
+        return failure("Invalid user id", kInvalidUser); // Slurm 22.05: ESLURM_USER_ID_MISSING
     }
     if (sched::isFinished(job.state)) {
         return failure("Job/step already completing or completed", kAlreadyDone);
@@ -246,6 +246,10 @@ Json Controller::update(const Json &request, Seconds now)
                 return failure("Access/permission denied", kAccessDenied);
             }
             job.spec.nice = nice;
+            continue;
+        }
+        if (key == "comment") { // the owner's note, pending or running
+            job.spec.comment = value.toString();
             continue;
         }
         if (!pending) {
@@ -408,27 +412,7 @@ Json Controller::nodeUpdate(const Json &request, Seconds now)
     }
     if (state == "down") {
         // Its jobs are lost with it: requeued (JobRequeue=1) or NODE_FAIL, processes killed.
-        std::vector<JobId> lost;
-        for (const auto &[id, job] : m_jobs) {
-            if (job.isActive()
-                && std::find(job.nodeList.begin(), job.nodeList.end(), node.usage.name)
-                    != job.nodeList.end()) {
-                lost.push_back(id);
-            }
-        }
-        for (JobId id : lost) {
-            Job &job = m_jobs[id];
-            Json order = Json::object();
-            order.set("op", "signal");
-            order.set("job_id", static_cast<std::int64_t>(id.value));
-            order.set("signal", SIGKILL);
-            order.set("cancel", false);
-            m_gateway.send(job.batchHost, order);
-            Json report = Json::object();
-            report.set("job_id", static_cast<std::int64_t>(id.value));
-            report.set("node_fail", true);
-            jobEnded(job, report, now);
-        }
+        failJobsOn(node.usage.name, JobId{}, true, now);
     }
     emitNode(node);
     return success();
@@ -490,6 +474,7 @@ Json Controller::configInfo(Seconds now) const
                 ? "REQUEUE"
                 : (c.preemptMode == sched::PreemptMode::Cancel ? "CANCEL" : "OFF")},
         {"PreemptType", c.preemptPartitionPrio ? "preempt/partition_prio" : "preempt/none"},
+        {"PriorityCalcPeriod", sched::formatHms(p.calcPeriod)},
         {"PriorityDecayHalfLife", sched::formatHms(p.decayHalfLife)},
         {"PriorityFavorSmall", p.favorSmall ? "Yes" : "No"},
         {"PriorityMaxAge", sched::formatHms(p.maxAge)},

@@ -59,7 +59,7 @@ sched::SchedulerInput Controller::schedulerInput(Seconds now) const
     input.nodes.reserve(m_nodes.size());
     for (const auto &[name, node] : m_nodes) {
         sched::NodeUsage usage = node.usage;
-        usage.available = node.connected && node.adminState.empty();
+        usage.available = node.connected && node.adminState.empty() && !node.rebooting;
         input.nodes.push_back(usage);
     }
     for (const auto &[id, job] : m_jobs) {
@@ -98,13 +98,43 @@ void Controller::chargeUsage(const Job &job, Seconds now)
         return;
     }
     const Seconds end = job.endTime > 0 ? job.endTime : now;
+    Seconds from = job.startTime;
+    if (auto charged = m_chargedUntil.find(job.id); charged != m_chargedUntil.end()) {
+        from = std::max(from, charged->second); // the periodic charges took the rest
+        m_chargedUntil.erase(charged);
+    }
     const double cpuSeconds = static_cast<double>(job.allocCpus)
-        * static_cast<double>(std::max<Seconds>(0, end - job.startTime));
+        * static_cast<double>(std::max<Seconds>(0, end - from));
     m_fairshare.charge(job.spec.user, cpuSeconds, std::max(now, end));
+}
+
+void Controller::chargeRunningJobs(Seconds now)
+{
+    // Slurm's priority/multifactor decay thread: every PriorityCalcPeriod the usage of the
+    // running jobs since the last pass goes to the ledger, so a long job lowers its user's
+    // fairshare while it runs, not only once it ends. salloc/srun allocations are not charged
+    // (nor at their end).
+    if (now - m_lastUsageCharge < std::max<Seconds>(1, m_config.priority.calcPeriod)) {
+        return;
+    }
+    m_lastUsageCharge = now;
+    for (const auto &[id, job] : m_jobs) {
+        if (!job.isActive() || job.startTime <= 0 || job.spec.interactive) {
+            continue;
+        }
+        const auto charged = m_chargedUntil.try_emplace(id, job.startTime).first;
+        const Seconds from = std::max(job.startTime, charged->second);
+        if (now > from) {
+            m_fairshare.charge(job.spec.user,
+                static_cast<double>(job.allocCpus) * static_cast<double>(now - from), now);
+            charged->second = now;
+        }
+    }
 }
 
 void Controller::schedule(Seconds now)
 {
+    chargeRunningJobs(now);
     enforcePreemptions(now);
     // A job started in a pass may satisfy an `after` dependency at once, and a preemption
     // without grace time frees nodes at once: look again, a few times at most.
@@ -122,8 +152,11 @@ void Controller::schedule(Seconds now)
         for (const auto &p : plan.priorities) {
             if (auto it = m_jobs.find(p.job); it != m_jobs.end()) {
                 const bool held = it->second.spec.hold || it->second.heldByAdmin;
-                it->second.priority = held ? 0 : p.factors.priority; // Slurm shows 0 when held
-                m_factors[p.job] = p.factors;
+                const auto priority = held ? 0 : p.factors.priority; // Slurm shows 0 when held
+                if (it->second.priority != priority) {
+                    it->second.priority = priority;
+                    touchRow(it->second);
+                }
             }
         }
         for (const auto &start : plan.starts) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <string>
 
 namespace mc::ctl {
@@ -26,7 +27,120 @@ int perNode(const Job &job)
     return job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
 }
 
+// Slurm's order of a job's steps: by step id as its accounting stores it (a signed 32-bit
+// column), so batch (-5), extern (-4), then 0, 1, 2...
+long stepOrder(const std::string &step)
+{
+    if (step == "batch") {
+        return -5;
+    }
+    if (step == "extern") {
+        return -4;
+    }
+    return std::isdigit(static_cast<unsigned char>(step.empty() ? 'x' : step[0])) ? std::stol(step)
+                                                                                  : -3;
+}
+
 } // namespace
+
+std::map<int, Controller::RunningStep> Controller::storedRunningSteps(JobId job)
+{
+    std::map<int, RunningStep> running;
+    for (const auto &s : m_store.steps(job)) {
+        if (s.state == JobState::Running && !s.step.empty()
+            && std::isdigit(static_cast<unsigned char>(s.step[0]))) {
+            RunningStep step;
+            step.id = std::stoi(s.step);
+            step.name = s.name;
+            step.nodes = s.nodes;
+            step.ntasks = std::max(1, s.ntasks);
+            step.cpus = s.cpus;
+            step.start = s.startTime;
+            running[step.id] = std::move(step);
+        }
+    }
+    return running;
+}
+
+// The record of a running step that ends now in `state`.
+acct::StepRecord Controller::endedStep(
+    JobId job, int stepId, const RunningStep &step, JobState state, Seconds now)
+{
+    acct::StepRecord record;
+    record.job = job;
+    record.step = std::to_string(stepId);
+    record.state = state;
+    record.startTime = step.start;
+    record.endTime = now;
+    record.nodes = step.nodes;
+    record.cpus = step.cpus;
+    record.ntasks = step.ntasks;
+    return record;
+}
+
+void Controller::endRunningSteps(const Job &job, Seconds now)
+{
+    std::map<int, RunningStep> running;
+    if (auto steps = m_steps.find(job.id.value); steps != m_steps.end()) {
+        running = std::move(steps->second);
+        m_steps.erase(steps);
+    }
+    // Steps started before a controller restart are known from their stored records only.
+    running.merge(storedRunningSteps(job.id));
+    for (const auto &[stepId, step] : running) {
+        acct::StepRecord record = endedStep(job.id, stepId, step, JobState::Cancelled, now);
+        record.name = step.name;
+        record.exit.signal = SIGTERM;
+        std::string error;
+        m_store.saveStep(record, error);
+    }
+}
+
+std::vector<acct::StepRecord> Controller::accountedSteps(
+    const Job &job, std::vector<acct::StepRecord> stored) const
+{
+    const bool running = job.startTime > 0
+        && (job.state == JobState::Running || job.state == JobState::Completing
+            || job.state == JobState::Suspended);
+    if (running) {
+        // A requeued job runs again under its id: Slurm lists the current run's steps.
+        std::erase_if(
+            stored, [&job](const acct::StepRecord &s) { return s.startTime < job.startTime; });
+        auto has = [&stored](std::string_view id) {
+            return std::any_of(stored.begin(), stored.end(),
+                [id](const acct::StepRecord &s) { return s.step == id; });
+        };
+        const JobState state
+            = job.state == JobState::Suspended ? JobState::Suspended : JobState::Running;
+        auto addRunning = [&](const char *id, std::vector<std::string> nodes, int cpus) {
+            acct::StepRecord step;
+            step.job = job.id;
+            step.step = id;
+            step.name = id;
+            step.state = state;
+            step.startTime = job.startTime;
+            step.nodes = std::move(nodes);
+            step.cpus = cpus;
+            stored.push_back(std::move(step));
+        };
+        if (!job.spec.interactive && !job.batchHost.empty() && !has("batch")) {
+            addRunning("batch", {job.batchHost}, perNode(job));
+        }
+        if (m_externSteps && !has("extern")) {
+            addRunning("extern", job.nodeList, job.allocCpus);
+        }
+    }
+    for (auto &s : stored) {
+        if (s.ntasks == 0 && (s.step == "batch" || s.step == "extern")) {
+            s.ntasks = s.step == "batch" ? 1 : static_cast<int>(s.nodes.size()); // one per node
+        }
+    }
+    std::stable_sort(
+        stored.begin(), stored.end(), [](const acct::StepRecord &a, const acct::StepRecord &b) {
+            return stepOrder(a.step) < stepOrder(b.step);
+        });
+    return stored;
+}
 
 // A step that ends while its job is being cancelled (scancel) ends CANCELLED, as in Slurm.
 bool Controller::jobCancelled(JobId id) const
@@ -151,6 +265,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     record.startTime = now;
     record.nodes = step.nodes;
     record.cpus = step.cpus;
+    record.ntasks = step.ntasks;
     std::string error;
     m_store.saveStep(record, error);
 
@@ -179,11 +294,15 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
     int stepId = static_cast<int>(request["step_id"].toInt(-1));
     auto steps = m_steps.find(id);
-    if (steps == m_steps.end() || !steps->second.contains(stepId)) {
+    RunningStep step;
+    if (steps != m_steps.end() && steps->second.contains(stepId)) {
+        step = steps->second[stepId];
+        steps->second.erase(stepId);
+    } else if (auto stored = storedRunningSteps(JobId{id}); stored.contains(stepId)) {
+        step = stored[stepId]; // started before this controller did (a restart): its record
+    } else {
         return failure("Invalid job id specified", kInvalidJobId);
     }
-    RunningStep step = steps->second[stepId];
-    steps->second.erase(stepId);
     acct::StepRecord record;
     record.job = JobId{id};
     record.step = std::to_string(stepId);
@@ -194,6 +313,9 @@ Json Controller::stepEnd(const Json &request, Seconds now)
         record.state = JobState::Timeout;
     } else if (request["cancelled"].toBool() || jobCancelled(JobId{id})) {
         record.state = JobState::Cancelled;
+        if (jobCancelled(JobId{id})) {
+            record.exit = {0, SIGTERM}; // Slurm ends a cancelled job's steps with SIGTERM
+        }
     } else if (request["oom"].toBool()) {
         record.state = JobState::OutOfMemory;
     } else if (record.exit.code != 0 || record.exit.signal != 0) {
@@ -205,6 +327,7 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     record.endTime = now;
     record.nodes = step.nodes;
     record.cpus = step.cpus;
+    record.ntasks = step.ntasks;
     const Json &usage = request["usage"];
     record.totalCpuMs = usage["total_cpu_ms"].toInt();
     record.maxRssKb = usage["max_rss_kb"].toInt();
@@ -315,14 +438,8 @@ void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit,
     // Steps still running end with their job.
     if (auto steps = m_steps.find(job.id.value); steps != m_steps.end()) {
         for (const auto &[stepId, step] : steps->second) {
-            acct::StepRecord record;
-            record.job = job.id;
-            record.step = std::to_string(stepId);
-            record.state = state == JobState::Timeout ? JobState::Cancelled : state;
-            record.startTime = step.start;
-            record.endTime = now;
-            record.nodes = step.nodes;
-            record.cpus = step.cpus;
+            const acct::StepRecord record = endedStep(job.id, stepId, step,
+                state == JobState::Timeout ? JobState::Cancelled : state, now);
             std::string error;
             m_store.saveStep(record, error);
         }

@@ -468,7 +468,8 @@ void ConfParser::globalKey(const Pair &pair)
 }
 
 // SchedulerType, PriorityType, PriorityWeight*, PriorityMaxAge, PriorityDecayHalfLife,
-// PriorityFavorSmall, PreemptType, PreemptMode, SlurmctldParameters. False when `pair` is none
+// PriorityFavorSmall, PriorityCalcPeriod, PriorityFlags (reported: ignored), PreemptType,
+// PreemptMode, SlurmctldParameters, AccountingStoreFlags. False when `pair` is none
 // of them.
 bool ConfParser::schedulingKey(const Pair &pair)
 {
@@ -515,6 +516,30 @@ bool ConfParser::schedulingKey(const Pair &pair)
         } else {
             prio.decayHalfLife = *limit;
         }
+    } else if (equalsIgnoreCase(key, "PriorityCalcPeriod")) {
+        // Slurm reads it with time_str2mins(): "5" is five minutes.
+        const auto period = parseTimeLimit(value);
+        if (!period || *period == kInfinite || *period <= 0) {
+            badValue(key, value);
+        } else {
+            prio.calcPeriod = *period;
+        }
+    } else if (equalsIgnoreCase(key, "PriorityFlags")) {
+        // Said, not silently dropped: the fairshare here is Slurm's classic formula.
+        problem("PriorityFlags=" + value
+            + " is accepted but ignored by minicluster (no FAIR_TREE or other flags; fairshare "
+              "is the classic 2^(-usage/shares))");
+    } else if (equalsIgnoreCase(key, "AccountingStoreFlags")) {
+        std::size_t from = 0;
+        while (from <= value.size()) {
+            const std::size_t comma = std::min(value.find(',', from), value.size());
+            if (equalsIgnoreCase(value.substr(from, comma - from), "job_comment")) {
+                m_config.storeJobComment = true;
+            }
+            from = comma + 1;
+        }
+    } else if (equalsIgnoreCase(key, "AccountingStoreJobComment")) {
+        m_config.storeJobComment = parseBoolean(value).value_or(false);
     } else if (equalsIgnoreCase(key, "PriorityFavorSmall")) {
         const auto flag = parseBoolean(value);
         prio.favorSmall = flag.value_or(false);

@@ -30,6 +30,7 @@ public:
     {
         std::string_view rows;
         std::string_view objects;
+        bool parsedRows = false;
         if (!expect('{')) {
             return false;
         }
@@ -50,6 +51,15 @@ public:
                 return false;
             }
             skipSpace();
+            if (key == rowsKey && !m_table.m_columns.empty() && !parsedRows) {
+                // `columns` came first (as the controller writes them): the rows are read
+                // where they are, in one pass over the text.
+                if (!rowsAt()) {
+                    return false;
+                }
+                parsedRows = true;
+                continue;
+            }
             const char *start = m_p;
             if (!skipValue()) {
                 return false;
@@ -73,6 +83,9 @@ public:
         skipSpace();
         if (m_p != m_end) {
             return false;
+        }
+        if (parsedRows) {
+            return true;
         }
         if (rows.data()) {
             return rowsOf(rows);
@@ -255,12 +268,19 @@ private:
     {
         m_p = text.data();
         m_end = text.data() + text.size();
+        return rowsAt();
+    }
+
+    // The same, at m_p: moves past the rows' closing bracket.
+    bool rowsAt()
+    {
         const std::size_t stride = m_table.m_columns.size();
         m_table.m_stride = stride;
         auto &cells = m_table.m_cells;
-        // Room for as many rows as the text could hold (each value takes at least 2 bytes),
-        // reserved, not touched: the cells are written once, never copied by growth.
-        cells.reserve(text.size() / (2 * std::max<std::size_t>(stride, 1) + 1) * stride);
+        // Room for as many rows as the rest of the text could hold (each value takes at least 2
+        // bytes), reserved, not touched: the cells are written once, never copied by growth.
+        const auto left = static_cast<std::size_t>(m_end - m_p);
+        cells.reserve(left / (2 * std::max<std::size_t>(stride, 1) + 1) * stride);
         if (!expect('[')) {
             return false;
         }

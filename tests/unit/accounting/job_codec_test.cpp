@@ -15,6 +15,7 @@ private slots:
     void recordKeepsSchedulerState();
     void publicObjectShowsArrayHoldAndPlannedStart();
     void publicObjectFollowsTheKeyTableAndProjects();
+    void commentIsAbsentUntilSetAndSurvivesTheStore();
 };
 
 void JobCodecTest::schedulerSpecFieldsRoundTrip()
@@ -119,6 +120,7 @@ void JobCodecTest::publicObjectFollowsTheKeyTableAndProjects()
     job.spec.user = "bob";
     job.arrayJobId = 43;
     job.arrayTaskId = 2;
+    job.spec.comment = ""; // set (even empty): the member is there
     Json j = acct::jobToJson(job);
     std::vector<std::string> keys;
     for (const auto &[key, value] : j.members()) {
@@ -133,6 +135,37 @@ void JobCodecTest::publicObjectFollowsTheKeyTableAndProjects()
     QCOMPARE(some["array_task_id"].toInt(), 2);
     job.arrayTaskId.reset();
     QCOMPARE(acct::jobToJson(job, acct::JobKeys::of({"array_task_id"})).size(), 0u);
+}
+
+void JobCodecTest::commentIsAbsentUntilSetAndSurvivesTheStore()
+{
+    sched::Job job;
+    job.id = sched::JobId{45};
+    job.spec.user = "alice";
+    QVERIFY(!acct::jobToJson(job).contains("comment")); // Slurm's (null)
+    QVERIFY(!acct::specToJson(job.spec).contains("comment"));
+    QVERIFY(!acct::specFromJson(acct::specToJson(job.spec)).comment.has_value());
+
+    job.spec.comment = "memory overrun: 2.1G used";
+    QCOMPARE(acct::jobToJson(job)["comment"].toString(), std::string("memory overrun: 2.1G used"));
+    auto back = acct::jobFromRecord(acct::jobToRecord(job));
+    QVERIFY(back.has_value());
+    QCOMPARE(back->spec.comment.value_or("?"), std::string("memory overrun: 2.1G used"));
+
+    job.spec.comment = ""; // scontrol update comment= : set, empty
+    back = acct::jobFromRecord(acct::jobToRecord(job));
+    QVERIFY(back->spec.comment.has_value());
+    QCOMPARE(*back->spec.comment, std::string());
+
+    // The rows form writes the same member; an unset comment is a null cell.
+    acct::JobRowWriter rows({"job_id", "comment"});
+    std::string text;
+    rows.encode(job);
+    rows.appendRow(text);
+    job.spec.comment.reset();
+    rows.encode(job);
+    rows.appendRow(text);
+    QCOMPARE(text, std::string(R"([45,""][45,null])"));
 }
 
 QTEST_APPLESS_MAIN(JobCodecTest)

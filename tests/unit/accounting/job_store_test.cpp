@@ -39,6 +39,7 @@ private slots:
     void nodeOptionsRoundTripThroughTheRecord();
     void queryMatchesArrayIdsAndFinishedJobsOnly();
     void version2FilesGetTheArrayColumnFromTheRecord();
+    void scriptAndEnvironmentAreStoredApartAndKept();
 };
 
 void JobStoreTest::recordRoundTripsEveryField()
@@ -256,6 +257,37 @@ void JobStoreTest::version2FilesGetTheArrayColumnFromTheRecord()
     auto rows = store.query(q, error);
     QCOMPARE(rows.size(), 1u);
     QCOMPARE(rows[0].job.id.value, 8u);
+}
+
+void JobStoreTest::scriptAndEnvironmentAreStoredApartAndKept()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.path().toStdString() + "/ctld.sqlite";
+    std::string error;
+    sched::Job job = makeJob(4, "alice", sched::JobState::Pending);
+    {
+        acct::JobStore store;
+        QVERIFY2(store.open(path, error), error.c_str());
+        QVERIFY2(store.saveJob(job, error), error.c_str());
+        // The controller drops both from memory after the first save; later saves keep them.
+        sched::Job light = job;
+        light.spec.script.clear();
+        light.spec.env.clear();
+        light.state = sched::JobState::Running;
+        QVERIFY2(store.saveJob(light, error), error.c_str());
+    }
+    acct::JobStore reopened;
+    QVERIFY(reopened.open(path, error));
+    auto jobs = reopened.loadUnfinished(error);
+    QCOMPARE(jobs.size(), 1u);
+    QVERIFY(jobs[0].spec.script.empty()); // the record itself holds neither
+    QVERIFY(jobs[0].spec.env.empty());
+    QVERIFY(jobs[0].state == sched::JobState::Running);
+    sched::JobSpec stored;
+    QVERIFY(reopened.loadScript(sched::JobId{4}, stored));
+    QCOMPARE(stored.script, job.spec.script);
+    QCOMPARE(stored.env, job.spec.env);
+    QVERIFY(!reopened.loadScript(sched::JobId{5}, stored));
 }
 
 QTEST_APPLESS_MAIN(JobStoreTest)

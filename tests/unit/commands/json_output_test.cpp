@@ -275,6 +275,11 @@ private slots:
     void sacctSelectsJobsAndStepsButNotUsers();
     void sacctWithoutMatchSaysNothingFound();
     void scontrolAndSacctmgrDoNotKnowJson();
+    void yamlWriterReproducesSlurmsTextByteForByte();
+    void yamlWriterQuotesAndFoldsAsLibyaml();
+    void yamlIsEachCommandsJsonData();
+    void squeueKeepsTheThrottleOnEveryTask();
+    void sacctListsTheStepsOfARunningJob();
 };
 
 void JsonOutputTest::writerReproducesSlurmsTextByteForByte()
@@ -362,8 +367,11 @@ void JsonOutputTest::squeueStillRejectsBadOptionsFirst()
     r = runWith<mc::cmd::Squeue>({"--json", "--bogus"});
     COMPARE_TEXT(r.err,
         "squeue: unrecognized option '--bogus'\nTry \"squeue --help\" for more information\n");
-    r = runWith<mc::cmd::Squeue>({"--yaml"});
-    COMPARE_TEXT(r.err, "squeue: error: --yaml is not supported by minicluster\n");
+    r = runWith<mc::cmd::Squeue>({"--yaml=x"});
+    QCOMPARE(r.exitCode, 1);
+    COMPARE_TEXT(r.err,
+        "squeue: option '--yaml' doesn't allow an argument\n"
+        "Try \"squeue --help\" for more information\n");
 }
 
 void JsonOutputTest::squeueUnreachableControllerIsAnEntryOfErrors()
@@ -459,7 +467,9 @@ void JsonOutputTest::sacctSelectsJobsAndStepsButNotUsers()
     QCOMPARE(ours["jobs"].size(), std::size_t{2}); // the array record and its task 12_1
     COMPARE_TEXT(at(ours["jobs"], 0)["array"]["task"].toString(), "0x1C");
     QVERIFY(at(ours["jobs"], 0)["time"]["eligible"].isNull()); // waits on its %1, as in Slurm
-    QCOMPARE(at(ours["jobs"], 1)["array"]["limits"]["max"]["running"]["tasks"].toInt(), 1);
+    // Slurm keeps the %N on the array's own record, not on the tasks split from it.
+    QCOMPARE(at(ours["jobs"], 0)["array"]["limits"]["max"]["running"]["tasks"].toInt(), 1);
+    QCOMPARE(at(ours["jobs"], 1)["array"]["limits"]["max"]["running"]["tasks"].toInt(), 0);
     r = runWith<mc::cmd::Sacct>({"--json", "-o", "bogus"});
     QCOMPARE(r.exitCode, 1);
     COMPARE_TEXT(r.err, "sacct: error: Invalid field requested: \"bogus\"\n");
@@ -487,6 +497,248 @@ void JsonOutputTest::scontrolAndSacctmgrDoNotKnowJson()
     r = runWith<mc::cmd::Scontrol>({"--yaml"});
     COMPARE_TEXT(r.err,
         "scontrol: unrecognized option '--yaml'\nTry \"scontrol --help\" for more information\n");
+}
+
+// Slurm's --yaml is its --json data through libyaml: the writer, given the data of each
+// recorded --json (fixtures yaml_*.json), prints the --yaml Slurm printed at the same moment.
+void JsonOutputTest::yamlWriterReproducesSlurmsTextByteForByte()
+{
+    using mc::cmd::EmptyStrings;
+    const std::pair<const char *, EmptyStrings> cases[]{{"yaml_squeue", EmptyStrings::AreNull},
+        {"yaml_sinfo", EmptyStrings::AreNull}, {"yaml_sacct_running", EmptyStrings::Kept},
+        {"yaml_sacct_steps", EmptyStrings::Kept}, {"yaml_sacct_array", EmptyStrings::Kept},
+        {"yaml_sacct_nothing", EmptyStrings::Kept}};
+    for (const auto &[name, empty] : cases) {
+        const std::string json = fixtureText((std::string(name) + ".json").c_str());
+        const std::string yaml = fixtureText((std::string(name) + ".yaml").c_str());
+        QVERIFY2(!json.empty() && !yaml.empty(), name);
+        auto parsed = Json::parse(json);
+        QVERIFY2(parsed.has_value(), name);
+        COMPARE_TEXT(mc::cmd::slurmYamlText(*parsed, empty), yaml);
+    }
+}
+
+// What libyaml 0.2.5's emitter (Debian 12's, the one Slurm links) prints for these values, each
+// tagged as Slurm tags them: quoting, escapes, empty collections, floats, folding past column
+// 80 and collections inside sequences.
+void JsonOutputTest::yamlWriterQuotesAndFoldsAsLibyaml()
+{
+    Json doc = Json::object();
+    doc.add("plain", "srun --ntasks=2 python3 train.py");
+    doc.add("colon", "key: value");
+    doc.add("hash", "#1 run");
+    doc.add("quote", "it's");
+    doc.add("dash", "- x");
+    doc.add("tab", "a\tb");
+    doc.add("accent", "caf\xc3\xa9");
+    doc.add("empty", "");
+    doc.add("lines", "one\ntwo");
+    doc.add("list", Json::array());
+    doc.add("map", Json::object());
+    doc.add("none", Json());
+    doc.add("yes", true);
+    doc.add("float", 1.5);
+    doc.add("int", -3);
+    doc.add("long",
+        "sbatch --wrap 'python3 train.py --epochs 100 --batch-size 64 --learning-rate 0.001 "
+        "--data /project/def-prof/data'");
+    Json inner = Json::array();
+    inner.push(1);
+    inner.push(Json::object());
+    Json k = Json::object();
+    k.add("k", std::move(inner));
+    Json nested = Json::array();
+    nested.push(mc::proto::stringList({"a"}));
+    nested.push(std::move(k));
+    doc.add("nested", std::move(nested));
+    COMPARE_TEXT(mc::cmd::slurmYamlText(doc, mc::cmd::EmptyStrings::Kept),
+        "%YAML 1.1\n--- !!map\n!!str plain: !!str srun --ntasks=2 python3 train.py\n"
+        "!!str colon: !!str 'key: value'\n!!str hash: !!str '#1 run'\n!!str quote: !!str it's\n"
+        "!!str dash: !!str '- x'\n!!str tab: !!str \"a\\tb\"\n!!str accent: !!str \"caf\\xE9\"\n"
+        "!!str empty: !!str\n!!str lines: !!str 'one\n\n  two'\n!!str list: !!seq []\n"
+        "!!str map: !!map {}\n!!str none: !!null null\n!!str yes: !!bool true\n"
+        "!!str float: !!float 1.500000\n!!str int: !!int -3\n"
+        "!!str long: !!str sbatch --wrap 'python3 train.py --epochs 100 --batch-size 64 "
+        "--learning-rate\n  0.001 --data /project/def-prof/data'\n"
+        "!!str nested: !!seq\n- !!seq\n  - !!str a\n- !!map\n  !!str k: !!seq\n  - !!int 1\n"
+        "  - !!map {}\n...\n");
+    // squeue's and sinfo's unset strings: "" in JSON, null in YAML.
+    COMPARE_TEXT(mc::cmd::slurmYamlText(doc["empty"], mc::cmd::EmptyStrings::AreNull),
+        "%YAML 1.1\n--- !!null null\n...\n");
+}
+
+// --yaml prints the data --json prints (the last of the two options wins, as in 22.05).
+void JsonOutputTest::yamlIsEachCommandsJsonData()
+{
+    using mc::cmd::EmptyStrings;
+    auto yamlOf = [](const Result &json, EmptyStrings empty) {
+        return mc::cmd::slurmYamlText(Json::parse(json.out).value_or(Json()), empty);
+    };
+    Result json = runWith<mc::cmd::Squeue>({"--json"});
+    Result yaml = runWith<mc::cmd::Squeue>({"--yaml"});
+    QCOMPARE(yaml.exitCode, 0);
+    COMPARE_TEXT(yaml.err, "");
+    QVERIFY(yaml.out.starts_with("%YAML 1.1\n--- !!map\n!!str meta: !!map\n"));
+    QVERIFY(yaml.out.find("\n  !!str comment: !!null null\n") != std::string::npos);
+    COMPARE_TEXT(yaml.out, yamlOf(json, EmptyStrings::AreNull));
+    COMPARE_TEXT(runWith<mc::cmd::Squeue>({"--json", "--yaml"}).out, yaml.out);
+    COMPARE_TEXT(runWith<mc::cmd::Squeue>({"--yaml", "--json"}).out, json.out);
+
+    json = runWith<mc::cmd::Sinfo>({"--json"});
+    yaml = runWith<mc::cmd::Sinfo>({"--yaml", "-p", "cpu"});
+    QCOMPARE(yaml.exitCode, 0);
+    COMPARE_TEXT(yaml.out, yamlOf(json, EmptyStrings::AreNull));
+    COMPARE_TEXT(runWith<mc::cmd::Sinfo>({"--yaml", "--json"}).out, json.out);
+
+    json = runWith<mc::cmd::Sacct>({"--json", "-j", "19"});
+    yaml = runWith<mc::cmd::Sacct>({"--yaml", "-j", "19"});
+    QCOMPARE(yaml.exitCode, 0);
+    COMPARE_TEXT(yaml.out, yamlOf(json, EmptyStrings::Kept));
+    QVERIFY(yaml.out.find("\n    !!str wckey: !!str\n") != std::string::npos); // "" stays ""
+    COMPARE_TEXT(runWith<mc::cmd::Sacct>({"--json", "--yaml", "-j", "19"}).out, yaml.out);
+    COMPARE_TEXT(runWith<mc::cmd::Sacct>({"--yaml", "-j", "99999"}).out,
+        fixtureText("yaml_sacct_nothing.yaml"));
+}
+
+// An array --array=1-4%2 once all its tasks have started (Slurm 22.05.8, array 38 of the
+// reference cluster): squeue gives every task the array's %2, sacct only the array's own record
+// (the task that took its id).
+void JsonOutputTest::squeueKeepsTheThrottleOnEveryTask()
+{
+    Harness h;
+    h.ctx.now = kNow;
+    h.reply = [](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("now", kNow);
+        if (request["op"].toString() == "ping") {
+            reply.set("cluster_name", "refcluster");
+            return reply;
+        }
+        Json jobs = Json::array();
+        const std::pair<int, int> tasks[]{{39, 1}, {40, 2}, {38, 3}}; // 38: the last task
+        for (const auto &[id, task] : tasks) {
+            Json j = job(id, "thr2", id == 38 ? "RUNNING" : "COMPLETED", "None");
+            allocate(j, kNow - 50, id == 38 ? 0 : kNow - 5);
+            j.set("array_job_id", 38);
+            j.set("array_task_id", task);
+            j.set("array_max_tasks", 2);
+            if (request["op"].toString() == "acct") {
+                j.set("steps", Json::array());
+            }
+            jobs.push(std::move(j));
+        }
+        reply.set("jobs", std::move(jobs));
+        return reply;
+    };
+    Json ours = Json::parse(h.run<mc::cmd::Squeue>({"--json"}).out).value_or(Json());
+    QCOMPARE(ours["jobs"].size(), std::size_t{3});
+    for (const auto &j : ours["jobs"].items()) {
+        QCOMPARE(j["array_max_tasks"].toInt(), 2);
+        COMPARE_TEXT(j["array_task_string"].toString(), "");
+    }
+    ours = Json::parse(h.run<mc::cmd::Sacct>({"--json", "-j", "38"}).out).value_or(Json());
+    QCOMPARE(ours["jobs"].size(), std::size_t{3});
+    for (const auto &j : ours["jobs"].items()) {
+        QCOMPARE(j["array"]["limits"]["max"]["running"]["tasks"].toInt(),
+            j["job_id"].toInt() == 38 ? 2 : 0);
+    }
+}
+
+// A running batch job with an srun step (Slurm 22.05.8's job 27: `srun sleep 50 & sleep 60`,
+// four seconds in): the controller lists its batch step and step 0 RUNNING, and sacct prints
+// them as Slurm does, in its table and in --json.
+void JsonOutputTest::sacctListsTheStepsOfARunningJob()
+{
+    const Json real = fixture("yaml_sacct_running.json");
+    const Json &realJob = at(real["jobs"], 0);
+    const std::int64_t start = realJob["time"]["start"].toInt();
+    Harness h;
+    h.ctx.now = start + 4;
+    h.reply = [&](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("now", start + 4);
+        if (request["op"].toString() == "ping") {
+            reply.set("cluster_name", "refcluster");
+            return reply;
+        }
+        Json j = job(27, "steps", "RUNNING", "None");
+        j.set("submit_time", start - 1);
+        j.set("eligible_time", start - 1);
+        j.set("time_limit", 300);
+        allocate(j, start);
+        j.set("nodes", mc::proto::stringList({"node01"}));
+        j.set("batch_host", "node01");
+        Json batch = stepObject("batch", "batch", start, 0, 0, 0);
+        batch.set("state", "RUNNING");
+        batch.set("nodes", mc::proto::stringList({"node01"}));
+        batch.set("ntasks", 1);
+        Json srun = stepObject("0", "sleep", start, 0, 0, 0);
+        srun.set("state", "RUNNING");
+        srun.set("nodes", mc::proto::stringList({"node01"}));
+        srun.set("ntasks", 1);
+        Json steps = Json::array();
+        steps.push(std::move(batch));
+        steps.push(std::move(srun));
+        j.set("steps", std::move(steps));
+        if (request.contains("fields")) { // sacct's table asks for rows of the named members
+            const auto fields = request["fields"].toStringList();
+            Json row = Json::array();
+            for (const auto &field : fields) {
+                row.push(j[field]);
+            }
+            Json rows = Json::array();
+            rows.push(std::move(row));
+            reply.set("columns", request["fields"]);
+            reply.set("rows", std::move(rows));
+            return reply;
+        }
+        Json jobs = Json::array();
+        jobs.push(std::move(j));
+        reply.set("jobs", std::move(jobs));
+        return reply;
+    };
+    Result r = h.run<mc::cmd::Sacct>({"-j", "27"});
+    QCOMPARE(r.exitCode, 0);
+    COMPARE_TEXT(r.out,
+        "JobID           JobName  Partition    Account  AllocCPUS      State ExitCode \n"
+        "------------ ---------- ---------- ---------- ---------- ---------- -------- \n"
+        "27                steps      debug   students          1    RUNNING      0:0 \n"
+        "27.batch          batch              students          1    RUNNING      0:0 \n"
+        "27.0              sleep              students          1    RUNNING      0:0 \n");
+    r = h.run<mc::cmd::Sacct>({"-j", "27", "-o", "JobID,State,Elapsed,NodeList"});
+    COMPARE_TEXT(r.out,
+        "JobID             State    Elapsed        NodeList \n"
+        "------------ ---------- ---------- --------------- \n"
+        "27              RUNNING   00:00:04          node01 \n"
+        "27.batch        RUNNING   00:00:04          node01 \n"
+        "27.0            RUNNING   00:00:04          node01 \n");
+    // No usage until a step ends (Slurm records it then): MaxRSS and AveRSS stay blank.
+    r = h.run<mc::cmd::Sacct>({"-j", "27", "-o", "JobID,TotalCPU,MaxRSS,AveRSS,NTasks"});
+    COMPARE_TEXT(r.out,
+        "JobID          TotalCPU     MaxRSS     AveRSS   NTasks \n"
+        "------------ ---------- ---------- ---------- -------- \n"
+        "27             00:00:00                                \n"
+        "27.batch       00:00:00                              1 \n"
+        "27.0           00:00:00                              1 \n");
+    r = h.run<mc::cmd::Sacct>({"--json", "-j", "27"});
+    const Json ours = Json::parse(r.out).value_or(Json());
+    const Json &steps = at(ours["jobs"], 0)["steps"];
+    QCOMPARE(shape(steps), shape(realJob["steps"]));
+    for (std::size_t i = 0; i < 2; ++i) {
+        for (const char *key : {"nodes", "time", "exit_code", "tasks", "CPU", "state", "step",
+                 "task", "statistics", "pid"}) {
+            const Json &o = at(steps, i)[key];
+            const Json &s = at(realJob["steps"], i)[key];
+            QVERIFY2(o == s,
+                qPrintable(QStringLiteral("step %1 %2: %3 vs Slurm's %4")
+                               .arg(i)
+                               .arg(key, QString::fromStdString(o.dump()),
+                                   QString::fromStdString(s.dump()))));
+        }
+        const Json &tres = at(steps, i)["tres"];
+        QCOMPARE(tres["requested"], at(realJob["steps"], i)["tres"]["requested"]);
+        QCOMPARE(tres["consumed"], at(realJob["steps"], i)["tres"]["consumed"]);
+    }
 }
 
 QTEST_GUILESS_MAIN(JsonOutputTest)

@@ -61,6 +61,7 @@ private slots:
     void quietPrintsNothingAndVerboseIsAccepted();
     void mailOptionsAreAcceptedAndIgnoredLikeSlurmWithoutMailer();
     void holdAndNiceAreSent();
+    void commentIsSentFromTheCommandLineOrTheScript();
     void timeZeroMeansUnlimited();
     void exportControlsTheJobEnvironment();
     void scriptWithoutShebangIsRefused();
@@ -272,6 +273,18 @@ void SbatchTest::holdAndNiceAreSent()
     QCOMPARE(job["ntasks"].toInt(), std::int64_t{4});
     QCOMPARE(job["ntasks_given"].toBool(), true);
     QCOMPARE(job["nodes"].toInt(), std::int64_t{2});
+}
+
+void SbatchTest::commentIsSentFromTheCommandLineOrTheScript()
+{
+    Harness h = harness();
+    QCOMPARE(h.run<Sbatch>({"--comment=first try", "--wrap", "true"}).exitCode, 0);
+    COMPARE_TEXT(h.requests[0]["job"]["comment"].toString(), "first try");
+    write("c.sh", "#!/bin/sh\n#SBATCH --comment=\"from the script\"\ntrue\n");
+    QCOMPARE(h.run<Sbatch>({"c.sh"}).exitCode, 0);
+    COMPARE_TEXT(h.requests[1]["job"]["comment"].toString(), "from the script");
+    QCOMPARE(h.run<Sbatch>({"--wrap", "true"}).exitCode, 0);
+    QVERIFY(!h.requests[2]["job"].contains("comment")); // none: Slurm's (null)
 }
 
 void SbatchTest::timeZeroMeansUnlimited()

@@ -288,12 +288,10 @@ void SinfoTest::invalidFormatLetterAndStateAreErrors()
 
 void SinfoTest::unsupportedOptionIsRefused()
 {
-    Result r = runSinfo(clusterReply(), {"--yaml"});
+    Result r = runSinfo(clusterReply(), {"-i", "5"});
     COMPARE_TEXT(r.out, "");
-    COMPARE_TEXT(r.err, "sinfo: error: --yaml is not supported by minicluster\n");
-    QCOMPARE(r.exitCode, 1);
-    r = runSinfo(clusterReply(), {"-i", "5"});
     COMPARE_TEXT(r.err, "sinfo: error: --iterate is not supported by minicluster\n");
+    QCOMPARE(r.exitCode, 1);
 }
 
 void SinfoTest::versionHelpAndUsageMatchSlurm()

@@ -43,6 +43,7 @@ private slots:
     void ownerHoldsAndReleasesAdminHoldNeedsAnOperator();
     void requeueOfRunningJobBringsItBackWithRestarts();
     void requeueOfPendingJobIsRefusedWithSlurmsWords();
+    void cancelledJobWhoseNodeIsLostStaysCancelled();
     void updateChangesAPendingJobOrSaysWhyNot();
     void backfillStartsShortJobAndPlansTheBlockedOne();
     void planEventIsSentOnlyWhenPlannedStartsChange();
@@ -57,6 +58,7 @@ private slots:
     void nodeUpdateDrainsForOperatorsOnly();
     void clockKeepsTimeContinuousAndSurvivesARestart();
     void configListsSchedulerKeys();
+    void runningJobsAreChargedEveryCalcPeriodAndTheRestAtTheEnd();
 
 private:
     std::unique_ptr<ctl::Controller> makeController();
@@ -169,6 +171,23 @@ void ControllerOpsTest::requeueOfRunningJobBringsItBackWithRestarts()
     QCOMPARE(ordersOf("launch"), 2u);
 }
 
+// scancel, then the node is lost before the job's end is reported: the cancel wins over the
+// requeue a node failure brings (JobRequeue=1), as in Slurm where the job is CANCELLED at once.
+void ControllerOpsTest::cancelledJobWhoseNodeIsLostStaysCancelled()
+{
+    call(submitRequest("alice", 4));
+    call(submitRequest("alice", 4)); // not cancelled: requeued as usual
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    QCOMPARE(state(2), std::string("RUNNING"));
+    call(request("cancel", fields({{"job_ids", ids({1})}, {"user", "alice"}})), 102);
+    m_ctl->nodeLost(job(1)["nodes"].items().at(0).toString(), 103);
+    m_ctl->nodeLost(job(2)["nodes"].items().at(0).toString(), 103);
+    QCOMPARE(state(1), std::string("CANCELLED"));
+    QCOMPARE(state(2), std::string("PENDING"));
+    QCOMPARE(job(2)["restarts"].toInt(), 1);
+}
+
 void ControllerOpsTest::requeueOfPendingJobIsRefusedWithSlurmsWords()
 {
     call(submitRequest("alice", 1, fields({{"hold", true}})));
@@ -193,7 +212,7 @@ void ControllerOpsTest::updateChangesAPendingJobOrSaysWhyNot()
     QCOMPARE(badPart["error"].toString(), std::string("Invalid partition name specified"));
     Json notOwner = call(request("update",
         fields({{"job_id", 1}, {"user", "bob"}, {"fields", fields({{"time_limit", 60}})}})));
-    QCOMPARE(notOwner["error"].toString(), std::string("Access/permission denied"));
+    QCOMPARE(notOwner["error"].toString(), std::string("Invalid user id")); // as Slurm 22.05
     Json nice = call(request(
         "update", fields({{"job_id", 1}, {"user", "alice"}, {"fields", fields({{"nice", -10}})}})));
     QCOMPARE(nice["error"].toString(), std::string("Access/permission denied"));
@@ -466,8 +485,67 @@ void ControllerOpsTest::configListsSchedulerKeys()
     QCOMPARE(keys["SchedulerType"], std::string("sched/backfill"));
     QCOMPARE(keys["PriorityType"], std::string("priority/multifactor"));
     QCOMPARE(keys["PriorityDecayHalfLife"], std::string("01:00:00"));
+    QCOMPARE(keys["PriorityCalcPeriod"], std::string("00:05:00")); // Slurm's default
     QCOMPARE(keys["PreemptType"], std::string("preempt/partition_prio"));
     QCOMPARE(keys["ClusterName"], std::string("test"));
+}
+
+void ControllerOpsTest::runningJobsAreChargedEveryCalcPeriodAndTheRestAtTheEnd()
+{
+    // PriorityCalcPeriod=1 (a minute); no decay, so the ledger holds plain CPU-seconds.
+    const char *conf = R"(ClusterName=test
+DefMemPerCPU=1000
+PriorityType=priority/multifactor
+PriorityWeightFairshare=10000
+PriorityDecayHalfLife=0
+PriorityCalcPeriod=1
+NodeName=cn[01-02] CPUs=4 RealMemory=8000
+PartitionName=cpu Nodes=cn[01-02] Default=YES DefaultTime=01:00:00 MaxTime=1-00:00:00
+)";
+    m_ctl.reset();
+    std::string error;
+    m_ctl = openController(*m_dir, m_store, m_gateway, conf, kUsers, error);
+    Json hello = Json::object();
+    hello.set("op", "node_register");
+    m_ctl->nodeRegistered("cn01", hello, 100);
+    m_ctl->nodeRegistered("cn02", hello, 100);
+    auto usageOf = [this](const std::string &user, sched::Seconds now) {
+        const Json reply = call(request("shares"), now); // kept: the loop reads into it
+        for (const auto &row : reply["associations"].items()) {
+            if (row["user"].toString() == user) {
+                return row["raw_usage"].toDouble();
+            }
+        }
+        return -1.0;
+    };
+    QCOMPARE(m_ctl->config().priority.calcPeriod, sched::Seconds(60));
+
+    call(submitRequest("alice", 4), 100);
+    m_ctl->schedule(100); // runs on cn01 from 100
+    QCOMPARE(state(1), std::string("RUNNING"));
+    m_ctl->schedule(130); // within the period: nothing charged yet
+    QCOMPARE(usageOf("alice", 130), 0.0);
+    m_ctl->schedule(160); // a period: 4 CPUs x 60 s
+    QCOMPARE(usageOf("alice", 160), 240.0);
+    m_ctl->schedule(200);
+    QCOMPARE(usageOf("alice", 200), 240.0);
+    m_ctl->schedule(220);
+    QCOMPARE(usageOf("alice", 220), 480.0);
+
+    // While it runs, her waiting job already ranks below bob's.
+    call(submitRequest("alice", 4, fields({{"nodes", 2}})), 220);
+    call(submitRequest("bob", 4, fields({{"nodes", 2}})), 220);
+    Json p = call(request("priorities"), 220);
+    QCOMPARE(p["jobs"].size(), 2u);
+    QVERIFY(p["jobs"].items().at(0)["fairshare"].toDouble()
+        < p["jobs"].items().at(1)["fairshare"].toDouble());
+
+    // The end charges only the rest: in all, exactly the job's 4 CPUs x 150 s.
+    m_ctl->nodeReport("cn01", jobEnded(1, 250), 250);
+    QCOMPARE(state(1), std::string("COMPLETED"));
+    QCOMPARE(usageOf("alice", 250), 600.0);
+    m_ctl->schedule(400); // a later period finds nothing more of it
+    QCOMPARE(usageOf("alice", 400), 600.0);
 }
 
 QTEST_APPLESS_MAIN(ControllerOpsTest)

@@ -12,6 +12,7 @@ class RowTableTest : public QObject {
 
 private slots:
     void rowsReadAsTheJsonTreeReadsThem();
+    void rowsBeforeTheirColumnsAndMembersAfterThem();
     void objectsBecomeColumnsInOrderOfAppearance();
     void otherMembersStayInTheHead();
     void rejectsMalformedText();
@@ -45,6 +46,21 @@ void RowTableTest::rowsReadAsTheJsonTreeReadsThem()
     QCOMPARE(table->view(table->cell(0, table->column("name"))), std::string_view("a \"q\"\n"));
     QCOMPARE(table->column("absent"), -1);
     QVERIFY(table->cell(0, -1).isNull());
+}
+
+// The controller writes `columns` before `rows` (read in place, in one pass); the other orders
+// are read too, and members after the rows stay in the head.
+void RowTableTest::rowsBeforeTheirColumnsAndMembersAfterThem()
+{
+    for (const char *text : {R"({"rows":[[1,"a"],[2,"b"]],"columns":["id","name"],"now":3})",
+             R"({"columns":["id","name"],"rows":[[1,"a"],[2,"b"]],"now":3})"}) {
+        auto table = RowTable::parse(text);
+        QVERIFY2(table, text);
+        QCOMPARE(table->rowCount(), std::size_t{2});
+        QCOMPARE(table->toString(table->cell(1, table->column("name"))), std::string("b"));
+        QCOMPARE(table->toInt(table->cell(0, table->column("id"))), std::int64_t{1});
+        QCOMPARE(table->head()["now"].toInt(), std::int64_t{3});
+    }
 }
 
 void RowTableTest::objectsBecomeColumnsInOrderOfAppearance()

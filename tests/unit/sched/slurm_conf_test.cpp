@@ -119,6 +119,7 @@ private slots:
     void slurmctldHostWinsOverControlMachine();
     void defMemPerNodeExcludesDefMemPerCpu();
     void readsSchedulingPriorityAndPreemptionKeys();
+    void readsCalcPeriodAndCommentStorageAndSaysPriorityFlagsAreIgnored();
 };
 
 void SlurmConfTest::readsTheReferenceClusterWithoutProblems()
@@ -428,6 +429,26 @@ void SlurmConfTest::readsSchedulingPriorityAndPreemptionKeys()
     QCOMPARE(c.partitions[0].graceTime, 120);
     QCOMPARE(parsed.problems.size(), std::size_t(1)); // PreemptMode=bogus
     QVERIFY(parsed.problems[0].message.find("PreemptMode") != std::string::npos);
+}
+
+void SlurmConfTest::readsCalcPeriodAndCommentStorageAndSaysPriorityFlagsAreIgnored()
+{
+    const ParsedConfig defaults = mc::sched::parseSlurmConf("NodeName=cn01 CPUs=4\n");
+    QCOMPARE(defaults.config.priority.calcPeriod, 300); // Slurm's default: 5 minutes
+    QVERIFY(!defaults.config.storeJobComment);
+    const ParsedConfig parsed
+        = mc::sched::parseSlurmConf("PriorityCalcPeriod=2\n"
+                                    "AccountingStoreFlags=job_script,job_comment\n"
+                                    "PriorityFlags=FAIR_TREE\n"
+                                    "NodeName=cn01 CPUs=4\n");
+    QCOMPARE(parsed.config.priority.calcPeriod, 120); // minutes, as time_str2mins() reads it
+    QVERIFY(parsed.config.storeJobComment);
+    QCOMPARE(parsed.problems.size(), std::size_t(1));
+    QCOMPARE(parsed.problems[0].line, 3);
+    QVERIFY(
+        parsed.problems[0].message.find("PriorityFlags=FAIR_TREE is accepted but ignored") == 0);
+    QVERIFY(mc::sched::parseSlurmConf("AccountingStoreJobComment=YES\n").config.storeJobComment);
+    QCOMPARE(mc::sched::parseSlurmConf("PriorityCalcPeriod=0\n").problems.size(), std::size_t(1));
 }
 
 QTEST_APPLESS_MAIN(SlurmConfTest)

@@ -33,6 +33,12 @@ struct NodeSettings {
     LimitMode limits = LimitMode::Rlimit; // how job limits are enforced (probeLimits)
     std::string limitsDetail; // why (LimitProbe::detail), told to the controller
     int timeScale = 1; // time limits run this many times faster (demos and tests)
+    // minicluster.conf MemoryOverrun=reboot-node (the Inserm platform): a job over its memory
+    // restarts the whole node. Every job on it is killed, the controller is told
+    // (`node_reboot`, then `node_rebooted` rebootSeconds later) and the culprit's end report
+    // says `node_reboot`. Off: the job alone is killed and ends OUT_OF_MEMORY.
+    bool rebootOnMemoryOverrun = false;
+    int rebootSeconds = 5; // divided by timeScale, like time limits
 };
 
 class NodeDaemon {
@@ -50,6 +56,8 @@ private:
         bool timedOut = false;
         bool overMemory = false; // killed by the polling path for its memory
         bool overPids = false; // killed by the polling path for its process count
+        bool rebootCulprit = false; // its memory overrun restarted the node
+        bool lostInReboot = false; // killed because the node restarted for another job
         std::unique_ptr<JobLimiter> limiter;
         UsageTracker usage;
         std::string tmpDir; // host path of $SLURM_TMPDIR
@@ -84,6 +92,8 @@ private:
         std::uint32_t jobId, pid_t pid, const std::string &spec, std::int64_t limit);
     void startSampling();
     void failLaunch(std::uint32_t jobId, const std::string &error);
+    // MemoryOverrun=reboot-node: job `culprit` went over its memory; the node "restarts".
+    void rebootForMemoryOverrun(std::uint32_t culprit, std::int64_t rssKb);
     std::string nodeGroup() const;
 
     proto::EventLoop &m_loop;
@@ -93,6 +103,7 @@ private:
     std::map<std::uint32_t, RunningJob> m_running;
     std::map<std::uint32_t, proto::Json> m_unacked;
     bool m_sampling = false;
+    bool m_rebooting = false; // down after a memory overrun (rebootForMemoryOverrun)
     std::vector<std::unique_ptr<JobLimiter>> m_retired; // cgroups still to remove
     // One sandbox per emulated user (uid, gid), stopped after a minute without jobs.
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::unique_ptr<SandboxHost>> m_sandboxes;

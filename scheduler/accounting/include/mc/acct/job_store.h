@@ -28,6 +28,7 @@ struct StepRecord {
     std::int64_t maxRssKb = 0;
     std::int64_t aveRssKb = 0;
     std::string name = {}; // srun's step name (the command, or --job-name); "" = not recorded
+    int ntasks = 0; // the step's tasks (sacct NTasks); 0 = not recorded
 };
 
 struct AcctQuery {
@@ -52,8 +53,12 @@ public:
     // Opens or creates the database and brings its schema up to date.
     bool open(const std::string &path, std::string &error);
 
-    // Inserts or replaces the job's record (one transaction; durable on return).
+    // Inserts or replaces the job's record (one transaction; durable on return). A spec with a
+    // script or an environment stores them apart (job_scripts), once: later saves of the same
+    // job without them keep the stored ones.
     bool saveJob(const sched::Job &job, std::string &error);
+    // The script and environment saveJob stored for `job` into `spec`; false if none.
+    bool loadScript(sched::JobId job, sched::JobSpec &spec);
     bool saveStep(const StepRecord &step, std::string &error);
 
     // Jobs that are neither finished nor gone: the queue to reload after a restart.

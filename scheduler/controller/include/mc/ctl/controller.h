@@ -16,8 +16,10 @@
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 
+#include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -110,6 +112,11 @@ private:
         std::string reason;
         std::string limits; // how the node enforces limits ("cgroup-v1", ...), and why
         std::string limitsDetail;
+        // MemoryOverrun=reboot-node: restarting (down, "Node unexpectedly rebooted") until
+        // its daemon says it is back; the culprit's Comment, written once the node is back.
+        bool rebooting = false;
+        Seconds reasonTime = 0; // when `reason` was set (sinfo -R, scontrol show node)
+        std::optional<std::pair<sched::JobId, std::string>> overrunComment;
     };
 
     proto::Json submit(const proto::Json &request, Seconds now);
@@ -126,13 +133,51 @@ private:
     };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
     proto::Json jobJson(const sched::Job &job, Seconds now, const JobView &view) const;
+    // Every job's members as JSON text, in job id order (controller_rows.cpp, issue #6): a
+    // `rows` reply of thousands of jobs copies this text instead of walking the job map and
+    // encoding each record. touchRow() marks a job's row stale (persist and emitJob call it,
+    // as does every change of a job the scheduling pass makes); debug builds compare the
+    // cache with a fresh encoding on every use.
+    struct CachedRow {
+        sched::JobId id;
+        std::uint32_t arrayJobId = 0; // the members `jobs` filters on, copied
+        const sched::Job *job = nullptr; // the record in m_jobs
+        // Each kJobKeys member's JSON text, in order, without separators ("" = null): lengths
+        // says where each ends. A member longer than 255 bytes leaves the row uncached (rare:
+        // the node list of a job on dozens of nodes).
+        std::unique_ptr<char[]> cells;
+        std::array<std::uint8_t, acct::kJobKeys.size()> lengths{};
+        sched::JobState state = sched::JobState::Pending;
+        std::uint16_t user = 0; // in m_rowNames
+        std::uint16_t partition = 0;
+        bool fresh = false; // `cells` match the record
+    };
+    const std::string &rowName(std::uint16_t id) const { return m_rowNames[id]; }
+    void touchRow(const sched::Job &job) const;
+    void dropRows() const; // of jobs no longer in m_jobs
+    const CachedRow &freshRow(CachedRow &row) const;
+    void checkRows() const; // debug builds: the cache against the records
+    // For each name of `fields`, its index in kJobKeys, or -1 (and -1 for a repeated name).
+    static std::vector<int> keyIndexes(const std::vector<std::string> &fields);
+    // Where a fresh row's first `count` cells start, and its cell of member `key`.
+    using RowStarts = std::array<std::uint16_t, acct::kJobKeys.size()>;
+    static void rowStarts(const CachedRow &row, std::size_t count, RowStarts &starts);
+    static std::string_view rowCell(const CachedRow &row, const RowStarts &starts, std::size_t key);
     // A `form: "rows"` reply's rows, written as text (controller_rows.cpp): the jobs `keep`
     // accepts, each as the values of `fields` (null when the job has no such member), with
     // the members jobJson() adds (waiting_for, dependency, explanation, now).
     proto::Json jobRows(const std::vector<std::string> &fields, Seconds now,
-        const std::function<bool(const sched::Job &)> &keep) const;
+        const std::function<bool(const CachedRow &)> &keep) const;
     proto::Json nodeJson(const NodeInfo &node) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
+    void failJobsOn(const std::string &node, sched::JobId spared, bool killHere, Seconds now);
+    // A node restarting after a job's memory overrun (node_reboot): down, its other jobs lost
+    // as in a node failure; back (node_rebooted, or a new registration): up, and the
+    // culprit's Comment written (the Inserm site's mechanism).
+    void nodeRebooting(NodeInfo &node, sched::JobId culprit, Seconds now);
+    void nodeRebooted(NodeInfo &node, Seconds now);
+    void noteMemoryOverrun(
+        NodeInfo &node, sched::JobId culprit, const proto::Json &report, Seconds now);
     void release(sched::Job &job);
     void persist(const sched::Job &job);
     void emitJob(const sched::Job &job, Seconds now);
@@ -149,6 +194,9 @@ private:
     sched::SchedulerInput schedulerInput(Seconds now) const;
     void allocate(const sched::Job &job, int sign);
     void chargeUsage(const sched::Job &job, Seconds end);
+    // Every PriorityCalcPeriod (checked at each pass), charges the CPU time running batch jobs
+    // used since their last charge; chargeUsage() at their end adds only the rest.
+    void chargeRunningJobs(Seconds now);
     bool isAdmin(const std::string &user) const;
     std::optional<proto::Json> validate(sched::Job &job, Seconds now);
     // Requests (controller_ops.cpp).
@@ -167,6 +215,8 @@ private:
     acct::JobStore &m_store;
     NodeGateway &m_gateway;
     std::map<sched::JobId, sched::Job> m_jobs;
+    mutable std::vector<CachedRow> m_rowCache; // by job id, one per job of m_jobs
+    mutable std::vector<std::string> m_rowNames; // the user and partition names rows use
     std::map<std::string, NodeInfo> m_nodes;
     std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
@@ -174,12 +224,13 @@ private:
     sched::Scheduler m_scheduler;
     sched::FairShareLedger m_fairshare;
     std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
-    std::map<sched::JobId, sched::PriorityFactors> m_factors; // for sprio
     std::map<sched::JobId, bool> m_preemptKilled; // preempted jobs whose grace time is over
     std::map<sched::JobId, bool> m_requeueOnEnd; // scontrol requeue of a running job (hold?)
     proto::Json m_lastPlan; // the last `plan` event sent
     ClusterClock *m_clock = nullptr;
     std::size_t m_passes = 0;
+    std::map<sched::JobId, Seconds> m_chargedUntil; // running jobs' usage charged up to then
+    Seconds m_lastUsageCharge = 0; // the last PriorityCalcPeriod charge
 
     // Running srun steps of each job (sstat), and each job's next step number.
     struct RunningStep {
@@ -191,6 +242,8 @@ private:
         Seconds start = 0;
         proto::Json usage; // the latest sample srun passed on (step_usage), for sstat
     };
+    static acct::StepRecord endedStep(
+        sched::JobId job, int stepId, const RunningStep &step, sched::JobState state, Seconds now);
     std::map<std::uint32_t, std::map<int, RunningStep>> m_steps;
     std::map<std::uint32_t, int> m_nextStep;
     proto::Json stepCreate(const proto::Json &request, Seconds now);
@@ -199,6 +252,19 @@ private:
     proto::Json allocationRelease(const proto::Json &request, Seconds now);
     void endAllocation(sched::Job &job, sched::JobState state, sched::ExitStatus exit, Seconds now);
     bool jobCancelled(sched::JobId id) const;
+    // The steps `acct` lists for `job`, from its `stored` records, in Slurm's order (batch,
+    // extern, then the srun steps by number). While the job runs, its batch step and (with
+    // PrologFlags=Contain) its extern step are RUNNING: they are stored only when they end, so
+    // they are derived here from the job's own record, and a restarted controller shows them
+    // again; steps of an earlier run (before a requeue) are not the current run's.
+    std::vector<acct::StepRecord> accountedSteps(
+        const sched::Job &job, std::vector<acct::StepRecord> stored) const;
+    // srun steps still running when their batch job ends go with it (their srun cannot report
+    // it): stored CANCELLED 0:15, the SIGTERM Slurm's slurmd sends them, also after scancel.
+    void endRunningSteps(const sched::Job &job, Seconds now);
+    // The srun steps of `job` stored RUNNING, by number: after a restart, the only trace of
+    // those that started before it.
+    std::map<int, RunningStep> storedRunningSteps(sched::JobId job);
 };
 
 } // namespace mc::ctl

@@ -64,6 +64,9 @@ struct JobSpec {
     std::string dependency; // --dependency text, e.g. "afterok:12:13,singleton"
     std::string array; // --array text, e.g. "1-100%5"; empty: not an array
     bool interactive = false; // salloc/srun allocation: no batch script, no batch step
+    // --comment, `scontrol update comment=`, or a site's note (the Inserm memory overrun);
+    // unset: none (Slurm's "(null)"), set and empty: "".
+    std::optional<std::string> comment;
 };
 
 struct ExitStatus {

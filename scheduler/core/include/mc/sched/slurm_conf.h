@@ -32,6 +32,9 @@ struct PriorityConfig {
     Seconds maxAge = 7 * 24 * 3600; // PriorityMaxAge=, default 7-0
     Seconds decayHalfLife = 7 * 24 * 3600; // PriorityDecayHalfLife=, default 7-0; 0: no decay
     bool favorSmall = false; // PriorityFavorSmall=
+    // PriorityCalcPeriod= (minutes, or a time like 00:05:00), default 5 minutes: how often
+    // running jobs' usage is charged to fairshare. Never below one second.
+    Seconds calcPeriod = 5 * 60;
 };
 
 struct NodeConfig {
@@ -72,6 +75,9 @@ struct ClusterConfig {
     // SlurmctldParameters=preempt_send_user_signal: a preempted job gets its --signal at once
     // (when not sent yet) instead of SIGTERM.
     bool preemptSendUserSignal = false;
+    // AccountingStoreFlags=job_comment (or the older AccountingStoreJobComment=YES): sacct
+    // shows the jobs' Comment; without it the Comment column stays empty, as in Slurm.
+    bool storeJobComment = false;
     std::vector<NodeConfig> nodes;
     std::vector<PartitionConfig> partitions;
 
