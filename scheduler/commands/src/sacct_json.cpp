@@ -3,6 +3,7 @@
 
 #include "json_commands.h"
 #include "json_out.h"
+#include "mc/sched/job_array.h"
 #include "mc/sched/job_state.h"
 #include "sacct_select.h"
 #include "sacct_settings.h"
@@ -92,22 +93,12 @@ Json jobTres(const Json &job, bool withEnergy)
 Json taskBitmap(const std::string &taskString)
 {
     std::vector<bool> bits;
-    for (const auto &piece : splitList(taskString.substr(0, taskString.find('%')))) {
-        std::string_view rest;
-        const std::int64_t first = parseLeadingInteger(piece, &rest);
-        std::int64_t last = first;
-        std::int64_t step = 1;
-        if (!rest.empty() && rest.front() == '-') {
-            last = parseLeadingInteger(rest.substr(1), &rest);
-        }
-        if (!rest.empty() && rest.front() == ':') {
-            step = std::max<std::int64_t>(1, parseLeadingInteger(rest.substr(1)));
-        }
-        for (std::int64_t id = first; id >= 0 && id <= last && id < 1000000; id += step) {
-            if (bits.size() <= static_cast<std::size_t>(id)) {
-                bits.resize(static_cast<std::size_t>(id) + 1);
+    if (const auto spec = sched::parseArraySpec(taskString)) {
+        for (const std::uint32_t id : spec->taskIds) {
+            if (bits.size() <= id) {
+                bits.resize(id + 1);
             }
-            bits[static_cast<std::size_t>(id)] = true;
+            bits[id] = true;
         }
     }
     if (bits.empty()) {

@@ -3,6 +3,7 @@
 #include "help_texts.h"
 #include "json_commands.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
 #include "outcome.h"
 #include "squeue_fields.h"
 #include "squeue_filter.h"
@@ -211,27 +212,12 @@ std::optional<Outcome> applyEnvironment(Settings &s, const Context &ctx, bool fo
     return std::nullopt;
 }
 
-// The task ids of an array record's "1-10%2", "1,3,5-6", "0-6:3".
+// The task ids of an array record's "1-10%2", "1,3,5-6", "0-6:3" (the core's --array parser).
 std::vector<std::int64_t> arrayTaskIds(std::string_view text)
 {
-    text = text.substr(0, text.find('%'));
-    std::vector<std::int64_t> ids;
-    for (const auto &piece : splitList(text)) {
-        std::string_view rest;
-        const std::int64_t first = parseLeadingInteger(piece, &rest);
-        std::int64_t last = first;
-        std::int64_t step = 1;
-        if (!rest.empty() && rest.front() == '-') {
-            last = parseLeadingInteger(rest.substr(1), &rest);
-        }
-        if (!rest.empty() && rest.front() == ':') {
-            step = std::max<std::int64_t>(1, parseLeadingInteger(rest.substr(1)));
-        }
-        for (std::int64_t id = first; id <= last && ids.size() < 100000; id += step) {
-            ids.push_back(id);
-        }
-    }
-    return ids;
+    const auto spec = sched::parseArraySpec(text);
+    return spec ? std::vector<std::int64_t>(spec->taskIds.begin(), spec->taskIds.end())
+                : std::vector<std::int64_t>{};
 }
 
 Json jobsRequest(const Settings &s)
