@@ -118,10 +118,9 @@ void WorkflowClientsTest::snakemakeSlurmExecutorRunsThreeStepsAsBatchJobs()
     }
     ClusterFixture cluster;
     QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
-    if (cluster.shell(QStringLiteral("srun --version")).exitCode != 0) {
-        QSKIP("snakemake --slurm runs every rule through srun inside its batch job, and "
-              "minicluster does not provide srun yet");
-    }
+    // snakemake --slurm runs every rule through srun inside its batch job.
+    const ShellResult srun = cluster.shell(QStringLiteral("srun --version"));
+    QVERIFY2(srun.exitCode == 0, qPrintable(srun.out + srun.err));
     ShellResult run = cluster.shell(QString::fromUtf8(kSnakefile)
             + QStringLiteral("cd wf && snakemake --slurm -j 3 --latency-wait 10 --quiet "
                              "--default-resources runtime=5 mem_mb=200"),
