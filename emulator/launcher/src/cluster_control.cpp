@@ -22,6 +22,7 @@
 #include <sstream>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace mc::launch {
 
@@ -161,18 +162,25 @@ bool nodeAlive(const ClusterOptions &o, const std::string &node)
         && cmdline.find(node) != std::string::npos;
 }
 
-bool anyNodeAlive(const ClusterOptions &o)
+// The run/noded-NODE.pid files whose node daemon still lives.
+std::vector<std::string> liveNodePidFiles(const ClusterOptions &o)
 {
+    std::vector<std::string> files;
     std::error_code ec;
     for (const auto &entry : std::filesystem::directory_iterator(o.layout.run(), ec)) {
         std::string name = entry.path().filename().string();
         if (name.rfind("noded-", 0) == 0 && name.size() > 10
             && name.compare(name.size() - 4, 4, ".pid") == 0
             && nodeAlive(o, name.substr(6, name.size() - 10))) {
-            return true;
+            files.push_back(entry.path().string());
         }
     }
-    return false;
+    return files;
+}
+
+bool anyNodeAlive(const ClusterOptions &o)
+{
+    return !liveNodePidFiles(o).empty();
 }
 
 bool startController(const ClusterOptions &o)
@@ -362,14 +370,8 @@ static void stopDaemonsWithoutController(const ClusterOptions &o)
             ::kill(pid, SIGTERM);
         }
     };
-    std::error_code ec;
-    for (const auto &entry : std::filesystem::directory_iterator(o.layout.run(), ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("noded-", 0) == 0 && name.size() > 10
-            && name.compare(name.size() - 4, 4, ".pid") == 0
-            && nodeAlive(o, name.substr(6, name.size() - 10))) {
-            term(readFirstLine(entry.path().string()));
-        }
+    for (const auto &file : liveNodePidFiles(o)) {
+        term(readFirstLine(file));
     }
     if (storageAlive(o)) {
         term(readFirstLine(o.layout.run() + "/stored.pid"));

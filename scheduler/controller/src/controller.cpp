@@ -526,10 +526,7 @@ Json Controller::accounting(const Json &request, Seconds now) const
         // `form: "rows"`: the same values written as text (docs/protocol.md).
         acct::JobRowWriter writer(fields);
         const std::vector<int> keyOf = keyIndexes(fields);
-        std::size_t keysUsed = 0; // the cells to locate in each cached row
-        for (const int k : keyOf) {
-            keysUsed = std::max(keysUsed, static_cast<std::size_t>(k + 1));
-        }
+        const std::size_t cellsUsed = keysUsed(keyOf); // the cells to locate in each row
         auto columnOf = [&fields](std::string_view name) {
             const auto it = std::find(fields.begin(), fields.end(), name);
             return it == fields.end() ? -1 : static_cast<int>(it - fields.begin());
@@ -550,7 +547,7 @@ Json Controller::accounting(const Json &request, Seconds now) const
                 // members the cache does not hold.
                 const CachedRow &row = *entry.row;
                 RowStarts starts;
-                rowStarts(row, keysUsed, starts);
+                rowStarts(row, cellsUsed, starts);
                 text += '[';
                 for (std::size_t c = 0; c < fields.size(); ++c) {
                     if (c > 0) {

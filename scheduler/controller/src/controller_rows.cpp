@@ -147,6 +147,15 @@ std::string_view Controller::rowCell(const CachedRow &row, const RowStarts &star
     return std::string_view(row.cells.get() + starts[key], row.lengths[key]);
 }
 
+std::size_t Controller::keysUsed(const std::vector<int> &keyOf)
+{
+    std::size_t used = 0;
+    for (const int k : keyOf) {
+        used = std::max(used, static_cast<std::size_t>(k + 1));
+    }
+    return used;
+}
+
 std::vector<int> Controller::keyIndexes(const std::vector<std::string> &fields)
 {
     std::vector<int> keyOf(fields.size(), -1);
@@ -183,10 +192,7 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
     Json(now).dumpTo(nowText);
 
     // Only the cells up to the last member asked for are located in each row.
-    std::size_t keysUsed = 0;
-    for (const int k : keyOf) {
-        keysUsed = std::max(keysUsed, static_cast<std::size_t>(k + 1));
-    }
+    const std::size_t cellsUsed = keysUsed(keyOf);
     std::string text = "[";
     text.reserve(m_rowCache.size() * (fields.size() * 8 + 4));
     std::optional<acct::JobRowWriter> slow; // for rows too long for the cache
@@ -197,7 +203,7 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
         }
         RowStarts starts;
         if (freshRow(row).fresh) {
-            rowStarts(row, keysUsed, starts);
+            rowStarts(row, cellsUsed, starts);
         } else {
             if (!slow) {
                 slow.emplace(fields);

@@ -162,6 +162,8 @@ private:
     // Where a fresh row's first `count` cells start, and its cell of member `key`.
     using RowStarts = std::array<std::uint16_t, acct::kJobKeys.size()>;
     static void rowStarts(const CachedRow &row, std::size_t count, RowStarts &starts);
+    // How many cells of a row reach the last member `keyOf` (keyIndexes()) names.
+    static std::size_t keysUsed(const std::vector<int> &keyOf);
     static std::string_view rowCell(const CachedRow &row, const RowStarts &starts, std::size_t key);
     // A `form: "rows"` reply's rows, written as text (controller_rows.cpp): the jobs `keep`
     // accepts, each as the values of `fields` (null when the job has no such member), with
