@@ -1,28 +1,58 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages minicluster needs to build, run and test, when missing.
+# Installs the Debian/Ubuntu packages minicluster needs, when missing, without recommends.
+#   scripts/deps.sh           what building and running the app needs (scripts/run.sh)
+#   scripts/deps.sh --test    that, plus what only the tests and benchmarks need (scripts/test.sh)
+#   scripts/deps.sh --list run|test   prints the package names, one a line, installs nothing
 # Uses sudo when not root. Safe to run again: it installs only what is not there.
+# scripts/check-deps.sh (run by CI) fails when the build or the run uses a file whose package
+# is neither here nor pulled in by one of these without recommends.
 set -euo pipefail
 
-packages=(
-  # build
-  build-essential cmake ninja-build ccache pkg-config clang-format
-  qt6-base-dev qt6-base-dev-tools libgl-dev libsqlite3-dev
+run_packages=(
+  # build: compiler, CMake with Ninja, ccache
+  build-essential cmake ninja-build ccache pkg-config
+  # Qt 6: Widgets, Charts (which needs Qt6OpenGL's CMake files), Test, Linguist; SQLite
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libsqlite3-dev
   # the app: its terminal (libvterm) and its translations (Qt Linguist: lupdate, lrelease)
   libvterm-dev qt6-charts-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
-  # run: the node sandbox, and the app's display in tests
-  bubblewrap xvfb xauth
+  # run: the node sandbox
+  bubblewrap
   # the software environment: Lmod (`module`), the host's Python with venv, and the wheels of
   # pip and setuptools for the offline wheelhouse (software/CMakeLists.txt)
-  lmod python3-venv python3-pip python3-pip-whl python3-setuptools-whl python3-wheel
+  lmod python3 python3-venv python3-pip python3-pip-whl python3-setuptools-whl python3-wheel
   # `man sbatch` on the login node
   man-db
   # the workstation (lesson 1): ssh, scp and rsync from the emulated laptop to login1's sshd
   openssh-client openssh-server rsync
-  # tests and benchmarks
-  python3 hyperfine
+)
+
+test_packages=(
+  # the formatting check, the app's tests under a virtual display
+  clang-format xvfb xauth
+  # benchmarks (bench/): Google Benchmark, hyperfine
+  libbenchmark-dev hyperfine
   # workflow managers that must run unmodified against the cluster (integration.workflow_clients)
   snakemake coop-computing-tools
 )
+
+mode=run
+case "${1:-}" in
+  "") ;;
+  --test) mode=test ;;
+  --list)
+    case "${2:-}" in
+      run) printf '%s\n' "${run_packages[@]}" ;;
+      test) printf '%s\n' "${run_packages[@]}" "${test_packages[@]}" ;;
+      *) echo "usage: scripts/deps.sh --list run|test" >&2; exit 2 ;;
+    esac
+    exit 0 ;;
+  *) echo "usage: scripts/deps.sh [--test | --list run|test]" >&2; exit 2 ;;
+esac
+
+packages=("${run_packages[@]}")
+if [ "$mode" = test ]; then
+  packages+=("${test_packages[@]}")
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,4 +71,4 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -4,7 +4,7 @@
 # MC_TEST_PRESET=debug|release picks another build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh --test
 preset=${MC_TEST_PRESET:-asan}
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset"
