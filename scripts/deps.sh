@@ -2,20 +2,26 @@
 # Installs the Debian/Ubuntu packages minicluster needs, when missing, without recommends.
 #   scripts/deps.sh           what building and running the app needs (scripts/run.sh)
 #   scripts/deps.sh --test    that, plus what only the tests and benchmarks need (scripts/test.sh)
-#   scripts/deps.sh --list run|test   prints the package names, one a line, installs nothing
+#   scripts/deps.sh --list run|test|runtime   prints the package names, one a line, installs nothing
 # Uses sudo when not root. Safe to run again: it installs only what is not there.
-# scripts/check-deps.sh (run by CI) fails when the build or the run uses a file whose package
-# is neither here nor pulled in by one of these without recommends.
+# scripts/check-deps.py (CI) fails when the build or the run uses a file whose package is
+# neither here nor pulled in by one of these without recommends.
 set -euo pipefail
 
-run_packages=(
-  # build: compiler, CMake with Ninja, ccache
+# Building the app.
+build_packages=(
+  # compiler, CMake with Ninja, ccache
   build-essential cmake ninja-build ccache pkg-config
   # Qt 6: Widgets, Charts (which needs Qt6OpenGL's CMake files), Test, Linguist; SQLite
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libsqlite3-dev
-  # the app: its terminal (libvterm) and its translations (Qt Linguist: lupdate, lrelease)
+  # the app's terminal (libvterm) and its translations (Qt Linguist: lupdate, lrelease)
   libvterm-dev qt6-charts-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
-  # run: the node sandbox
+)
+
+# What the built app runs on the host; also the .deb's Depends: (besides its libraries, which
+# dpkg-shlibdeps finds).
+runtime_packages=(
+  # the node sandbox
   bubblewrap
   # the software environment: Lmod (`module`), the host's Python with venv, and the wheels of
   # pip and setuptools for the offline wheelhouse (software/CMakeLists.txt)
@@ -26,6 +32,7 @@ run_packages=(
   openssh-client openssh-server rsync
 )
 
+# Only the tests and benchmarks.
 test_packages=(
   # the formatting check, the app's tests under a virtual display
   clang-format xvfb xauth
@@ -35,24 +42,20 @@ test_packages=(
   snakemake coop-computing-tools
 )
 
-mode=run
+packages=("${build_packages[@]}" "${runtime_packages[@]}")
 case "${1:-}" in
   "") ;;
-  --test) mode=test ;;
+  --test) packages+=("${test_packages[@]}") ;;
   --list)
     case "${2:-}" in
-      run) printf '%s\n' "${run_packages[@]}" ;;
-      test) printf '%s\n' "${run_packages[@]}" "${test_packages[@]}" ;;
-      *) echo "usage: scripts/deps.sh --list run|test" >&2; exit 2 ;;
+      run) printf '%s\n' "${packages[@]}" ;;
+      test) printf '%s\n' "${packages[@]}" "${test_packages[@]}" ;;
+      runtime) printf '%s\n' "${runtime_packages[@]}" ;;
+      *) echo "usage: scripts/deps.sh --list run|test|runtime" >&2; exit 2 ;;
     esac
     exit 0 ;;
-  *) echo "usage: scripts/deps.sh [--test | --list run|test]" >&2; exit 2 ;;
+  *) echo "usage: scripts/deps.sh [--test | --list run|test|runtime]" >&2; exit 2 ;;
 esac
-
-packages=("${run_packages[@]}")
-if [ "$mode" = test ]; then
-  packages+=("${test_packages[@]}")
-fi
 
 missing=()
 for p in "${packages[@]}"; do
