@@ -22,7 +22,9 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QMap>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -170,7 +172,7 @@ private Q_SLOTS:
         writeFile(samples + QStringLiteral("/hello.sh"), "#!/bin/bash\necho hello\n");
         const QString home = m_dir->filePath(QStringLiteral("home/alice"));
         SubmitForm form({samples}, home);
-        form.setPartitions({QStringLiteral("cpu"), QStringLiteral("gpu")});
+        form.setPartitions({QStringLiteral("gpu"), QStringLiteral("cpu")}, QStringLiteral("cpu"));
         QCOMPARE(form.sampleJobs(), QStringList{QStringLiteral("hello.sh")});
         QSignalSpy run(&form, &SubmitForm::runRequested);
         auto *button = form.findChild<QPushButton *>(QStringLiteral("submitRun"));
@@ -178,17 +180,104 @@ private Q_SLOTS:
         QCOMPARE(run.count(), 0); // no script yet: the form says so
         auto *sample = form.findChild<QComboBox *>(QStringLiteral("submitSample"));
         sample->setCurrentIndex(1);
+        // slurm.conf's default partition is preselected, and sbatch needs no option for it.
+        QCOMPARE(form.findChild<QComboBox *>(QStringLiteral("submitPartition"))->currentText(),
+            QStringLiteral("cpu"));
         form.findChild<QSpinBox *>(QStringLiteral("submitGpus"))->setValue(1);
         form.findChild<QLineEdit *>(QStringLiteral("submitArray"))->setText(QStringLiteral("1-4"));
-        const QString expected = QStringLiteral(
-            "sbatch --partition=cpu --time=0:10:00 --mem=1G --cpus-per-task=1 --gpus-per-node=1 "
-            "--array=1-4 ~/hello.sh");
+        const QString expected = QStringLiteral("sbatch --gpus-per-node=1 --array=1-4 ~/hello.sh");
         QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitCommand"))->text(), expected);
+        form.findChild<QComboBox *>(QStringLiteral("submitPartition"))
+            ->setCurrentText(QStringLiteral("gpu"));
+        const QString onGpu
+            = QStringLiteral("sbatch --partition=gpu --gpus-per-node=1 --array=1-4 ~/hello.sh");
+        QCOMPARE(form.commandLine(), onGpu);
         button->click();
         QCOMPARE(run.count(), 1);
-        QCOMPARE(run.first().first().toString(), expected);
+        QCOMPARE(run.first().first().toString(), onGpu);
         // The sample was copied into the home directory, where ~/hello.sh points.
         QVERIFY(QFile::exists(home + QStringLiteral("/hello.sh")));
+    }
+
+    void submitFormStartsFromEachSampleJobsOwnSbatchLines_data()
+    {
+        QTest::addColumn<QString>("name");
+        const QDir samples(QStringLiteral(MC_SOURCE_DIR "/sample_jobs"));
+        const QStringList names = samples.entryList({QStringLiteral("*.sh")}, QDir::Files);
+        QVERIFY(names.size() >= 10);
+        for (const QString &name : names) {
+            QTest::newRow(qPrintable(name)) << name;
+        }
+    }
+
+    void submitFormStartsFromEachSampleJobsOwnSbatchLines()
+    {
+        QFETCH(QString, name);
+        const QString samples = QStringLiteral(MC_SOURCE_DIR "/sample_jobs");
+        QFile script(samples + QLatin1Char('/') + name);
+        QVERIFY(script.open(QIODevice::ReadOnly));
+        // What the script's own #SBATCH lines say, read here with a plain pattern.
+        QMap<QString, QString> own;
+        static const QRegularExpression kLine(
+            QStringLiteral("^#SBATCH\\s+(--[a-z-]+)=(\\S+)"), QRegularExpression::MultilineOption);
+        for (auto it = kLine.globalMatch(QString::fromUtf8(script.readAll())); it.hasNext();) {
+            const auto match = it.next();
+            own.insert(match.captured(1), match.captured(2));
+        }
+        SubmitForm form({samples}, m_dir->filePath(QStringLiteral("home/alice")));
+        form.setPartitions({QStringLiteral("gpu"), QStringLiteral("cpu")}, QStringLiteral("cpu"));
+        auto *sample = form.findChild<QComboBox *>(QStringLiteral("submitSample"));
+        sample->setCurrentIndex(sample->findData(name));
+        QCOMPARE(sample->currentData().toString(), name);
+
+        // Nothing changed: exactly the line a student types, the script keeps its options.
+        const QString plain = QStringLiteral("sbatch ~/") + name;
+        QCOMPARE(form.commandLine(), plain);
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitCommand"))->text(), plain);
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitTime"))->text(),
+            own.value(QStringLiteral("--time")));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitMemory"))->text(),
+            own.value(QStringLiteral("--mem")));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitArray"))->text(),
+            own.value(QStringLiteral("--array")));
+        QCOMPARE(form.findChild<QSpinBox *>(QStringLiteral("submitCpus"))->value(),
+            own.value(QStringLiteral("--cpus-per-task"), QStringLiteral("0")).toInt());
+        QCOMPARE(form.findChild<QComboBox *>(QStringLiteral("submitPartition"))->currentText(),
+            own.value(QStringLiteral("--partition"), QStringLiteral("cpu")));
+
+        // One change: only that option is added, before the script.
+        form.findChild<QLineEdit *>(QStringLiteral("submitMemory"))->setText(QStringLiteral("3G"));
+        QCOMPARE(form.commandLine(), QStringLiteral("sbatch --mem=3G ~/") + name);
+        QSignalSpy run(&form, &SubmitForm::runRequested);
+        form.findChild<QPushButton *>(QStringLiteral("submitRun"))->click();
+        QCOMPARE(run.count(), 1);
+        QCOMPARE(run.first().first().toString(), QStringLiteral("sbatch --mem=3G ~/") + name);
+    }
+
+    void submitFormReadsTheStudentsOwnCopyOfTheScript()
+    {
+        // The copy in the home directory is what sbatch reads: its lines are the baseline.
+        const QString samples = m_dir->filePath(QStringLiteral("samples"));
+        writeFile(samples + QStringLiteral("/too_big.sh"),
+            "#!/bin/bash\n#SBATCH --mem=100M\n#SBATCH --time=00:05:00\npython3 -c pass\n");
+        const QString home = m_dir->filePath(QStringLiteral("home/alice"));
+        writeFile(home + QStringLiteral("/too_big.sh"),
+            "#!/bin/bash\n#SBATCH --mem=400M\n#SBATCH -t 10\n#SBATCH -p gpu\npython3 -c pass\n");
+        SubmitForm form({samples}, home);
+        form.setPartitions({QStringLiteral("gpu"), QStringLiteral("cpu")}, QStringLiteral("cpu"));
+        auto *sample = form.findChild<QComboBox *>(QStringLiteral("submitSample"));
+        sample->setCurrentIndex(1);
+        QCOMPARE(form.commandLine(), QStringLiteral("sbatch ~/too_big.sh"));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitMemory"))->text(),
+            QStringLiteral("400M"));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitTime"))->text(),
+            QStringLiteral("10"));
+        QCOMPARE(form.findChild<QComboBox *>(QStringLiteral("submitPartition"))->currentText(),
+            QStringLiteral("gpu"));
+        // Back to the default partition is a change against the script's -p gpu.
+        form.findChild<QComboBox *>(QStringLiteral("submitPartition"))
+            ->setCurrentText(QStringLiteral("cpu"));
+        QCOMPARE(form.commandLine(), QStringLiteral("sbatch --partition=cpu ~/too_big.sh"));
     }
 
     void instructorPanelSendsClockAndNodeRequests()

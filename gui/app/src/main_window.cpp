@@ -338,19 +338,37 @@ bool MainWindow::runInTerminal(const QString &command)
 
 void MainWindow::updatePartitions()
 {
-    QStringList partitions;
+    // The partitions and slurm.conf's default one come from the controller's `cluster` reply;
+    // while it does not answer, the nodes' partitions (the first as default).
+    QStringList fromNodes;
     for (int row = 0; row < m_nodes->rowCount(); ++row) {
         const QString text
             = m_nodes->index(row, NodeTableModel::columnIndex(NodeTableModel::Column::Partitions))
                   .data()
                   .toString();
         for (const QString &name : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            if (!partitions.contains(name)) {
-                partitions << name;
+            if (!fromNodes.contains(name)) {
+                fromNodes << name;
             }
         }
     }
-    m_submit->setPartitions(partitions);
+    m_submit->setPartitions(fromNodes);
+    m_requests->send(mc::proto::Json::object().set("op", "cluster"), m_submit,
+        [this](const mc::proto::Json &reply) {
+            if (!reply["ok"].toBool()) {
+                return;
+            }
+            QStringList names;
+            QString defaultName;
+            for (const auto &partition : reply["partitions"].items()) {
+                const QString name = QString::fromStdString(partition["name"].toString());
+                names << name;
+                if (partition["default"].toBool() && defaultName.isEmpty()) {
+                    defaultName = name;
+                }
+            }
+            m_submit->setPartitions(names, defaultName);
+        });
 }
 
 void MainWindow::createStatusBar()
