@@ -31,10 +31,12 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
 
+#include <algorithm>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -136,6 +138,15 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     resizeDocks({m_docks.first()}, {640}, Qt::Horizontal);
     resizeDocks({m_docks.first(), nodes}, {300, 400}, Qt::Vertical);
     resizeDocks({timeline}, {300}, Qt::Vertical);
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        // Small minimums: no view may push the window past a laptop's screen; each one
+        // scrolls or wraps inside its dock instead.
+        dock->setMinimumSize(120, 80);
+        dock->widget()->setMinimumSize(0, 0);
+    }
+    m_terminals->setMinimumSize(200, 120);
+    m_defaultLayout = saveState();
+    m_basePointSize = font().pointSizeF();
 
     m_externalButton = new QToolButton(m_terminals);
     m_externalButton->setObjectName(QStringLiteral("externalTerminalButton"));
@@ -246,6 +257,25 @@ void MainWindow::createMenus()
     for (QDockWidget *dock : m_docks) {
         m_viewMenu->addAction(dock->toggleViewAction());
     }
+    m_viewMenu->addSeparator();
+    m_resetLayout = m_viewMenu->addAction(QString());
+    m_resetLayout->setObjectName(QStringLiteral("resetLayoutAction"));
+    connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
+    m_viewMenu->addSeparator();
+    m_zoomIn = m_viewMenu->addAction(QString());
+    m_zoomIn->setObjectName(QStringLiteral("zoomInAction"));
+    m_zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal),
+        QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(QKeySequence::ZoomIn)});
+    connect(m_zoomIn, &QAction::triggered, this, [this] { zoomBy(1); });
+    m_zoomOut = m_viewMenu->addAction(QString());
+    m_zoomOut->setObjectName(QStringLiteral("zoomOutAction"));
+    m_zoomOut->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(QKeySequence::ZoomOut)});
+    connect(m_zoomOut, &QAction::triggered, this, [this] { zoomBy(-1); });
+    m_zoomReset = m_viewMenu->addAction(QString());
+    m_zoomReset->setObjectName(QStringLiteral("zoomResetAction"));
+    m_zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(m_zoomReset, &QAction::triggered, this, [this] { zoomBy(-m_zoomSteps); });
     createLanguageMenu();
 }
 
@@ -306,9 +336,57 @@ void MainWindow::retranslateUi()
     m_external->setText(tr("Open the Shell in &My Terminal"));
     m_quit->setText(tr("&Quit"));
     m_viewMenu->setTitle(tr("&View"));
+    m_resetLayout->setText(tr("&Reset Layout"));
+    m_zoomIn->setText(tr("Zoom &In"));
+    m_zoomOut->setText(tr("Zoom &Out"));
+    m_zoomReset->setText(tr("&Normal Size"));
     m_languageMenu->setTitle(tr("&Language"));
     m_systemLanguage->setText(tr("System Language"));
     showCounts(m_jobs->pendingCount(), m_jobs->runningCount());
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout);
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    m_docks[1]->raise(); // nodes above the job details, timeline above the other bottom docks
+    m_docks[3]->raise();
+    fitToScreen();
+}
+
+void MainWindow::fitToScreen()
+{
+    // The whole window, its frame included, within a laptop's 1280×800 and the screen's free
+    // area (panels left out).
+    QSize limit(1280, 800);
+    if (const QScreen *where = screen()) {
+        limit = limit.boundedTo(where->availableSize());
+    }
+    const QSize frame = frameGeometry().size() - geometry().size();
+    limit -= frame;
+    if (width() > limit.width() || height() > limit.height()) {
+        resize(size().boundedTo(limit));
+    }
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_shownOnce) {
+        m_shownOnce = true;
+        fitToScreen(); // the frame is known now
+    }
+}
+
+void MainWindow::zoomBy(int steps)
+{
+    m_zoomSteps = std::clamp(m_zoomSteps + steps, -3, 10);
+    QFont zoomed = font();
+    zoomed.setPointSizeF(m_basePointSize * (1.0 + 0.1 * m_zoomSteps));
+    setFont(zoomed); // every view inherits the size: none sets its own
 }
 
 void MainWindow::openInSystemTerminal()
