@@ -195,6 +195,11 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     connect(m_submit, &SubmitForm::runRequested, this, &MainWindow::runInTerminal);
     // After a reset the history is empty: show it so (the queue follows the new snapshot).
     connect(m_instructor, &InstructorPanel::clusterReset, m_history, &HistoryView::refresh);
+    // Nothing of the previous class stays on screen: past and planned blocks, the shown job.
+    connect(m_instructor, &InstructorPanel::clusterReset, this, [this] {
+        m_timelineModel->clearJobs();
+        m_details->showJob(0);
+    });
     const auto showJob = [this, details](qint64 jobId) {
         m_details->showJob(jobId);
         details->raise();
