@@ -311,6 +311,13 @@ FR = {
     "Now": "Maintenant",
     "Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · red line: now. Ctrl+wheel zooms.":
         "Pâle : terminé · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · ligne rouge : maintenant. Ctrl+molette pour zoomer.",
+    "&Reset Layout": "&Réinitialiser la disposition",
+    "Zoom &In": "Zoom &avant",
+    "Zoom &Out": "Zoom a&rrière",
+    "&Normal Size": "Taille &normale",
+    "Wait": "Attente",
+    "CPU Efficiency": "Efficacité CPU",
+    "Memory Efficiency": "Efficacité mémoire",
 }
 
 

@@ -1,6 +1,21 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="fr_FR" sourcelanguage="en">
 <context>
+    <name>mc::gui::AccountingModel</name>
+    <message>
+        <source>Wait</source>
+        <translation>Attente</translation>
+    </message>
+    <message>
+        <source>CPU Efficiency</source>
+        <translation>Efficacité CPU</translation>
+    </message>
+    <message>
+        <source>Memory Efficiency</source>
+        <translation>Efficacité mémoire</translation>
+    </message>
+</context>
+<context>
     <name>mc::gui::AppOptions</name>
     <message>
         <source>minicluster: a small Slurm cluster on this computer, for learning.</source>
@@ -679,6 +694,22 @@
 %1</source>
         <translation>Cette fenêtre n’a pas de terminal ; lancez ceci dans votre shell :
 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>&amp;Réinitialiser la disposition</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>Zoom &amp;avant</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Zoom a&amp;rrière</translation>
+    </message>
+    <message>
+        <source>&amp;Normal Size</source>
+        <translation>Taille &amp;normale</translation>
     </message>
 </context>
 <context>

@@ -10,21 +10,25 @@
 #include "mc/term/terminal_view.h"
 #include "test_jobs.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QScreen>
+#include <QSet>
 #include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QXmlStreamReader>
 
 #include <memory>
 
@@ -370,6 +374,71 @@ private Q_SLOTS:
 
         english->trigger();
         QTRY_COMPARE(users->itemText(0), QStringLiteral("All users"));
+        QSettings().remove(QStringLiteral("language"));
+    }
+
+    void switchingToFrenchLiveLeavesNoEnglishOnScreen()
+    {
+        // Every message the French file translates differently, by its English source.
+        QFile ts(QStringLiteral(MC_SOURCE_DIR "/gui/translations/minicluster_fr.ts"));
+        QVERIFY(ts.open(QIODevice::ReadOnly));
+        QSet<QString> english;
+        QXmlStreamReader xml(&ts);
+        QString source;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && xml.name() == QLatin1String("source")) {
+                source = xml.readElementText();
+            } else if (xml.isStartElement() && xml.name() == QLatin1String("translation")) {
+                if (xml.readElementText() != source) {
+                    english.insert(QString(source).remove(QLatin1Char('&')));
+                }
+            }
+        }
+        QVERIFY(english.size() > 100);
+
+        FakeController controller(socketPath().toStdString());
+        QVERIFY(controller.listen());
+        MainWindow window(options());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(controller.accept());
+        QVERIFY(controller.readLine());
+        QVERIFY(controller.send(Json::object()
+                                    .set("ok", true)
+                                    .set("jobs", Json::array().push(pendingJob(7)))
+                                    .set("nodes", Json::array().push(node("cn01", "cpu", 0)))));
+        QTRY_COMPARE(window.jobModel()->rowCount(), 1);
+        window.findChild<QAction *>(QStringLiteral("languageAction_fr"))->trigger();
+        QCoreApplication::processEvents();
+
+        // What the window shows: labels, buttons, titles, menus, column titles, tooltips.
+        QStringList shown;
+        for (const QWidget *widget : window.findChildren<QWidget *>()) {
+            shown << widget->toolTip() << widget->windowTitle();
+            if (const auto *label = qobject_cast<const QLabel *>(widget)) {
+                shown << label->text();
+            } else if (const auto *button = qobject_cast<const QAbstractButton *>(widget)) {
+                shown << button->text();
+            } else if (const auto *header = qobject_cast<const QHeaderView *>(widget)) {
+                for (int i = 0; header->model() && i < header->count(); ++i) {
+                    shown << header->model()->headerData(i, header->orientation()).toString();
+                }
+            }
+        }
+        for (const QAction *action : window.findChildren<QAction *>()) {
+            shown << action->text();
+        }
+        QStringList left;
+        for (QString text : shown) {
+            text.remove(QLatin1Char('&'));
+            if (english.contains(text)) {
+                left << text;
+            }
+        }
+        left.removeDuplicates();
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(" | "))));
+        window.findChild<QAction *>(QStringLiteral("languageAction_en"))->trigger();
         QSettings().remove(QStringLiteral("language"));
     }
 

@@ -253,6 +253,8 @@ void HistoryView::changeEvent(QEvent *event)
 
 void HistoryView::retranslateUi()
 {
+    // The model's own column titles ("Wait", the efficiencies) follow the language too.
+    Q_EMIT m_model->headerDataChanged(Qt::Horizontal, 0, AccountingModel::kColumnCount - 1);
     m_refresh->setText(tr("Refresh"));
     m_onlyMine->setText(tr("Only my jobs"));
     if (m_failed || m_lastReply.isNull()) {

@@ -347,6 +347,7 @@ void MainWindow::retranslateUi()
     m_zoomReset->setText(tr("&Normal Size"));
     m_languageMenu->setTitle(tr("&Language"));
     m_systemLanguage->setText(tr("System Language"));
+    m_link->retranslate(); // the status bar follows through statusChanged
     showCounts(m_jobs->pendingCount(), m_jobs->runningCount());
 }
 
