@@ -62,6 +62,16 @@ constexpr int kHeight = 800;
                            .arg(minimum.height())));                                               \
     } while (false)
 
+// Accepts the window's connection and answers its subscription with this snapshot.
+bool sendSnapshot(FakeController &controller, Json jobs, Json nodes)
+{
+    return controller.accept() && controller.readLine()
+        && controller.send(Json::object()
+                               .set("ok", true)
+                               .set("jobs", std::move(jobs))
+                               .set("nodes", std::move(nodes)));
+}
+
 Json node(const char *name, const char *partition, int gpus)
 {
     return Json::object()
@@ -402,12 +412,8 @@ private Q_SLOTS:
         MainWindow window(options());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(controller.accept());
-        QVERIFY(controller.readLine());
-        QVERIFY(controller.send(Json::object()
-                                    .set("ok", true)
-                                    .set("jobs", Json::array().push(pendingJob(7)))
-                                    .set("nodes", Json::array().push(node("cn01", "cpu", 0)))));
+        QVERIFY(sendSnapshot(controller, Json::array().push(pendingJob(7)),
+            Json::array().push(node("cn01", "cpu", 0))));
         QTRY_COMPARE(window.jobModel()->rowCount(), 1);
         window.findChild<QAction *>(QStringLiteral("languageAction_fr"))->trigger();
         QCoreApplication::processEvents();
@@ -470,8 +476,6 @@ private Q_SLOTS:
         VERIFY_FITS(window, QStringLiteral("first start"));
 
         // A busy cluster: long node lists, reasons, names.
-        QVERIFY(controller.accept());
-        QVERIFY(controller.readLine());
         Json jobs = Json::array();
         for (int id = 100; id < 160; ++id) {
             jobs.push(id % 2 ? pendingJob(id, "ReqNodeNotAvail, UnavailableNodes:cn[01-04]")
@@ -483,8 +487,7 @@ private Q_SLOTS:
             nodes.push(node(name, "cpu", 0));
         }
         nodes.push(node("gpu01", "gpu", 4));
-        QVERIFY(controller.send(
-            Json::object().set("ok", true).set("jobs", std::move(jobs)).set("nodes", nodes)));
+        QVERIFY(sendSnapshot(controller, std::move(jobs), std::move(nodes)));
         auto *queue = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
         QVERIFY(queue);
         QTRY_VERIFY(queue->model()->rowCount() >= 60);
