@@ -159,13 +159,20 @@ public:
     }
 
 protected:
+    void changeEvent(QEvent *event) override
+    {
+        QAbstractScrollArea::changeEvent(event);
+        if (event->type() == QEvent::FontChange) {
+            refresh(); // the projector zoom: taller rows, a wider name column
+        }
+    }
+
     void paintEvent(QPaintEvent *) override
     {
         QPainter p(viewport());
         const QPalette pal = palette();
         p.fillRect(viewport()->rect(), pal.color(QPalette::Base));
         const QStringList names = rows();
-        updateRowHeight(names);
         const int width = viewport()->width();
         const int top = headerHeight() - verticalScrollBar()->value();
 
@@ -272,8 +279,10 @@ protected:
     }
 
 private:
+    // After the model changed (coalesced) or the font: the rows' height, the scroll range.
     void refresh()
     {
+        updateRowHeight(rows());
         updateScrollBars();
         viewport()->update();
     }
