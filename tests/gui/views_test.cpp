@@ -7,6 +7,8 @@
 #include "mc/gui/filesystems_view.h"
 #include "mc/gui/history_view.h"
 #include "mc/gui/instructor_panel.h"
+#include "mc/gui/language.h"
+#include "mc/gui/lessons_view.h"
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/request_client.h"
@@ -397,14 +399,43 @@ private Q_SLOTS:
         QVERIFY(!view.grab().isNull());
     }
 
+    void lessonsDockListsTheLessonsShowsTheirTextAndRunsTheEngine()
+    {
+        // The real lessons and the real `minicluster lesson` on a cluster directory that has
+        // not started any lesson: the engine's own answer is shown.
+        LessonsView view(QStringLiteral(MC_SOURCE_DIR "/lessons"), m_dir->path(),
+            QStringLiteral("alice"), QStringLiteral(MC_BIN_DIR "/minicluster"),
+            {QStringLiteral("--dir"), m_dir->path()});
+        view.resize(900, 500);
+        view.show();
+        const QStringList ids = view.lessonIds();
+        QVERIFY2(ids.size() >= 10, qPrintable(ids.join(QLatin1Char(' '))));
+        QVERIFY(ids.contains(QStringLiteral("02-first-job")));
+        view.selectLesson(QStringLiteral("02-first-job"));
+        QVERIFY(view.lessonText().startsWith(QStringLiteral("Your first batch job")));
+        QVERIFY(!view.lessonText().contains(QStringLiteral("```check"))); // checks stay hidden
+        QSignalSpy finished(&view, &LessonsView::commandFinished);
+        view.findChild<QPushButton *>(QStringLiteral("lessonCheck"))->click();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(view.outputText().startsWith(
+                     QStringLiteral("$ minicluster lesson check 02-first-job\n")),
+            qPrintable(view.outputText()));
+        QVERIFY2(view.outputText().contains(QStringLiteral("is not started")),
+            qPrintable(view.outputText()));
+        // In French, the French lessons.
+        installLanguage(QStringLiteral("fr"));
+        QTRY_VERIFY(view.lessonText().startsWith(QStringLiteral("Votre premier")));
+        installLanguage(QStringLiteral("en"));
+    }
+
     void mainWindowHasEveryViewAndTheExternalTerminalButton()
     {
         AppOptions options;
         options.socketPath = m_dir->filePath(QStringLiteral("none.sock"));
         options.clusterDir = m_dir->path();
         MainWindow window(options);
-        for (const char *name :
-            {"timelineDock", "historyDock", "filesystemsDock", "submitDock", "instructorDock"}) {
+        for (const char *name : {"timelineDock", "historyDock", "filesystemsDock", "submitDock",
+                 "instructorDock", "lessonsDock"}) {
             QVERIFY2(window.findChild<QDockWidget *>(QLatin1String(name)), name);
         }
         auto *button = window.findChild<QToolButton *>(QStringLiteral("externalTerminalButton"));

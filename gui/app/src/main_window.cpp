@@ -8,6 +8,7 @@
 #include "mc/gui/job_details_view.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/language.h"
+#include "mc/gui/lessons_view.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/nodes_view.h"
 #include "mc/gui/queue_view.h"
@@ -16,6 +17,7 @@
 #include "mc/gui/terminal_tabs.h"
 #include "mc/gui/timeline_model.h"
 #include "mc/gui/timeline_view.h"
+#include "mc/lessons/catalog.h"
 #include "mc/proto/client.h"
 #include "mc/term/terminal_screen.h"
 #include "mc/term/terminal_view.h"
@@ -79,6 +81,14 @@ QStringList sampleJobDirs()
         QStringLiteral(MC_SAMPLE_JOBS_DIR)};
 }
 
+// Where the lessons are: installed beside the program, else in the source tree.
+QString lessonsDirectory()
+{
+    const QString installed = QString::fromStdString(
+        mc::lessons::lessonsDir(QCoreApplication::applicationDirPath().toStdString()));
+    return QDir(installed).exists() ? installed : QStringLiteral(MC_LESSONS_DIR);
+}
+
 // `minicluster [--dir DIR]`: the shell command without its final `shell`.
 QStringList launcherArguments(const AppOptions &options)
 {
@@ -111,6 +121,8 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
           options.shellProgram, launcherArguments(options), classmatesOf(options), this))
     , m_filesystems(new FilesystemsView(
           clusterDirOf(options), userOf(options), [this] { return m_jobs->now(); }, this))
+    , m_lessons(new LessonsView(lessonsDirectory(), clusterDirOf(options), userOf(options),
+          options.shellProgram, launcherArguments(options), this))
 {
     resize(1280, 800);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -126,10 +138,12 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     QDockWidget *files = addDock(m_filesystems, "filesystemsDock", Qt::BottomDockWidgetArea);
     QDockWidget *submit = addDock(m_submit, "submitDock", Qt::BottomDockWidgetArea);
     QDockWidget *instructor = addDock(m_instructor, "instructorDock", Qt::BottomDockWidgetArea);
+    QDockWidget *lessons = addDock(m_lessons, "lessonsDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(timeline, history);
     tabifyDockWidget(history, files);
     tabifyDockWidget(files, submit);
     tabifyDockWidget(submit, instructor);
+    tabifyDockWidget(instructor, lessons);
     timeline->raise();
     // The right-hand docks run the window's full height; the bottom ones sit under the
     // terminals only.
@@ -334,6 +348,7 @@ void MainWindow::retranslateUi()
     m_docks[5]->setWindowTitle(tr("Filesystems"));
     m_docks[6]->setWindowTitle(tr("Submit"));
     m_docks[7]->setWindowTitle(tr("Instructor"));
+    m_docks[8]->setWindowTitle(tr("Lessons"));
     m_externalButton->setText(tr("Open in my terminal"));
     m_externalButton->setToolTip(tr("Open the same login shell in your own terminal program"));
     m_fileMenu->setTitle(tr("&File"));

@@ -3,8 +3,8 @@
 // views as docks fed live by the controller's event stream: the queue, the nodes, the details
 // of the selected job. A status bar says whether the controller is connected and how many jobs
 // are pending and running. Below the terminals: the timeline, the history and charts, the
-// filesystems, the submit form and the instructor panel. It owns the controller link, the
-// request client and the models, and starts the link when constructed.
+// filesystems, the submit form, the instructor panel and the lessons. It owns the controller link,
+// the request client and the models, and starts the link when constructed.
 //
 // Fits a laptop: the window opens within 1280×800 (or the screen, when smaller) in every
 // language, and no view asks for more (each dock has a small minimum, long texts wrap or
@@ -30,6 +30,7 @@ class HistoryView;
 class InstructorPanel;
 class JobDetailsView;
 class JobTableModel;
+class LessonsView;
 class NodeTableModel;
 class NodesView;
 class QueueView;
@@ -59,6 +60,7 @@ public:
     SubmitForm *submitForm() const { return m_submit; }
     InstructorPanel *instructorPanel() const { return m_instructor; }
     FilesystemsView *filesystems() const { return m_filesystems; }
+    LessonsView *lessons() const { return m_lessons; }
     // Types `command` and Enter in the current terminal tab (opening one when there is none);
     // false when the app has no shell to run.
     bool runInTerminal(const QString &command);
@@ -101,6 +103,7 @@ private:
     SubmitForm *m_submit;
     InstructorPanel *m_instructor;
     FilesystemsView *m_filesystems;
+    LessonsView *m_lessons;
     QToolButton *m_externalButton = nullptr;
     QList<QDockWidget *> m_docks;
     QMenu *m_fileMenu = nullptr;
