@@ -311,6 +311,22 @@ FR = {
     "Now": "Maintenant",
     "Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · red line: now. Ctrl+wheel zooms.":
         "Pâle : terminé · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · ligne rouge : maintenant. Ctrl+molette pour zoomer.",
+    "&Reset Layout": "&Réinitialiser la disposition",
+    "Zoom &In": "Zoom &avant",
+    "Zoom &Out": "Zoom a&rrière",
+    "&Normal Size": "Taille &normale",
+    "Wait": "Attente",
+    "CPU Efficiency": "Efficacité CPU",
+    "Memory Efficiency": "Efficacité mémoire",
+    "Lessons": "Leçons",
+    "Start": "Commencer",
+    "Check": "Vérifier",
+    "Hint": "Indice",
+    "minicluster lesson start: copies the lesson's files and starts it": "minicluster lesson start : copie les fichiers de la leçon et la commence",
+    "minicluster lesson check: checks the current step on the cluster": "minicluster lesson check : vérifie l’étape en cours sur la grappe",
+    "minicluster lesson hint: the next hint for the current step": "minicluster lesson hint : l’indice suivant pour l’étape en cours",
+    "minicluster lesson reset: starts the lesson over": "minicluster lesson reset : recommence la leçon",
+    "%1 of %2 lessons done.": "%1 leçons terminées sur %2.",
 }
 
 

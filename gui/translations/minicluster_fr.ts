@@ -1,6 +1,21 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="fr_FR" sourcelanguage="en">
 <context>
+    <name>mc::gui::AccountingModel</name>
+    <message>
+        <source>Wait</source>
+        <translation>Attente</translation>
+    </message>
+    <message>
+        <source>CPU Efficiency</source>
+        <translation>Efficacité CPU</translation>
+    </message>
+    <message>
+        <source>Memory Efficiency</source>
+        <translation>Efficacité mémoire</translation>
+    </message>
+</context>
+<context>
     <name>mc::gui::AppOptions</name>
     <message>
         <source>minicluster: a small Slurm cluster on this computer, for learning.</source>
@@ -589,6 +604,45 @@
     </message>
 </context>
 <context>
+    <name>mc::gui::LessonsView</name>
+    <message>
+        <source>%1 of %2 lessons done.</source>
+        <translation>%1 leçons terminées sur %2.</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Commencer</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Vérifier</translation>
+    </message>
+    <message>
+        <source>Hint</source>
+        <translation>Indice</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Réinitialisation</translation>
+    </message>
+    <message>
+        <source>minicluster lesson start: copies the lesson's files and starts it</source>
+        <translation>minicluster lesson start : copie les fichiers de la leçon et la commence</translation>
+    </message>
+    <message>
+        <source>minicluster lesson check: checks the current step on the cluster</source>
+        <translation>minicluster lesson check : vérifie l’étape en cours sur la grappe</translation>
+    </message>
+    <message>
+        <source>minicluster lesson hint: the next hint for the current step</source>
+        <translation>minicluster lesson hint : l’indice suivant pour l’étape en cours</translation>
+    </message>
+    <message>
+        <source>minicluster lesson reset: starts the lesson over</source>
+        <translation>minicluster lesson reset : recommence la leçon</translation>
+    </message>
+</context>
+<context>
     <name>mc::gui::MainWindow</name>
     <message>
         <source>minicluster</source>
@@ -679,6 +733,26 @@
 %1</source>
         <translation>Cette fenêtre n’a pas de terminal ; lancez ceci dans votre shell :
 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>&amp;Réinitialiser la disposition</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>Zoom &amp;avant</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Zoom a&amp;rrière</translation>
+    </message>
+    <message>
+        <source>&amp;Normal Size</source>
+        <translation>Taille &amp;normale</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>Leçons</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <random>
+
 using mc::gui::BackgroundLoad;
 using mc::gui::parseSwf;
 using mc::gui::RequestClient;
@@ -75,6 +77,67 @@ private Q_SLOTS:
         QCOMPARE(load.lastError(), QStringLiteral("Invalid account"));
         load.stop();
         QVERIFY(!load.isRunning());
+    }
+
+    void generatedJobsFitTheirPartitionsLimitsGpuNodesIncluded()
+    {
+        // The default cluster's shape: a 4-CPU partition, a 16-CPU one, a GPU one with a
+        // one-hour MaxTime; a partition that is down gets nothing.
+        const auto node = [](const char *name, int cpus, int memory, int gpus) {
+            return Json::object()
+                .set("name", name)
+                .set("cpus", cpus)
+                .set("memory", memory)
+                .set("gpus", gpus);
+        };
+        const auto partition = [](const char *name, std::vector<std::string> nodes,
+                                   std::int64_t maxTime, const char *state = "up") {
+            return Json::object()
+                .set("name", name)
+                .set("nodes", mc::proto::stringList(nodes))
+                .set("max_time", maxTime)
+                .set("state", state);
+        };
+        const Json reply = Json::object()
+                               .set("ok", true)
+                               .set("nodes",
+                                   Json::array()
+                                       .push(node("cn01", 4, 8000, 0))
+                                       .push(node("big01", 16, 64000, 0))
+                                       .push(node("gpu01", 8, 32000, 2)))
+                               .set("partitions",
+                                   Json::array()
+                                       .push(partition("small", {"cn01"}, -1))
+                                       .push(partition("big", {"big01"}, 86400))
+                                       .push(partition("gpu", {"gpu01"}, 3600))
+                                       .push(partition("maint", {"cn01"}, -1, "down")));
+        const auto limits = mc::gui::partitionLimits(reply);
+        QCOMPARE(limits.size(), std::size_t{3});
+        QCOMPARE(limits[0].name, QStringLiteral("small"));
+        QCOMPARE(limits[0].cpus, 4);
+        QCOMPARE(limits[2].gpus, 2);
+        QCOMPARE(limits[2].maxTime, 3600);
+        std::mt19937 random(7);
+        for (const auto &where : limits) {
+            bool gpuAsked = false;
+            for (int i = 0; i < 500; ++i) {
+                const auto shape = BackgroundLoad::drawShape(where, random);
+                QCOMPARE(shape.partition, where.name);
+                QVERIFY(shape.cpus >= 1 && shape.cpus <= where.cpus);
+                QVERIFY(shape.memory > 0 && shape.memory <= where.memory);
+                QVERIFY(shape.gpus <= where.gpus);
+                QVERIFY(where.maxTime < 0 || shape.limit <= where.maxTime);
+                QVERIFY(shape.sleepSeconds <= shape.limit);
+                gpuAsked = gpuAsked || shape.gpus > 0;
+            }
+            QCOMPARE(gpuAsked, where.gpus > 0); // GPU nodes get GPU jobs, the others none
+        }
+        BackgroundLoad::Shape gpuJob = BackgroundLoad::drawShape(limits[2], random);
+        const Json request
+            = BackgroundLoad::submitRequest(QStringLiteral("bob"), QStringLiteral("train"), gpuJob);
+        QCOMPARE(request["job"]["partition"].toString(), std::string("gpu"));
+        QCOMPARE(request["job"]["gpus_per_node"].toInt(), gpuJob.gpus);
+        QCOMPARE(request["job"]["mem_per_node"].toInt(), gpuJob.memory);
     }
 };
 

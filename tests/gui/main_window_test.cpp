@@ -1,24 +1,34 @@
 #include "fake_controller.h"
 #include "mc/gui/job_details_view.h"
 #include "mc/gui/job_table_model.h"
+#include "mc/gui/language.h"
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
+#include "mc/gui/submit_form.h"
 #include "mc/gui/terminal_tabs.h"
 #include "mc/term/terminal_screen.h"
 #include "mc/term/terminal_view.h"
 #include "test_jobs.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QScreen>
+#include <QSet>
 #include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QXmlStreamReader>
 
 #include <memory>
 
@@ -32,6 +42,49 @@ using mc::proto::Json;
 namespace {
 
 constexpr int kTimeoutMs = 5000;
+constexpr int kWidth = 1280;
+constexpr int kHeight = 800;
+
+#define VERIFY_FITS(window, what)                                                                  \
+    do {                                                                                           \
+        QCoreApplication::processEvents();                                                         \
+        const QSize size = (window).frameGeometry().size();                                        \
+        const QSize minimum = (window).minimumSizeHint().expandedTo((window).minimumSize());       \
+        QVERIFY2(size.width() <= kWidth && size.height() <= kHeight,                               \
+            qPrintable(QStringLiteral("%1: the window is %2×%3")                                   \
+                           .arg(what)                                                              \
+                           .arg(size.width())                                                      \
+                           .arg(size.height())));                                                  \
+        QVERIFY2(minimum.width() <= kWidth && minimum.height() <= kHeight,                         \
+            qPrintable(QStringLiteral("%1: the window needs at least %2×%3")                       \
+                           .arg(what)                                                              \
+                           .arg(minimum.width())                                                   \
+                           .arg(minimum.height())));                                               \
+    } while (false)
+
+// Accepts the window's connection and answers its subscription with this snapshot.
+bool sendSnapshot(FakeController &controller, Json jobs, Json nodes)
+{
+    return controller.accept() && controller.readLine()
+        && controller.send(Json::object()
+                               .set("ok", true)
+                               .set("jobs", std::move(jobs))
+                               .set("nodes", std::move(nodes)));
+}
+
+Json node(const char *name, const char *partition, int gpus)
+{
+    return Json::object()
+        .set("name", name)
+        .set("state", "mixed")
+        .set("cpus", 32)
+        .set("alloc_cpus", 4)
+        .set("memory", 128000)
+        .set("alloc_memory", 4000)
+        .set("gpus", gpus)
+        .set("alloc_gpus", 0)
+        .set("partitions", Json::array().push(partition));
+}
 
 QString labelText(const QWidget &window, const char *name)
 {
@@ -78,7 +131,11 @@ private Q_SLOTS:
         QVERIFY(QDir(m_dir->path()).mkpath(QStringLiteral("run")));
     }
 
-    void cleanup() { m_dir.reset(); }
+    void cleanup()
+    {
+        m_dir.reset();
+        mc::gui::installLanguage(QStringLiteral("en"));
+    }
 
     void windowIsTitledMiniclusterAndShowsTheQueueColumns()
     {
@@ -328,6 +385,189 @@ private Q_SLOTS:
         english->trigger();
         QTRY_COMPARE(users->itemText(0), QStringLiteral("All users"));
         QSettings().remove(QStringLiteral("language"));
+    }
+
+    void switchingToFrenchLiveLeavesNoEnglishOnScreen()
+    {
+        // Every message the French file translates differently, by its English source.
+        QFile ts(QStringLiteral(MC_SOURCE_DIR "/gui/translations/minicluster_fr.ts"));
+        QVERIFY(ts.open(QIODevice::ReadOnly));
+        QSet<QString> english;
+        QXmlStreamReader xml(&ts);
+        QString source;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && xml.name() == QLatin1String("source")) {
+                source = xml.readElementText();
+            } else if (xml.isStartElement() && xml.name() == QLatin1String("translation")) {
+                if (xml.readElementText() != source) {
+                    english.insert(QString(source).remove(QLatin1Char('&')));
+                }
+            }
+        }
+        QVERIFY(english.size() > 100);
+
+        FakeController controller(socketPath().toStdString());
+        QVERIFY(controller.listen());
+        MainWindow window(options());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(sendSnapshot(controller, Json::array().push(pendingJob(7)),
+            Json::array().push(node("cn01", "cpu", 0))));
+        QTRY_COMPARE(window.jobModel()->rowCount(), 1);
+        window.findChild<QAction *>(QStringLiteral("languageAction_fr"))->trigger();
+        QCoreApplication::processEvents();
+
+        // What the window shows: labels, buttons, titles, menus, column titles, tooltips.
+        QStringList shown;
+        for (const QWidget *widget : window.findChildren<QWidget *>()) {
+            shown << widget->toolTip() << widget->windowTitle();
+            if (const auto *label = qobject_cast<const QLabel *>(widget)) {
+                shown << label->text();
+            } else if (const auto *button = qobject_cast<const QAbstractButton *>(widget)) {
+                shown << button->text();
+            } else if (const auto *header = qobject_cast<const QHeaderView *>(widget)) {
+                for (int i = 0; header->model() && i < header->count(); ++i) {
+                    shown << header->model()->headerData(i, header->orientation()).toString();
+                }
+            }
+        }
+        for (const QAction *action : window.findChildren<QAction *>()) {
+            shown << action->text();
+        }
+        QStringList left;
+        for (QString text : shown) {
+            text.remove(QLatin1Char('&'));
+            if (english.contains(text)) {
+                left << text;
+            }
+        }
+        left.removeDuplicates();
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(" | "))));
+        window.findChild<QAction *>(QStringLiteral("languageAction_en"))->trigger();
+        QSettings().remove(QStringLiteral("language"));
+    }
+
+    // The window fits a laptop: 1280×800 at first start and after every action (each dock
+    // shown, each sample job chosen in the Submit form, the queue full of jobs, the language
+    // switched live, the layout reset, zoomed in and back), in English and in French, on a
+    // 1280×800 offscreen screen (laptop_screen.json); it may never ask for more nor grow.
+    void windowFitsALaptopAfterEveryAction_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("French") << QStringLiteral("fr");
+    }
+
+    void windowFitsALaptopAfterEveryAction()
+    {
+        QFETCH(QString, language);
+        QCOMPARE(mc::gui::installLanguage(language), language);
+        FakeController controller(socketPath().toStdString());
+        QVERIFY(controller.listen());
+        mc::gui::AppOptions laptop = options();
+        laptop.clusterDir = m_dir->path();
+        laptop.user = QStringLiteral("alice");
+        MainWindow window(laptop);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // The offscreen screen is the laptop's (laptop_screen.json), not the plugin's 800×600.
+        QCOMPARE(window.screen()->availableSize(), QSize(kWidth, kHeight));
+        VERIFY_FITS(window, QStringLiteral("first start"));
+
+        // A busy cluster: long node lists, reasons, names.
+        Json jobs = Json::array();
+        for (int id = 100; id < 160; ++id) {
+            jobs.push(id % 2 ? pendingJob(id, "ReqNodeNotAvail, UnavailableNodes:cn[01-04]")
+                                   .set("name", "a-rather-long-job-name-for-a-student")
+                             : runningJob(id, {"cn01", "cn02", "cn03"}));
+        }
+        Json nodes = Json::array();
+        for (const char *name : {"cn01", "cn02", "cn03", "cn04"}) {
+            nodes.push(node(name, "cpu", 0));
+        }
+        nodes.push(node("gpu01", "gpu", 4));
+        QVERIFY(sendSnapshot(controller, std::move(jobs), std::move(nodes)));
+        auto *queue = window.findChild<QTreeView *>(QStringLiteral("queueTable"));
+        QVERIFY(queue);
+        QTRY_VERIFY(queue->model()->rowCount() >= 60);
+        VERIFY_FITS(window, QStringLiteral("a busy queue"));
+
+        for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+            dock->show();
+            dock->raise();
+            VERIFY_FITS(window, dock->objectName());
+        }
+
+        // Every sample job in the Submit form: the script's preview scrolls, the window stays.
+        auto *samples = window.submitForm()->findChild<QComboBox *>(QStringLiteral("submitSample"));
+        QVERIFY(samples);
+        QVERIFY(samples->count() > 5);
+        for (int i = 1; i < samples->count(); ++i) {
+            samples->setCurrentIndex(i);
+            VERIFY_FITS(window, samples->currentText());
+        }
+        const auto *preview
+            = window.submitForm()->findChild<QPlainTextEdit *>(QStringLiteral("submitPreview"));
+        QVERIFY(preview && preview->isVisible());
+
+        // The language switched live, then back; the layout reset; the projector zoom.
+        const QString other
+            = language == QLatin1String("fr") ? QStringLiteral("en") : QStringLiteral("fr");
+        mc::gui::installLanguage(other);
+        VERIFY_FITS(window, QStringLiteral("switched to ") + other);
+        mc::gui::installLanguage(language);
+        VERIFY_FITS(window, QStringLiteral("switched back"));
+        window.findChild<QAction *>(QStringLiteral("resetLayoutAction"))->trigger();
+        VERIFY_FITS(window, QStringLiteral("reset layout"));
+        for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+            QVERIFY2(dock->isVisible() && !dock->isFloating(), qPrintable(dock->objectName()));
+        }
+        window.zoomBy(2);
+        window.zoomBy(-2);
+        VERIFY_FITS(window, QStringLiteral("zoomed in and back"));
+
+        // The queue's state, time and reason columns stay in view in the queue dock.
+        const QHeaderView *header = queue->header();
+        for (int column = 0; column < header->count(); ++column) {
+            const QString title = queue->model()->headerData(column, Qt::Horizontal).toString();
+            if (title == QLatin1String("ST") || title == QLatin1String("TIME")) {
+                QVERIFY2(header->sectionViewportPosition(column) + header->sectionSize(column)
+                        <= queue->viewport()->width() + 1,
+                    qPrintable(title));
+            }
+        }
+    }
+
+    void projectorZoomReachesEveryViewAndTheTerminal()
+    {
+        MainWindow window(options(QStringLiteral("/bin/sh")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QWidget *terminal = window.terminals()->currentWidget();
+        QVERIFY(terminal);
+        const qreal before = terminal->font().pointSizeF();
+        const qreal queueBefore
+            = window.findChild<QTreeView *>(QStringLiteral("queueTable"))->font().pointSizeF();
+        auto *zoomIn = window.findChild<QAction *>(QStringLiteral("zoomInAction"));
+        QVERIFY(zoomIn->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_Equal)));
+        QVERIFY(window.findChild<QAction *>(QStringLiteral("zoomOutAction"))
+                    ->shortcuts()
+                    .contains(QKeySequence(Qt::CTRL | Qt::Key_Minus)));
+        zoomIn->trigger();
+        zoomIn->trigger();
+        QCOMPARE(window.zoomSteps(), 2);
+        QVERIFY2(terminal->font().pointSizeF() > before * 1.15,
+            qPrintable(QString::number(terminal->font().pointSizeF())));
+        QVERIFY(window.findChild<QTreeView *>(QStringLiteral("queueTable"))->font().pointSizeF()
+            > queueBefore * 1.15);
+        QVERIFY(window.submitForm()
+                    ->findChild<QPlainTextEdit *>(QStringLiteral("submitPreview"))
+                    ->font()
+                    .pointSizeF()
+            > queueBefore * 1.15);
+        window.findChild<QAction *>(QStringLiteral("zoomResetAction"))->trigger();
+        QCOMPARE(terminal->font().pointSizeF(), before);
     }
 };
 

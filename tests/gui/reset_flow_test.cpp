@@ -7,6 +7,7 @@
 
 #include "mc/gui/accounting_model.h"
 #include "mc/gui/app_options.h"
+#include "mc/gui/background_load.h"
 #include "mc/gui/controller_link.h"
 #include "mc/gui/history_view.h"
 #include "mc/gui/instructor_panel.h"
@@ -14,6 +15,7 @@
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/terminal_tabs.h"
+#include "mc/gui/timeline_model.h"
 #include "mc/term/terminal_view.h"
 #include "screen_and_rows.h"
 
@@ -112,6 +114,17 @@ private Q_SLOTS:
         QVERIFY(historyRefreshed.wait(kTimeoutMs));
         QVERIFY(window.history()->model()->rowCount() >= 1);
 
+        // What is on screen before: the running job in the timeline, background users.
+        const auto blockCount = [&window] {
+            int count = 0;
+            for (const QString &node : window.timelineModel()->nodeNames()) {
+                count += static_cast<int>(window.timelineModel()->blocksOn(node).size());
+            }
+            return count;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(blockCount() > 0, kTimeoutMs);
+        panel->backgroundLoad()->startGenerator({QStringLiteral("nobody")}, 1, 1, 1);
+
         // The reset, through its button and its question.
         QSignalSpy reset(panel, &mc::gui::InstructorPanel::clusterReset);
         QTimer answer;
@@ -127,6 +140,11 @@ private Q_SLOTS:
         QVERIFY2(reset.wait(60000), qPrintable(panel->resetText()));
         QCOMPARE(
             panel->resetText(), QStringLiteral("The cluster was reset: empty queue, no history."));
+        // Nothing of the previous class stays: no ghost in the timeline, no background users.
+        QCOMPARE(blockCount(), 0);
+        QVERIFY2(panel->loadText().startsWith(QStringLiteral("No background load.")),
+            qPrintable(panel->loadText()));
+        QVERIFY(!panel->backgroundLoad()->isRunning());
 
         // The app reconnects to the new controller: nodes but no job; the clock is real again.
         QTRY_VERIFY_WITH_TIMEOUT(

@@ -7,9 +7,9 @@
 // instructor panel's background users (--load: classmates submitting that many jobs a minute),
 // waits (--wait) so that jobs run and end, selects the first node and the first pending job,
 // then saves gui-window.png, gui-terminal.png, gui-queue.png, gui-nodes.png, gui-details.png,
-// gui-timeline.png, gui-history.png, gui-filesystems.png, gui-submit.png and
-// gui-instructor.png (suffixed _fr with --lang fr) in DIR. Run it under Xvfb for a real window
-// (README.md, "The app").
+// gui-timeline.png, gui-history.png, gui-filesystems.png, gui-submit.png, gui-instructor.png
+// and gui-lessons.png (suffixed _fr with --lang fr) in DIR. Run it under Xvfb for a real
+// window (README.md, "The app").
 
 #include "mc/gui/app_options.h"
 #include "mc/gui/background_load.h"
@@ -80,8 +80,7 @@ int main(int argc, char *argv[])
     options.shellProgram = QStringLiteral(MC_BIN_DIR "/minicluster");
 
     mc::gui::MainWindow window(options);
-    window.resize(1400, 860);
-    window.show();
+    window.show(); // at the size a student gets: within 1280×800 and the screen
     if (!QTest::qWaitForWindowExposed(&window)
         || !QTest::qWaitFor([&] { return window.nodeModel()->rowCount() > 0; }, 20000)) {
         std::fprintf(stderr, "mc_gui_screenshots: the cluster did not answer\n");
@@ -193,6 +192,7 @@ int main(int argc, char *argv[])
     ok = bottom("submitDock", "submit") && ok;
     window.instructorPanel()->setClock(1.0, 0);
     ok = bottom("instructorDock", "instructor") && ok;
+    ok = bottom("lessonsDock", "lessons") && ok;
     window.instructorPanel()->backgroundLoad()->stop();
     return ok ? 0 : 1;
 }

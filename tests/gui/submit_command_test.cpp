@@ -4,6 +4,7 @@
 
 #include <QTest>
 
+using mc::gui::choicesFromScript;
 using mc::gui::sbatchArguments;
 using mc::gui::sbatchCommandLine;
 using mc::gui::shellQuote;
@@ -54,6 +55,41 @@ private Q_SLOTS:
         c.jobName = QStringLiteral("my run");
         c.script = QStringLiteral("a.sh");
         QCOMPARE(sbatchCommandLine(c), QStringLiteral("sbatch '--job-name=my run' a.sh"));
+    }
+
+    void aScriptsSbatchLinesAreReadAsSbatchReadsThem()
+    {
+        const SubmitChoices c = choicesFromScript("#!/bin/bash\n"
+                                                  "# a comment\n"
+                                                  "#SBATCH -J train --time 1:00:00\n"
+                                                  "#SBATCH --mem=4G # four gigabytes\n"
+                                                  "#SBATCH -c4 -p gpu --gres=gpu:2\n"
+                                                  "#SBATCH --array=1-10%2 --exclusive\n"
+                                                  "echo run\n"
+                                                  "#SBATCH --account=ignored-after-a-command\n");
+        QCOMPARE(c.jobName, QStringLiteral("train"));
+        QCOMPARE(c.time, QStringLiteral("1:00:00"));
+        QCOMPARE(c.memory, QStringLiteral("4G"));
+        QCOMPARE(c.cpusPerTask, 4);
+        QCOMPARE(c.partition, QStringLiteral("gpu"));
+        QCOMPARE(c.gpus, 2);
+        QCOMPARE(c.array, QStringLiteral("1-10%2"));
+        QVERIFY(c.account.isEmpty());
+    }
+
+    void theLineAddsOnlyWhatDiffersFromTheScript()
+    {
+        SubmitChoices script;
+        script.memory = QStringLiteral("100M");
+        script.time = QStringLiteral("00:05:00");
+        script.partition = QStringLiteral("cpu");
+        SubmitChoices shown = script;
+        shown.script = QStringLiteral("~/too_big.sh");
+        QCOMPARE(sbatchCommandLine(shown, script), QStringLiteral("sbatch ~/too_big.sh"));
+        shown.time = QStringLiteral("00:10:00");
+        shown.cpusPerTask = 2;
+        QCOMPARE(sbatchCommandLine(shown, script),
+            QStringLiteral("sbatch --time=00:10:00 --cpus-per-task=2 ~/too_big.sh"));
     }
 };
 

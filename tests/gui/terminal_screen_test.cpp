@@ -135,6 +135,21 @@ private Q_SLOTS:
         QCOMPARE(screen.cell(0, 19).text, QStringLiteral("z"));
     }
 
+    void colourQueriesAreAnsweredWithTheDarkDefaults()
+    {
+        // vim asks the background (OSC 11) to choose between its dark and light colours.
+        TerminalScreen screen(2, 10);
+        QSignalSpy output(&screen, &TerminalScreen::outputReady);
+        screen.feed("\x1b]11;?\x07");
+        QCOMPARE(output.count(), 1);
+        QCOMPARE(output.at(0).at(0).toByteArray(), QByteArray("\x1b]11;rgb:1e1e/1e1e/1e1e\x1b\\"));
+        screen.feed("\x1b]10;?\x1b\\");
+        QCOMPARE(output.count(), 2);
+        QCOMPARE(output.at(1).at(0).toByteArray(), QByteArray("\x1b]10;rgb:d0d0/d0d0/d0d0\x1b\\"));
+        screen.feed("\x1b]2;title\x07"); // other OSCs as before: no answer
+        QCOMPARE(output.count(), 2);
+    }
+
     void keysComeOutAsTheBytesXtermSends()
     {
         TerminalScreen screen(2, 10);

@@ -159,6 +159,27 @@ private Q_SLOTS:
         QVERIFY(model.blocksOn(QStringLiteral("cn01")).isEmpty());
         QVERIFY(model.blocksOn(TimelineModel::unplacedRow()).isEmpty());
     }
+
+    void aSnapshotWithoutARunningJobLeavesNoGhost()
+    {
+        // A reset cluster's first snapshot: the jobs of the previous class are gone.
+        TimelineModel model;
+        model.setNow(kNow);
+        model.reset({runningJob(20, {"cn01"}, kNow - 60).set("time_limit", 600),
+                        pendingJob(21).set("planned_start", kNow + 300)},
+            {node("cn01")});
+        QCOMPARE(model.blocksOn(QStringLiteral("cn01")).size(), 1);
+        model.reset({}, {node("cn01")});
+        QVERIFY(model.blocksOn(QStringLiteral("cn01")).isEmpty());
+        QVERIFY(model.blocksOn(TimelineModel::unplacedRow()).isEmpty());
+        // A finished job stays on a reconnection; clearJobs() (the reset) takes it too.
+        model.updateJob(finishedJob(22, "cn01", kNow - 600, kNow - 300));
+        model.reset({}, {node("cn01")});
+        QCOMPARE(model.blocksOn(QStringLiteral("cn01")).size(), 1);
+        model.clearJobs();
+        QVERIFY(model.blocksOn(QStringLiteral("cn01")).isEmpty());
+        QCOMPARE(model.nodeNames(), QStringList{QStringLiteral("cn01")});
+    }
 };
 
 QTEST_GUILESS_MAIN(TimelineModelTest)

@@ -7,6 +7,8 @@
 #include "mc/gui/filesystems_view.h"
 #include "mc/gui/history_view.h"
 #include "mc/gui/instructor_panel.h"
+#include "mc/gui/language.h"
+#include "mc/gui/lessons_view.h"
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/request_client.h"
@@ -22,7 +24,9 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QMap>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -170,7 +174,7 @@ private Q_SLOTS:
         writeFile(samples + QStringLiteral("/hello.sh"), "#!/bin/bash\necho hello\n");
         const QString home = m_dir->filePath(QStringLiteral("home/alice"));
         SubmitForm form({samples}, home);
-        form.setPartitions({QStringLiteral("cpu"), QStringLiteral("gpu")});
+        form.setPartitions({QStringLiteral("gpu"), QStringLiteral("cpu")}, QStringLiteral("cpu"));
         QCOMPARE(form.sampleJobs(), QStringList{QStringLiteral("hello.sh")});
         QSignalSpy run(&form, &SubmitForm::runRequested);
         auto *button = form.findChild<QPushButton *>(QStringLiteral("submitRun"));
@@ -178,17 +182,104 @@ private Q_SLOTS:
         QCOMPARE(run.count(), 0); // no script yet: the form says so
         auto *sample = form.findChild<QComboBox *>(QStringLiteral("submitSample"));
         sample->setCurrentIndex(1);
+        // slurm.conf's default partition is preselected, and sbatch needs no option for it.
+        QCOMPARE(form.findChild<QComboBox *>(QStringLiteral("submitPartition"))->currentText(),
+            QStringLiteral("cpu"));
         form.findChild<QSpinBox *>(QStringLiteral("submitGpus"))->setValue(1);
         form.findChild<QLineEdit *>(QStringLiteral("submitArray"))->setText(QStringLiteral("1-4"));
-        const QString expected = QStringLiteral(
-            "sbatch --partition=cpu --time=0:10:00 --mem=1G --cpus-per-task=1 --gpus-per-node=1 "
-            "--array=1-4 ~/hello.sh");
+        const QString expected = QStringLiteral("sbatch --gpus-per-node=1 --array=1-4 ~/hello.sh");
         QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitCommand"))->text(), expected);
+        form.findChild<QComboBox *>(QStringLiteral("submitPartition"))
+            ->setCurrentText(QStringLiteral("gpu"));
+        const QString onGpu
+            = QStringLiteral("sbatch --partition=gpu --gpus-per-node=1 --array=1-4 ~/hello.sh");
+        QCOMPARE(form.commandLine(), onGpu);
         button->click();
         QCOMPARE(run.count(), 1);
-        QCOMPARE(run.first().first().toString(), expected);
+        QCOMPARE(run.first().first().toString(), onGpu);
         // The sample was copied into the home directory, where ~/hello.sh points.
         QVERIFY(QFile::exists(home + QStringLiteral("/hello.sh")));
+    }
+
+    void submitFormStartsFromEachSampleJobsOwnSbatchLines_data()
+    {
+        QTest::addColumn<QString>("name");
+        const QDir samples(QStringLiteral(MC_SOURCE_DIR "/sample_jobs"));
+        const QStringList names = samples.entryList({QStringLiteral("*.sh")}, QDir::Files);
+        QVERIFY(names.size() >= 10);
+        for (const QString &name : names) {
+            QTest::newRow(qPrintable(name)) << name;
+        }
+    }
+
+    void submitFormStartsFromEachSampleJobsOwnSbatchLines()
+    {
+        QFETCH(QString, name);
+        const QString samples = QStringLiteral(MC_SOURCE_DIR "/sample_jobs");
+        QFile script(samples + QLatin1Char('/') + name);
+        QVERIFY(script.open(QIODevice::ReadOnly));
+        // What the script's own #SBATCH lines say, read here with a plain pattern.
+        QMap<QString, QString> own;
+        static const QRegularExpression kLine(
+            QStringLiteral("^#SBATCH\\s+(--[a-z-]+)=(\\S+)"), QRegularExpression::MultilineOption);
+        for (auto it = kLine.globalMatch(QString::fromUtf8(script.readAll())); it.hasNext();) {
+            const auto match = it.next();
+            own.insert(match.captured(1), match.captured(2));
+        }
+        SubmitForm form({samples}, m_dir->filePath(QStringLiteral("home/alice")));
+        form.setPartitions({QStringLiteral("gpu"), QStringLiteral("cpu")}, QStringLiteral("cpu"));
+        auto *sample = form.findChild<QComboBox *>(QStringLiteral("submitSample"));
+        sample->setCurrentIndex(sample->findData(name));
+        QCOMPARE(sample->currentData().toString(), name);
+
+        // Nothing changed: exactly the line a student types, the script keeps its options.
+        const QString plain = QStringLiteral("sbatch ~/") + name;
+        QCOMPARE(form.commandLine(), plain);
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitCommand"))->text(), plain);
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitTime"))->text(),
+            own.value(QStringLiteral("--time")));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitMemory"))->text(),
+            own.value(QStringLiteral("--mem")));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitArray"))->text(),
+            own.value(QStringLiteral("--array")));
+        QCOMPARE(form.findChild<QSpinBox *>(QStringLiteral("submitCpus"))->value(),
+            own.value(QStringLiteral("--cpus-per-task"), QStringLiteral("0")).toInt());
+        QCOMPARE(form.findChild<QComboBox *>(QStringLiteral("submitPartition"))->currentText(),
+            own.value(QStringLiteral("--partition"), QStringLiteral("cpu")));
+
+        // One change: only that option is added, before the script.
+        form.findChild<QLineEdit *>(QStringLiteral("submitMemory"))->setText(QStringLiteral("3G"));
+        QCOMPARE(form.commandLine(), QStringLiteral("sbatch --mem=3G ~/") + name);
+        QSignalSpy run(&form, &SubmitForm::runRequested);
+        form.findChild<QPushButton *>(QStringLiteral("submitRun"))->click();
+        QCOMPARE(run.count(), 1);
+        QCOMPARE(run.first().first().toString(), QStringLiteral("sbatch --mem=3G ~/") + name);
+    }
+
+    void submitFormReadsTheStudentsOwnCopyOfTheScript()
+    {
+        // The copy in the home directory is what sbatch reads: its lines are the baseline.
+        const QString samples = m_dir->filePath(QStringLiteral("samples"));
+        writeFile(samples + QStringLiteral("/too_big.sh"),
+            "#!/bin/bash\n#SBATCH --mem=100M\n#SBATCH --time=00:05:00\npython3 -c pass\n");
+        const QString home = m_dir->filePath(QStringLiteral("home/alice"));
+        writeFile(home + QStringLiteral("/too_big.sh"),
+            "#!/bin/bash\n#SBATCH --mem=400M\n#SBATCH -t 10\n#SBATCH -p gpu\npython3 -c pass\n");
+        SubmitForm form({samples}, home);
+        form.setPartitions({QStringLiteral("gpu"), QStringLiteral("cpu")}, QStringLiteral("cpu"));
+        auto *sample = form.findChild<QComboBox *>(QStringLiteral("submitSample"));
+        sample->setCurrentIndex(1);
+        QCOMPARE(form.commandLine(), QStringLiteral("sbatch ~/too_big.sh"));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitMemory"))->text(),
+            QStringLiteral("400M"));
+        QCOMPARE(form.findChild<QLineEdit *>(QStringLiteral("submitTime"))->text(),
+            QStringLiteral("10"));
+        QCOMPARE(form.findChild<QComboBox *>(QStringLiteral("submitPartition"))->currentText(),
+            QStringLiteral("gpu"));
+        // Back to the default partition is a change against the script's -p gpu.
+        form.findChild<QComboBox *>(QStringLiteral("submitPartition"))
+            ->setCurrentText(QStringLiteral("cpu"));
+        QCOMPARE(form.commandLine(), QStringLiteral("sbatch --partition=cpu ~/too_big.sh"));
     }
 
     void instructorPanelSendsClockAndNodeRequests()
@@ -308,14 +399,43 @@ private Q_SLOTS:
         QVERIFY(!view.grab().isNull());
     }
 
+    void lessonsDockListsTheLessonsShowsTheirTextAndRunsTheEngine()
+    {
+        // The real lessons and the real `minicluster lesson` on a cluster directory that has
+        // not started any lesson: the engine's own answer is shown.
+        LessonsView view(QStringLiteral(MC_SOURCE_DIR "/lessons"), m_dir->path(),
+            QStringLiteral("alice"), QStringLiteral(MC_BIN_DIR "/minicluster"),
+            {QStringLiteral("--dir"), m_dir->path()});
+        view.resize(900, 500);
+        view.show();
+        const QStringList ids = view.lessonIds();
+        QVERIFY2(ids.size() >= 10, qPrintable(ids.join(QLatin1Char(' '))));
+        QVERIFY(ids.contains(QStringLiteral("02-first-job")));
+        view.selectLesson(QStringLiteral("02-first-job"));
+        QVERIFY(view.lessonText().startsWith(QStringLiteral("Your first batch job")));
+        QVERIFY(!view.lessonText().contains(QStringLiteral("```check"))); // checks stay hidden
+        QSignalSpy finished(&view, &LessonsView::commandFinished);
+        view.findChild<QPushButton *>(QStringLiteral("lessonCheck"))->click();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(view.outputText().startsWith(
+                     QStringLiteral("$ minicluster lesson check 02-first-job\n")),
+            qPrintable(view.outputText()));
+        QVERIFY2(view.outputText().contains(QStringLiteral("is not started")),
+            qPrintable(view.outputText()));
+        // In French, the French lessons.
+        installLanguage(QStringLiteral("fr"));
+        QTRY_VERIFY(view.lessonText().startsWith(QStringLiteral("Votre premier")));
+        installLanguage(QStringLiteral("en"));
+    }
+
     void mainWindowHasEveryViewAndTheExternalTerminalButton()
     {
         AppOptions options;
         options.socketPath = m_dir->filePath(QStringLiteral("none.sock"));
         options.clusterDir = m_dir->path();
         MainWindow window(options);
-        for (const char *name :
-            {"timelineDock", "historyDock", "filesystemsDock", "submitDock", "instructorDock"}) {
+        for (const char *name : {"timelineDock", "historyDock", "filesystemsDock", "submitDock",
+                 "instructorDock", "lessonsDock"}) {
             QVERIFY2(window.findChild<QDockWidget *>(QLatin1String(name)), name);
         }
         auto *button = window.findChild<QToolButton *>(QStringLiteral("externalTerminalButton"));

@@ -85,7 +85,7 @@ FilesystemsView::FilesystemsView(
     m_tmpdirs->setRootIsDecorated(false);
     m_tmpdirs->header()->setSectionResizeMode(1, QHeaderView::Stretch);
     for (QLabel *title : {m_quotaTitle, m_filesTitle, m_tmpdirTitle}) {
-        QFont bold = title->font();
+        QFont bold; // only the weight: the size follows the window's (projector zoom)
         bold.setBold(true);
         title->setFont(bold);
         title->setWordWrap(true); // a long title must not widen the whole window

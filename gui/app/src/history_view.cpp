@@ -222,17 +222,37 @@ void HistoryView::rebuildCharts()
         chart->addSeries(series);
         chart->setTitle(titles[i]);
         chart->legend()->hide();
+        // Readable in a narrow dock and on a projector: the bins' labels stand upright (never
+        // cut to "…"), every text in the view's own font (the window's zoom).
+        const QFont text = font();
+        QFont title = text;
+        title.setBold(true);
+        chart->setTitleFont(title);
         auto *axisX = new QBarCategoryAxis;
         axisX->append(labels[i]);
+        axisX->setLabelsAngle(-90);
+        axisX->setLabelsFont(text);
+        axisX->setTitleFont(text);
         if (i > 0) {
             axisX->setTitleText(tr("percent (bins of 10)"));
         }
         chart->addAxis(axisX, Qt::AlignBottom);
         series->attachAxis(axisX);
+        // Whole-number ticks at an even step (1, 2, 5, 10, ...), at most six of them.
+        int step = 1;
+        for (const int candidate : {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000}) {
+            step = candidate;
+            if (highest <= 5 * candidate) {
+                break;
+            }
+        }
+        const int top = (highest + step - 1) / step * step;
         auto *axisY = new QValueAxis;
-        axisY->setRange(0, highest);
+        axisY->setRange(0, top);
         axisY->setLabelFormat(QStringLiteral("%d"));
-        axisY->setTickCount(std::min(highest, 5) + 1);
+        axisY->setTickCount(top / step + 1);
+        axisY->setLabelsFont(text);
+        axisY->setTitleFont(text);
         axisY->setTitleText(tr("jobs"));
         chart->addAxis(axisY, Qt::AlignLeft);
         series->attachAxis(axisY);
@@ -248,11 +268,15 @@ void HistoryView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) {
         retranslateUi();
+    } else if (event->type() == QEvent::FontChange) {
+        rebuildCharts(); // the projector zoom reaches the charts' texts
     }
 }
 
 void HistoryView::retranslateUi()
 {
+    // The model's own column titles ("Wait", the efficiencies) follow the language too.
+    Q_EMIT m_model->headerDataChanged(Qt::Horizontal, 0, AccountingModel::kColumnCount - 1);
     m_refresh->setText(tr("Refresh"));
     m_onlyMine->setText(tr("Only my jobs"));
     if (m_failed || m_lastReply.isNull()) {

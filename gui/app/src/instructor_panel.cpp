@@ -159,9 +159,19 @@ InstructorPanel::InstructorPanel(RequestClient *requests, NodeTableModel *nodes,
     connect(m_nodes, &QAbstractItemModel::rowsInserted, names, qOverload<>(&QTimer::start));
     connect(m_nodes, &QAbstractItemModel::modelReset, names, qOverload<>(&QTimer::start));
     connect(m_generate, &QPushButton::clicked, this, [this] {
-        m_load->startGenerator(m_users, m_rate->value(), largestNodeCpus(),
-            static_cast<quint32>(QDateTime::currentMSecsSinceEpoch()));
-        showLoad();
+        // Each job sized from its partition's own limits (the controller's `cluster` reply);
+        // without them, the default partition and the largest node's CPUs.
+        m_requests->send(mc::proto::Json::object().set("op", "cluster"), this,
+            [this](const mc::proto::Json &reply) {
+                const auto seed = static_cast<quint32>(QDateTime::currentMSecsSinceEpoch());
+                auto partitions = partitionLimits(reply);
+                if (partitions.empty()) {
+                    m_load->startGenerator(m_users, m_rate->value(), largestNodeCpus(), seed);
+                } else {
+                    m_load->startGenerator(m_users, m_rate->value(), std::move(partitions), seed);
+                }
+                showLoad();
+            });
     });
     connect(m_replay, &QPushButton::clicked, this, &InstructorPanel::loadWorkloadFile);
     connect(m_stopLoad, &QPushButton::clicked, this, [this] {
@@ -337,6 +347,8 @@ void InstructorPanel::resetCluster()
         return;
     }
     m_load->stop();
+    m_load->resetCounts();
+    showLoad(); // the classmates stopped: say so at once
     m_reset->setEnabled(false);
     m_resetStatus->setText(tr("Stopping the cluster…"));
     // `minicluster up` on a stopped cluster probes its settings afresh: give it those the

@@ -1,92 +1,15 @@
 #include "mc/gui/job_details_view.h"
 
 #include "mc/gui/job_explanation.h"
+#include "mc/gui/job_fields.h"
+#include "mc/gui/language.h"
 
-#include <QDateTime>
 #include <QEvent>
 #include <QLabel>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace mc::gui {
-
-namespace {
-
-// Fields in the order scontrol show job prints them, with its names.
-struct Field {
-    const char *key;
-    const char *label;
-    enum Kind { Text, Number, Time, Duration, List } kind;
-};
-
-constexpr Field kFields[] = {
-    {"job_id", "JobId", Field::Number},
-    {"name", "JobName", Field::Text},
-    {"user", "UserId", Field::Text},
-    {"account", "Account", Field::Text},
-    {"qos", "QOS", Field::Text},
-    {"priority", "Priority", Field::Number},
-    {"state", "JobState", Field::Text},
-    {"reason", "Reason", Field::Text},
-    {"exit_code", "ExitCode", Field::Number},
-    {"time_limit", "TimeLimit", Field::Duration},
-    {"submit_time", "SubmitTime", Field::Time},
-    {"eligible_time", "EligibleTime", Field::Time},
-    {"start_time", "StartTime", Field::Time},
-    {"end_time", "EndTime", Field::Time},
-    {"partition", "Partition", Field::Text},
-    {"nodes", "NodeList", Field::List},
-    {"batch_host", "BatchHost", Field::Text},
-    {"num_nodes", "NumNodes", Field::Number},
-    {"num_cpus", "NumCPUs", Field::Number},
-    {"num_tasks", "NumTasks", Field::Number},
-    {"cpus_per_task", "CPUs/Task", Field::Number},
-    {"min_memory", "MinMemory (MiB)", Field::Number},
-    {"command", "Command", Field::Text},
-    {"work_dir", "WorkDir", Field::Text},
-    {"std_err", "StdErr", Field::Text},
-    {"std_in", "StdIn", Field::Text},
-    {"std_out", "StdOut", Field::Text},
-};
-
-QString valueText(const mc::proto::Json &value, Field::Kind kind)
-{
-    switch (kind) {
-    case Field::Number:
-        return QString::number(value.toInt());
-    case Field::Time: {
-        const qint64 t = value.toInt();
-        return t == 0
-            ? QStringLiteral("Unknown")
-            : QDateTime::fromSecsSinceEpoch(t).toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
-    }
-    case Field::Duration: {
-        const qint64 s = value.toInt(-1);
-        if (s < 0) {
-            return QStringLiteral("UNLIMITED");
-        }
-        const qint64 days = s / 86400;
-        const QString hms = QStringLiteral("%1:%2:%3")
-                                .arg((s % 86400) / 3600, 2, 10, QLatin1Char('0'))
-                                .arg((s % 3600) / 60, 2, 10, QLatin1Char('0'))
-                                .arg(s % 60, 2, 10, QLatin1Char('0'));
-        return days > 0 ? QStringLiteral("%1-%2").arg(days).arg(hms) : hms;
-    }
-    case Field::List: {
-        QStringList items;
-        for (const auto &s : value.toStringList()) {
-            items << QString::fromStdString(s);
-        }
-        return items.isEmpty() ? QStringLiteral("(null)") : items.join(QLatin1Char(','));
-    }
-    case Field::Text:
-        break;
-    }
-    const QString text = QString::fromStdString(value.toString());
-    return text.isEmpty() ? QStringLiteral("(null)") : text;
-}
-
-} // namespace
 
 JobDetailsView::JobDetailsView(QWidget *parent)
     : QWidget(parent)
@@ -100,8 +23,8 @@ JobDetailsView::JobDetailsView(QWidget *parent)
     m_fields->setOpenLinks(false);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_explanation);
     layout->addWidget(m_fields, 1);
+    layout->addWidget(m_explanation);
     refresh();
 }
 
@@ -162,18 +85,17 @@ void JobDetailsView::refresh()
         return;
     }
     const mc::proto::Json &job = *it;
-    m_explanation->setText(QStringLiteral("<b>%1</b>").arg(explainJobState(job).toHtmlEscaped()));
-    QString html = QStringLiteral("<table cellspacing=0 cellpadding=2>");
-    for (const Field &field : kFields) {
-        if (!job.contains(field.key)) {
-            continue;
-        }
-        QString value = valueText(job[field.key], field.kind);
-        if (QLatin1String(field.key) == QLatin1String("exit_code")) {
-            value += QStringLiteral(":%1").arg(job["exit_signal"].toInt());
-        }
-        html += QStringLiteral("<tr><td><b>%1</b></td><td><tt>%2</tt></td></tr>")
-                    .arg(QString::fromLatin1(field.label), value.toHtmlEscaped());
+    // The controller's own explanation (why it waits, for what, until when) in the app's
+    // language; jobs it sends none for (not pending) get their state's meaning.
+    const mc::proto::Json &explained = job["explanation"][currentLanguage().toStdString()];
+    const QString explanation = explained.isString() ? QString::fromStdString(explained.toString())
+                                                     : explainJobState(job);
+    m_explanation->setText(QStringLiteral("<b>%1</b>").arg(explanation.toHtmlEscaped()));
+    // scontrol show job's fields, one a line, as `Name=value`.
+    QString html = QStringLiteral("<table cellspacing=0 cellpadding=1>");
+    for (const JobField &field : jobFields(job, job["now"].toInt())) {
+        html += QStringLiteral("<tr><td><tt>%1=</tt></td><td><tt>%2</tt></td></tr>")
+                    .arg(field.first.toHtmlEscaped(), field.second.toHtmlEscaped());
     }
     html += QStringLiteral("</table>");
     m_fields->setHtml(html);

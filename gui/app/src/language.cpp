@@ -25,6 +25,12 @@ QTranslator &qtTranslator()
     return translator;
 }
 
+QString &installedLanguage()
+{
+    static QString language = QStringLiteral("en");
+    return language;
+}
+
 } // namespace
 
 QStringList availableLanguages()
@@ -59,6 +65,7 @@ QString effectiveLanguage(const QString &code)
 QString installLanguage(const QString &code)
 {
     const QString language = effectiveLanguage(code);
+    installedLanguage() = language;
     QCoreApplication::removeTranslator(&appTranslator());
     QCoreApplication::removeTranslator(&qtTranslator());
     if (language != QLatin1String("en")) {
@@ -71,6 +78,11 @@ QString installLanguage(const QString &code)
         }
     }
     return language;
+}
+
+QString currentLanguage()
+{
+    return installedLanguage();
 }
 
 } // namespace mc::gui

@@ -8,6 +8,7 @@
 #include "mc/gui/job_details_view.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/language.h"
+#include "mc/gui/lessons_view.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/nodes_view.h"
 #include "mc/gui/queue_view.h"
@@ -16,6 +17,7 @@
 #include "mc/gui/terminal_tabs.h"
 #include "mc/gui/timeline_model.h"
 #include "mc/gui/timeline_view.h"
+#include "mc/lessons/catalog.h"
 #include "mc/proto/client.h"
 #include "mc/term/terminal_screen.h"
 #include "mc/term/terminal_view.h"
@@ -31,10 +33,12 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
 
+#include <algorithm>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -77,6 +81,14 @@ QStringList sampleJobDirs()
         QStringLiteral(MC_SAMPLE_JOBS_DIR)};
 }
 
+// Where the lessons are: installed beside the program, else in the source tree.
+QString lessonsDirectory()
+{
+    const QString installed = QString::fromStdString(
+        mc::lessons::lessonsDir(QCoreApplication::applicationDirPath().toStdString()));
+    return QDir(installed).exists() ? installed : QStringLiteral(MC_LESSONS_DIR);
+}
+
 // `minicluster [--dir DIR]`: the shell command without its final `shell`.
 QStringList launcherArguments(const AppOptions &options)
 {
@@ -109,6 +121,8 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
           options.shellProgram, launcherArguments(options), classmatesOf(options), this))
     , m_filesystems(new FilesystemsView(
           clusterDirOf(options), userOf(options), [this] { return m_jobs->now(); }, this))
+    , m_lessons(new LessonsView(lessonsDirectory(), clusterDirOf(options), userOf(options),
+          options.shellProgram, launcherArguments(options), this))
 {
     resize(1280, 800);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -124,10 +138,12 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     QDockWidget *files = addDock(m_filesystems, "filesystemsDock", Qt::BottomDockWidgetArea);
     QDockWidget *submit = addDock(m_submit, "submitDock", Qt::BottomDockWidgetArea);
     QDockWidget *instructor = addDock(m_instructor, "instructorDock", Qt::BottomDockWidgetArea);
+    QDockWidget *lessons = addDock(m_lessons, "lessonsDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(timeline, history);
     tabifyDockWidget(history, files);
     tabifyDockWidget(files, submit);
     tabifyDockWidget(submit, instructor);
+    tabifyDockWidget(instructor, lessons);
     timeline->raise();
     // The right-hand docks run the window's full height; the bottom ones sit under the
     // terminals only.
@@ -136,6 +152,15 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     resizeDocks({m_docks.first()}, {640}, Qt::Horizontal);
     resizeDocks({m_docks.first(), nodes}, {300, 400}, Qt::Vertical);
     resizeDocks({timeline}, {300}, Qt::Vertical);
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        // Small minimums: no view may push the window past a laptop's screen; each one
+        // scrolls or wraps inside its dock instead.
+        dock->setMinimumSize(120, 80);
+        dock->widget()->setMinimumSize(0, 0);
+    }
+    m_terminals->setMinimumSize(200, 120);
+    m_defaultLayout = saveState();
+    m_basePointSize = font().pointSizeF();
 
     m_externalButton = new QToolButton(m_terminals);
     m_externalButton->setObjectName(QStringLiteral("externalTerminalButton"));
@@ -184,6 +209,11 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     connect(m_submit, &SubmitForm::runRequested, this, &MainWindow::runInTerminal);
     // After a reset the history is empty: show it so (the queue follows the new snapshot).
     connect(m_instructor, &InstructorPanel::clusterReset, m_history, &HistoryView::refresh);
+    // Nothing of the previous class stays on screen: past and planned blocks, the shown job.
+    connect(m_instructor, &InstructorPanel::clusterReset, this, [this] {
+        m_timelineModel->clearJobs();
+        m_details->showJob(0);
+    });
     const auto showJob = [this, details](qint64 jobId) {
         m_details->showJob(jobId);
         details->raise();
@@ -246,6 +276,25 @@ void MainWindow::createMenus()
     for (QDockWidget *dock : m_docks) {
         m_viewMenu->addAction(dock->toggleViewAction());
     }
+    m_viewMenu->addSeparator();
+    m_resetLayout = m_viewMenu->addAction(QString());
+    m_resetLayout->setObjectName(QStringLiteral("resetLayoutAction"));
+    connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
+    m_viewMenu->addSeparator();
+    m_zoomIn = m_viewMenu->addAction(QString());
+    m_zoomIn->setObjectName(QStringLiteral("zoomInAction"));
+    m_zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal),
+        QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(QKeySequence::ZoomIn)});
+    connect(m_zoomIn, &QAction::triggered, this, [this] { zoomBy(1); });
+    m_zoomOut = m_viewMenu->addAction(QString());
+    m_zoomOut->setObjectName(QStringLiteral("zoomOutAction"));
+    m_zoomOut->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(QKeySequence::ZoomOut)});
+    connect(m_zoomOut, &QAction::triggered, this, [this] { zoomBy(-1); });
+    m_zoomReset = m_viewMenu->addAction(QString());
+    m_zoomReset->setObjectName(QStringLiteral("zoomResetAction"));
+    m_zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(m_zoomReset, &QAction::triggered, this, [this] { zoomBy(-m_zoomSteps); });
     createLanguageMenu();
 }
 
@@ -299,6 +348,7 @@ void MainWindow::retranslateUi()
     m_docks[5]->setWindowTitle(tr("Filesystems"));
     m_docks[6]->setWindowTitle(tr("Submit"));
     m_docks[7]->setWindowTitle(tr("Instructor"));
+    m_docks[8]->setWindowTitle(tr("Lessons"));
     m_externalButton->setText(tr("Open in my terminal"));
     m_externalButton->setToolTip(tr("Open the same login shell in your own terminal program"));
     m_fileMenu->setTitle(tr("&File"));
@@ -306,9 +356,58 @@ void MainWindow::retranslateUi()
     m_external->setText(tr("Open the Shell in &My Terminal"));
     m_quit->setText(tr("&Quit"));
     m_viewMenu->setTitle(tr("&View"));
+    m_resetLayout->setText(tr("&Reset Layout"));
+    m_zoomIn->setText(tr("Zoom &In"));
+    m_zoomOut->setText(tr("Zoom &Out"));
+    m_zoomReset->setText(tr("&Normal Size"));
     m_languageMenu->setTitle(tr("&Language"));
     m_systemLanguage->setText(tr("System Language"));
+    m_link->retranslate(); // the status bar follows through statusChanged
     showCounts(m_jobs->pendingCount(), m_jobs->runningCount());
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout);
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    m_docks[1]->raise(); // nodes above the job details, timeline above the other bottom docks
+    m_docks[3]->raise();
+    fitToScreen();
+}
+
+void MainWindow::fitToScreen()
+{
+    // The whole window, its frame included, within a laptop's 1280×800 and the screen's free
+    // area (panels left out).
+    QSize limit(1280, 800);
+    if (const QScreen *where = screen()) {
+        limit = limit.boundedTo(where->availableSize());
+    }
+    const QSize frame = frameGeometry().size() - geometry().size();
+    limit -= frame;
+    if (width() > limit.width() || height() > limit.height()) {
+        resize(size().boundedTo(limit));
+    }
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_shownOnce) {
+        m_shownOnce = true;
+        fitToScreen(); // the frame is known now
+    }
+}
+
+void MainWindow::zoomBy(int steps)
+{
+    m_zoomSteps = std::clamp(m_zoomSteps + steps, -3, 10);
+    QFont zoomed = font();
+    zoomed.setPointSizeF(m_basePointSize * (1.0 + 0.1 * m_zoomSteps));
+    setFont(zoomed); // every view inherits the size: none sets its own
 }
 
 void MainWindow::openInSystemTerminal()
@@ -338,19 +437,37 @@ bool MainWindow::runInTerminal(const QString &command)
 
 void MainWindow::updatePartitions()
 {
-    QStringList partitions;
+    // The partitions and slurm.conf's default one come from the controller's `cluster` reply;
+    // while it does not answer, the nodes' partitions (the first as default).
+    QStringList fromNodes;
     for (int row = 0; row < m_nodes->rowCount(); ++row) {
         const QString text
             = m_nodes->index(row, NodeTableModel::columnIndex(NodeTableModel::Column::Partitions))
                   .data()
                   .toString();
         for (const QString &name : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            if (!partitions.contains(name)) {
-                partitions << name;
+            if (!fromNodes.contains(name)) {
+                fromNodes << name;
             }
         }
     }
-    m_submit->setPartitions(partitions);
+    m_submit->setPartitions(fromNodes);
+    m_requests->send(mc::proto::Json::object().set("op", "cluster"), m_submit,
+        [this](const mc::proto::Json &reply) {
+            if (!reply["ok"].toBool()) {
+                return;
+            }
+            QStringList names;
+            QString defaultName;
+            for (const auto &partition : reply["partitions"].items()) {
+                const QString name = QString::fromStdString(partition["name"].toString());
+                names << name;
+                if (partition["default"].toBool() && defaultName.isEmpty()) {
+                    defaultName = name;
+                }
+            }
+            m_submit->setPartitions(names, defaultName);
+        });
 }
 
 void MainWindow::createStatusBar()

@@ -8,7 +8,9 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -33,7 +35,7 @@ SubmitForm::SubmitForm(QStringList sampleDirs, QString homeDir, QWidget *parent)
     , m_dependency(new QLineEdit(this))
     , m_commandTitle(new QLabel(this))
     , m_command(new QLineEdit(this))
-    , m_preview(new QLabel(this))
+    , m_preview(new QPlainTextEdit(this))
     , m_run(new QPushButton(this))
     , m_status(new QLabel(this))
 {
@@ -51,18 +53,24 @@ SubmitForm::SubmitForm(QStringList sampleDirs, QString homeDir, QWidget *parent)
     m_run->setObjectName(QStringLiteral("submitRun"));
     m_status->setObjectName(QStringLiteral("submitStatus"));
 
+    m_preview->setObjectName(QStringLiteral("submitPreview"));
     m_partition->setEditable(true);
-    m_time->setText(QStringLiteral("0:10:00"));
-    m_memory->setText(QStringLiteral("1G"));
     m_ntasks->setRange(0, 64);
     m_cpus->setRange(0, 64);
-    m_cpus->setValue(1);
     m_gpus->setRange(0, 8);
     m_command->setReadOnly(true);
-    m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_preview->setWordWrap(true);
-    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Monospace, the size left to the window's (projector zoom).
+    QFont fixed;
+    fixed.setFamilies(QFontDatabase::systemFont(QFontDatabase::FixedFont).families());
+    fixed.setStyleHint(QFont::Monospace);
+    m_command->setFont(fixed);
+    // The script as sbatch will read it, in its own scroll area: a long script never makes
+    // the form (or the window) taller.
+    m_preview->setReadOnly(true);
+    m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_preview->setFont(fixed);
+    m_preview->setMinimumHeight(8 * m_preview->fontMetrics().lineSpacing());
+    m_preview->setVisible(false);
     m_status->setWordWrap(true);
 
     m_sample->addItem(QString());
@@ -70,18 +78,39 @@ SubmitForm::SubmitForm(QStringList sampleDirs, QString homeDir, QWidget *parent)
         m_sample->addItem(name, name);
     }
 
-    auto *layout = new QVBoxLayout(this);
+    // Everything scrolls inside the dock: the form asks for no height of the window.
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
     layout->addLayout(m_form);
     layout->addWidget(m_commandTitle);
     layout->addWidget(m_command);
     layout->addWidget(m_run, 0, Qt::AlignLeft);
     layout->addWidget(m_status);
-    layout->addWidget(m_preview);
-    layout->addStretch(1);
+    layout->addWidget(m_preview, 1);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("submitScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    for (QWidget *field : std::initializer_list<QWidget *>{m_sample, m_script, m_name, m_account,
+             m_partition, m_time, m_memory, m_array, m_dependency, m_command}) {
+        field->setMinimumWidth(0); // long sample names never widen the window
+        field->setSizePolicy(QSizePolicy::Ignored, field->sizePolicy().verticalPolicy());
+    }
+    m_sample->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_sample->setMinimumContentsLength(12);
+    m_partition->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_partition->setMinimumContentsLength(8);
 
-    for (QLineEdit *edit : {m_script, m_name, m_account, m_time, m_memory, m_array, m_dependency}) {
+    for (QLineEdit *edit : {m_name, m_account, m_time, m_memory, m_array, m_dependency}) {
         connect(edit, &QLineEdit::textChanged, this, &SubmitForm::updateCommand);
     }
+    // Another script: the options it already gives change, not what the student typed.
+    connect(m_script, &QLineEdit::textChanged, this, [this] { loadBaseline(false); });
     for (QSpinBox *spin : {m_ntasks, m_cpus, m_gpus}) {
         connect(spin, &QSpinBox::valueChanged, this, &SubmitForm::updateCommand);
     }
@@ -135,11 +164,70 @@ void SubmitForm::onSampleChosen(int index)
     if (name.isEmpty()) {
         return;
     }
-    m_script->setText(QStringLiteral("~/") + name);
-    QFile file(samplePath(name));
-    if (file.open(QIODevice::ReadOnly)) {
-        m_preview->setText(QString::fromUtf8(file.read(4000)));
+    {
+        const QSignalBlocker block(m_script);
+        m_script->setText(QStringLiteral("~/") + name);
     }
+    loadBaseline(true);
+}
+
+QString SubmitForm::scriptFile() const
+{
+    QString path = m_script->text().trimmed();
+    if (path.isEmpty()) {
+        return {};
+    }
+    if (path.startsWith(QLatin1String("~/"))) {
+        path = QDir(m_homeDir).filePath(path.mid(2));
+    } else if (QDir::isRelativePath(path)) {
+        path = QDir(m_homeDir).filePath(path); // the terminal starts in the home directory
+    }
+    if (QFile::exists(path)) {
+        return path;
+    }
+    const QString name = m_sample->currentData().toString();
+    if (!name.isEmpty() && m_script->text().trimmed() == QStringLiteral("~/") + name) {
+        return samplePath(name); // copied into the home directory when it runs
+    }
+    return {};
+}
+
+void SubmitForm::loadBaseline(bool fill)
+{
+    QFile file(scriptFile());
+    QByteArray script;
+    if (!file.fileName().isEmpty() && file.open(QIODevice::ReadOnly)) {
+        script = file.read(1 << 20);
+    }
+    m_baseline = choicesFromScript(script);
+    m_preview->setPlainText(QString::fromUtf8(script));
+    m_preview->setVisible(!script.isEmpty());
+    if (fill) {
+        SubmitChoices shown = m_baseline;
+        shown.script = m_script->text();
+        showChoices(shown);
+    }
+    if (m_baseline.partition.isEmpty()) {
+        m_baseline.partition = m_defaultPartition;
+    }
+    updateCommand();
+}
+
+void SubmitForm::showChoices(const SubmitChoices &c)
+{
+    const QSignalBlocker blockName(m_name), blockAccount(m_account), blockTime(m_time),
+        blockMemory(m_memory), blockArray(m_array), blockDependency(m_dependency),
+        blockPartition(m_partition), blockTasks(m_ntasks), blockCpus(m_cpus), blockGpus(m_gpus);
+    m_name->setText(c.jobName);
+    m_account->setText(c.account);
+    m_partition->setCurrentText(c.partition.isEmpty() ? m_defaultPartition : c.partition);
+    m_time->setText(c.time);
+    m_memory->setText(c.memory);
+    m_ntasks->setValue(c.ntasks);
+    m_cpus->setValue(c.cpusPerTask);
+    m_gpus->setValue(c.gpus);
+    m_array->setText(c.array);
+    m_dependency->setText(c.dependency);
 }
 
 bool SubmitForm::prepareSample(QString *error) const
@@ -178,25 +266,26 @@ SubmitChoices SubmitForm::choices() const
 
 QString SubmitForm::commandLine() const
 {
-    return sbatchCommandLine(choices());
+    return sbatchCommandLine(choices(), m_baseline);
 }
 
-void SubmitForm::setPartitions(const QStringList &partitions)
+void SubmitForm::setPartitions(const QStringList &partitions, const QString &defaultPartition)
 {
     const QString current = m_partition->currentText();
     QStringList items = partitions;
     items.removeDuplicates();
-    QStringList existing;
-    for (int i = 0; i < m_partition->count(); ++i) {
-        existing << m_partition->itemText(i);
-    }
-    if (existing == items) {
-        return;
+    const QString previousDefault = m_defaultPartition;
+    m_defaultPartition
+        = defaultPartition.isEmpty() && !items.isEmpty() ? items.first() : defaultPartition;
+    if (m_baseline.partition.isEmpty() || m_baseline.partition == previousDefault) {
+        m_baseline.partition = m_defaultPartition;
     }
     const QSignalBlocker block(m_partition);
     m_partition->clear();
     m_partition->addItems(items);
-    m_partition->setCurrentText(current.isEmpty() && !items.isEmpty() ? items.first() : current);
+    // The student's own choice stays; otherwise the default partition, as sbatch would use.
+    m_partition->setCurrentText(
+        current.isEmpty() || current == previousDefault ? m_defaultPartition : current);
     updateCommand();
 }
 

@@ -26,9 +26,8 @@ namespace mc::gui {
 
 namespace {
 
-constexpr int kRowHeight = 30;
-constexpr int kHeaderHeight = 24;
-constexpr int kLabelWidth = 90;
+constexpr int kMinRowHeight = 30;
+constexpr int kMaxLabelledLanes = 6; // a row grows to label up to this many overlapping jobs
 constexpr double kMinSecondsPerPixel = 0.25;
 constexpr double kMaxSecondsPerPixel = 3600.0;
 constexpr double kZoomStep = 1.5;
@@ -98,20 +97,26 @@ public:
 
     double secondsPerPixel() const { return m_secondsPerPixel; }
     qint64 left() const { return m_left; }
+    // Sizes follow the font, so the projector zoom makes the whole timeline larger.
+    int headerHeight() const { return fontMetrics().height() + 10; }
+    int labelWidth() const
+    {
+        return std::max(90, fontMetrics().horizontalAdvance(QStringLiteral("gpu-node001 ")));
+    }
 
     void setSecondsPerPixel(double seconds, int anchorX)
     {
         seconds = std::clamp(seconds, kMinSecondsPerPixel, kMaxSecondsPerPixel);
         const qint64 anchorTime = timeAtX(anchorX);
         m_secondsPerPixel = seconds;
-        m_left = anchorTime - static_cast<qint64>((anchorX - kLabelWidth) * seconds);
+        m_left = anchorTime - static_cast<qint64>((anchorX - labelWidth()) * seconds);
         updateScrollBars();
         viewport()->update();
     }
 
     void scrollToNow()
     {
-        const int width = std::max(1, viewport()->width() - kLabelWidth);
+        const int width = std::max(1, viewport()->width() - labelWidth());
         m_left = m_model->now() - static_cast<qint64>(width * 2 / 3 * m_secondsPerPixel);
         updateScrollBars();
         viewport()->update();
@@ -129,10 +134,10 @@ public:
     // The block at a viewport position, or nullptr.
     std::optional<TimelineModel::Block> blockAt(const QPoint &pos) const
     {
-        if (pos.y() < kHeaderHeight || pos.x() < kLabelWidth) {
+        if (pos.y() < headerHeight() || pos.x() < labelWidth()) {
             return std::nullopt;
         }
-        const int row = (pos.y() - kHeaderHeight + verticalScrollBar()->value()) / kRowHeight;
+        const int row = (pos.y() - headerHeight() + verticalScrollBar()->value()) / m_rowHeight;
         const QStringList names = rows();
         if (row < 0 || row >= names.size()) {
             return std::nullopt;
@@ -141,8 +146,8 @@ public:
         const auto blocks = m_model->blocksOn(names[row]);
         int laneCount = 1;
         const QList<int> lanes = TimelineModel::assignLanes(blocks, &laneCount);
-        const int rowTop = kHeaderHeight - verticalScrollBar()->value() + row * kRowHeight;
-        const int lane = (pos.y() - rowTop - 2) * laneCount / (kRowHeight - 4);
+        const int rowTop = headerHeight() - verticalScrollBar()->value() + row * m_rowHeight;
+        const int lane = (pos.y() - rowTop - 2) * laneCount / (m_rowHeight - 4);
         for (qsizetype i = blocks.size() - 1; i >= 0; --i) {
             const auto &block = blocks[i];
             if (lanes[i] == lane && t >= block.begin
@@ -154,6 +159,14 @@ public:
     }
 
 protected:
+    void changeEvent(QEvent *event) override
+    {
+        QAbstractScrollArea::changeEvent(event);
+        if (event->type() == QEvent::FontChange) {
+            refresh(); // the projector zoom: taller rows, a wider name column
+        }
+    }
+
     void paintEvent(QPaintEvent *) override
     {
         QPainter p(viewport());
@@ -161,30 +174,30 @@ protected:
         p.fillRect(viewport()->rect(), pal.color(QPalette::Base));
         const QStringList names = rows();
         const int width = viewport()->width();
-        const int top = kHeaderHeight - verticalScrollBar()->value();
+        const int top = headerHeight() - verticalScrollBar()->value();
 
         // Rows: alternate shading and the node names.
         for (int i = 0; i < names.size(); ++i) {
-            const int y = top + i * kRowHeight;
-            if (y + kRowHeight < kHeaderHeight || y > viewport()->height()) {
+            const int y = top + i * m_rowHeight;
+            if (y + m_rowHeight < headerHeight() || y > viewport()->height()) {
                 continue;
             }
             if (i % 2 == 1) {
-                p.fillRect(QRect(0, y, width, kRowHeight), pal.color(QPalette::AlternateBase));
+                p.fillRect(QRect(0, y, width, m_rowHeight), pal.color(QPalette::AlternateBase));
             }
         }
         drawGrid(p, static_cast<int>(names.size()));
         for (int i = 0; i < names.size(); ++i) {
-            const int y = top + i * kRowHeight;
-            if (y + kRowHeight < kHeaderHeight || y > viewport()->height()) {
+            const int y = top + i * m_rowHeight;
+            if (y + m_rowHeight < headerHeight() || y > viewport()->height()) {
                 continue;
             }
-            p.setClipRect(QRect(kLabelWidth, kHeaderHeight, width - kLabelWidth,
-                viewport()->height() - kHeaderHeight));
+            p.setClipRect(QRect(labelWidth(), headerHeight(), width - labelWidth(),
+                viewport()->height() - headerHeight()));
             const auto blocks = m_model->blocksOn(names[i]);
             int laneCount = 1;
             const QList<int> lanes = TimelineModel::assignLanes(blocks, &laneCount);
-            const double laneHeight = (kRowHeight - 4) / static_cast<double>(laneCount);
+            const double laneHeight = (m_rowHeight - 4) / static_cast<double>(laneCount);
             for (qsizetype b = 0; b < blocks.size(); ++b) {
                 const int laneTop = y + 2 + static_cast<int>(lanes[b] * laneHeight);
                 const int laneBottom = y + 2 + static_cast<int>((lanes[b] + 1) * laneHeight);
@@ -192,25 +205,31 @@ protected:
             }
             p.setClipping(false);
             p.setPen(pal.color(QPalette::Text));
-            p.fillRect(QRect(0, y, kLabelWidth - 2, kRowHeight),
+            p.fillRect(QRect(0, y, labelWidth() - 2, m_rowHeight),
                 i % 2 ? pal.color(QPalette::AlternateBase) : pal.color(QPalette::Base));
             const QString label = names[i] == TimelineModel::unplacedRow()
                 ? TimelineView::tr("not placed")
                 : names[i];
-            p.drawText(
-                QRect(4, y, kLabelWidth - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft, label);
+            p.drawText(QRect(4, y, labelWidth() - 8, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                label);
         }
         // The now line.
         const int nowX = xOf(m_model->now());
-        if (nowX >= kLabelWidth && nowX <= width) {
+        if (nowX >= labelWidth() && nowX <= width) {
             p.setPen(QPen(QColor(220, 30, 30), 2));
-            p.drawLine(nowX, kHeaderHeight - 6, nowX, viewport()->height());
-            p.drawText(QRect(nowX + 3, 0, 80, kHeaderHeight - 4), Qt::AlignBottom | Qt::AlignLeft,
+            p.drawLine(nowX, headerHeight() - 6, nowX, viewport()->height());
+            p.drawText(QRect(nowX + 3, 0, 80, headerHeight() - 4), Qt::AlignBottom | Qt::AlignLeft,
                 TimelineView::tr("now"));
         }
+        // The date of the axis' left end, above the node names: times alone are ambiguous.
+        p.fillRect(QRect(0, 0, labelWidth() - 2, headerHeight() - 1), pal.color(QPalette::Base));
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRect(4, 0, labelWidth() - 8, headerHeight() - 4),
+            Qt::AlignBottom | Qt::AlignLeft,
+            QDateTime::fromSecsSinceEpoch(m_left).toString(QStringLiteral("yyyy-MM-dd")));
         p.setPen(pal.color(QPalette::Mid));
-        p.drawLine(kLabelWidth - 1, 0, kLabelWidth - 1, viewport()->height());
-        p.drawLine(0, kHeaderHeight - 1, width, kHeaderHeight - 1);
+        p.drawLine(labelWidth() - 1, 0, labelWidth() - 1, viewport()->height());
+        p.drawLine(0, headerHeight() - 1, width, headerHeight() - 1);
     }
 
     void resizeEvent(QResizeEvent *event) override
@@ -260,8 +279,10 @@ protected:
     }
 
 private:
+    // After the model changed (coalesced) or the font: the rows' height, the scroll range.
     void refresh()
     {
+        updateRowHeight(rows());
         updateScrollBars();
         viewport()->update();
     }
@@ -270,12 +291,12 @@ private:
 
     qint64 timeAtX(int x) const
     {
-        return m_left + static_cast<qint64>((x - kLabelWidth) * m_secondsPerPixel);
+        return m_left + static_cast<qint64>((x - labelWidth()) * m_secondsPerPixel);
     }
 
     int xOf(qint64 t) const
     {
-        const double x = kLabelWidth + static_cast<double>(t - m_left) / m_secondsPerPixel;
+        const double x = labelWidth() + static_cast<double>(t - m_left) / m_secondsPerPixel;
         return static_cast<int>(std::clamp(x, -1e6, 1e6));
     }
 
@@ -283,7 +304,7 @@ private:
     {
         const auto [first, last] = m_model->span();
         const auto margin = static_cast<qint64>(kMarginPixels * m_secondsPerPixel);
-        const int width = std::max(1, viewport()->width() - kLabelWidth);
+        const int width = std::max(1, viewport()->width() - labelWidth());
         const auto visible = static_cast<qint64>(width * m_secondsPerPixel);
         m_rangeStart = std::min(first - margin, m_left);
         const qint64 rangeEnd = std::max(last + margin, m_left + visible);
@@ -298,10 +319,10 @@ private:
         h->setValue(
             static_cast<int>(static_cast<double>(m_left - m_rangeStart) / m_secondsPerPixel));
         QScrollBar *v = verticalScrollBar();
-        const int content = static_cast<int>(rows().size()) * kRowHeight;
-        v->setRange(0, std::max(0, content - (viewport()->height() - kHeaderHeight)));
+        const int content = static_cast<int>(rows().size()) * m_rowHeight;
+        v->setRange(0, std::max(0, content - (viewport()->height() - headerHeight())));
         v->setPageStep(viewport()->height());
-        v->setSingleStep(kRowHeight);
+        v->setSingleStep(m_rowHeight);
     }
 
     void drawGrid(QPainter &p, int rowCount)
@@ -317,7 +338,7 @@ private:
         }
         const int width = viewport()->width();
         const int bottom = std::min(viewport()->height(),
-            kHeaderHeight + rowCount * kRowHeight - verticalScrollBar()->value());
+            headerHeight() + rowCount * m_rowHeight - verticalScrollBar()->value());
         const qint64 offset = QDateTime::fromSecsSinceEpoch(m_left).offsetFromUtc();
         qint64 t = ((m_left + offset) / step + 1) * step - offset;
         const QString format = step >= 86400 ? QStringLiteral("MM-dd")
@@ -326,10 +347,26 @@ private:
         for (; xOf(t) < width; t += step) {
             const int x = xOf(t);
             p.setPen(palette().color(QPalette::Midlight));
-            p.drawLine(x, kHeaderHeight, x, bottom);
+            p.drawLine(x, headerHeight(), x, bottom);
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRect(x - 50, 0, 100, kHeaderHeight - 4), Qt::AlignCenter,
+            p.drawText(QRect(x - 50, 0, 100, headerHeight() - 4), Qt::AlignCenter,
                 QDateTime::fromSecsSinceEpoch(t).toString(format));
+        }
+    }
+
+    // Tall enough for a label in each lane of the busiest row (up to kMaxLabelledLanes).
+    void updateRowHeight(const QStringList &names)
+    {
+        int lanesNeeded = 1;
+        for (const QString &name : names) {
+            int laneCount = 1;
+            TimelineModel::assignLanes(m_model->blocksOn(name), &laneCount);
+            lanesNeeded = std::max(lanesNeeded, std::min(laneCount, kMaxLabelledLanes));
+        }
+        const int height = std::max(kMinRowHeight, lanesNeeded * (fontMetrics().height() + 2) + 4);
+        if (height != m_rowHeight) {
+            m_rowHeight = height;
+            updateScrollBars();
         }
     }
 
@@ -338,7 +375,7 @@ private:
     {
         const int x1 = xOf(block.begin);
         const int x2 = std::max(xOf(block.end), x1 + 3);
-        if (x2 < kLabelWidth || x1 > viewport()->width()) {
+        if (x2 < labelWidth() || x1 > viewport()->width()) {
             return;
         }
         const QRect box(x1, top, x2 - x1, height);
@@ -362,12 +399,22 @@ private:
             p.drawRect(box.adjusted(0, 0, -1, -1));
             break;
         }
-        const QString label = QString::number(block.jobId);
+        // The longest label that fits: id, name and user; id and name; the id alone.
+        const QString id = QString::number(block.jobId);
+        QString label = id;
+        for (const QString &candidate :
+            {QStringLiteral("%1 %2 (%3)").arg(id, block.name, block.user),
+                QStringLiteral("%1 %2").arg(id, block.name)}) {
+            if (p.fontMetrics().horizontalAdvance(candidate) + 6 < box.width()) {
+                label = candidate;
+                break;
+            }
+        }
         if (p.fontMetrics().horizontalAdvance(label) + 6 < box.width()
             && p.fontMetrics().height() <= box.height() + 4) {
             p.setPen(palette().color(QPalette::Text));
             const QRect text = box.intersected(
-                QRect(kLabelWidth, 0, viewport()->width() - kLabelWidth, viewport()->height()));
+                QRect(labelWidth(), 0, viewport()->width() - labelWidth(), viewport()->height()));
             p.drawText(text.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
         }
     }
@@ -378,6 +425,7 @@ private:
     QTimer *m_repaint;
     QTimer *m_tick;
     double m_secondsPerPixel = 5.0;
+    int m_rowHeight = kMinRowHeight; // from the font and the busiest row, at each paint
     qint64 m_left = 0;
     qint64 m_rangeStart = 0;
 };
@@ -420,25 +468,25 @@ double TimelineView::secondsPerPixel() const
 
 void TimelineView::setSecondsPerPixel(double seconds)
 {
-    m_canvas->setSecondsPerPixel(seconds, kLabelWidth);
+    m_canvas->setSecondsPerPixel(seconds, m_canvas->labelWidth());
 }
 
 void TimelineView::zoomIn()
 {
-    const int nowX = kLabelWidth
+    const int nowX = m_canvas->labelWidth()
         + static_cast<int>(
             static_cast<double>(m_model->now() - m_canvas->left()) / m_canvas->secondsPerPixel());
     m_canvas->setSecondsPerPixel(m_canvas->secondsPerPixel() / kZoomStep,
-        std::clamp(nowX, kLabelWidth, m_canvas->viewport()->width()));
+        std::clamp(nowX, m_canvas->labelWidth(), m_canvas->viewport()->width()));
 }
 
 void TimelineView::zoomOut()
 {
-    const int nowX = kLabelWidth
+    const int nowX = m_canvas->labelWidth()
         + static_cast<int>(
             static_cast<double>(m_model->now() - m_canvas->left()) / m_canvas->secondsPerPixel());
     m_canvas->setSecondsPerPixel(m_canvas->secondsPerPixel() * kZoomStep,
-        std::clamp(nowX, kLabelWidth, m_canvas->viewport()->width()));
+        std::clamp(nowX, m_canvas->labelWidth(), m_canvas->viewport()->width()));
 }
 
 void TimelineView::scrollToNow()

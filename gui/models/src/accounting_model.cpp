@@ -3,6 +3,8 @@
 #include "mc/proto/json.h"
 #include "mc/sched/time_format.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace mc::gui {
@@ -136,9 +138,16 @@ QVariant AccountingModel::headerData(int section, Qt::Orientation orientation, i
         || section >= kColumnCount) {
         return {};
     }
-    // sacct's field names where it has one; seff's words for the efficiencies.
-    static const char *const kTitles[] = {"JobID", "JobName", "User", "Partition", "State", "Wait",
-        "Elapsed", "AllocCPUS", "CPU Efficiency", "Memory Efficiency"};
+    // sacct's field names where it has one, as sacct prints them; the others (seff's words for
+    // the efficiencies, the wait) in the app's language.
+    static const char *const kTitles[] = {"JobID", "JobName", "User", "Partition", "State",
+        QT_TRANSLATE_NOOP("mc::gui::AccountingModel", "Wait"), "Elapsed", "AllocCPUS",
+        QT_TRANSLATE_NOOP("mc::gui::AccountingModel", "CPU Efficiency"),
+        QT_TRANSLATE_NOOP("mc::gui::AccountingModel", "Memory Efficiency")};
+    const auto column = static_cast<Column>(section);
+    if (column == Column::Wait || column == Column::CpuEff || column == Column::MemEff) {
+        return QCoreApplication::translate("mc::gui::AccountingModel", kTitles[section]);
+    }
     return QString::fromLatin1(kTitles[section]);
 }
 

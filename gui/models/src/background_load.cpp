@@ -54,29 +54,108 @@ BackgroundLoad::BackgroundLoad(RequestClient *requests, QObject *parent)
 
 BackgroundLoad::~BackgroundLoad() = default;
 
+std::vector<PartitionLimits> partitionLimits(const mc::proto::Json &reply)
+{
+    std::vector<PartitionLimits> result;
+    for (const auto &partition : reply["partitions"].items()) {
+        if (partition["state"].toString("up") != "up") {
+            continue;
+        }
+        PartitionLimits limits;
+        limits.name = QString::fromStdString(partition["name"].toString());
+        limits.maxTime = partition["max_time"].toInt(-1);
+        const auto members = partition["nodes"].toStringList();
+        bool any = false;
+        for (const auto &node : reply["nodes"].items()) {
+            if (std::find(members.begin(), members.end(), node["name"].toString())
+                == members.end()) {
+                continue;
+            }
+            any = true;
+            limits.cpus = std::max(limits.cpus, static_cast<int>(node["cpus"].toInt(1)));
+            limits.memory = std::max<qint64>(limits.memory, node["memory"].toInt());
+            limits.gpus = std::max(limits.gpus, static_cast<int>(node["gpus"].toInt()));
+        }
+        if (any && !limits.name.isEmpty()) {
+            result.push_back(limits);
+        }
+    }
+    return result;
+}
+
 mc::proto::Json BackgroundLoad::submitRequest(
     const QString &user, const QString &name, int cpus, qint64 sleepSeconds, qint64 limit)
+{
+    Shape shape;
+    shape.cpus = cpus;
+    shape.sleepSeconds = sleepSeconds;
+    shape.limit = limit;
+    return submitRequest(user, name, shape);
+}
+
+mc::proto::Json BackgroundLoad::submitRequest(
+    const QString &user, const QString &name, const Shape &shape)
 {
     auto spec = mc::proto::Json::object();
     spec.set("name", name.toStdString());
     spec.set("user", user.toStdString());
+    if (!shape.partition.isEmpty()) {
+        spec.set("partition", shape.partition.toStdString());
+    }
     spec.set("work_dir", "/");
     spec.set("script",
         "#!/bin/bash\n# background load from the instructor panel\nsleep "
-            + std::to_string(sleepSeconds) + "\n");
+            + std::to_string(shape.sleepSeconds) + "\n");
     spec.set("std_out", "/dev/null");
-    spec.set("time_limit", static_cast<std::int64_t>(limit));
+    spec.set("time_limit", static_cast<std::int64_t>(shape.limit));
     spec.set("ntasks", 1);
-    spec.set("cpus_per_task", cpus);
+    spec.set("cpus_per_task", shape.cpus);
     spec.set("cpus_per_task_given", true);
+    if (shape.memory > 0) {
+        spec.set("mem_per_node", static_cast<std::int64_t>(shape.memory));
+    }
+    if (shape.gpus > 0) {
+        spec.set("gpus_per_node", shape.gpus);
+    }
     spec.set("submit_host", "login1");
     return mc::proto::Json::object().set("op", "submit").set("job", std::move(spec));
 }
 
-void BackgroundLoad::submit(
-    const QString &user, const QString &name, int cpus, qint64 sleepSeconds, qint64 limit)
+BackgroundLoad::Shape BackgroundLoad::drawShape(
+    const PartitionLimits &partition, std::mt19937 &random)
 {
-    const auto request = submitRequest(user, name, cpus, sleepSeconds, limit);
+    Shape shape;
+    shape.partition = partition.name;
+    // Mostly small jobs, now and then a wide one, as on a real cluster.
+    std::discrete_distribution<int> width({6, 3, 2, 1});
+    shape.cpus = std::clamp(1 << width(random), 1, std::max(1, partition.cpus));
+    if (partition.memory > 0) {
+        // 1 GiB a CPU, at most half the node: a realistic request that always fits.
+        shape.memory
+            = std::min<qint64>(1024 * shape.cpus, std::max<qint64>(1, partition.memory / 2));
+    }
+    if (partition.gpus > 0) {
+        std::uniform_int_distribution<int> gpus(1, std::min(2, partition.gpus));
+        shape.gpus = gpus(random);
+    }
+    // 1 to 20 minutes under a limit half as long again, both within the partition's MaxTime.
+    int longest = 20;
+    if (partition.maxTime > 0) {
+        longest = static_cast<int>(std::clamp<qint64>(partition.maxTime * 2 / 3 / 60, 1, 20));
+    }
+    std::uniform_int_distribution<int> minutes(1, longest);
+    shape.sleepSeconds = minutes(random) * 60;
+    shape.limit = ((shape.sleepSeconds * 3 / 2) / 60 + 1) * 60;
+    if (partition.maxTime > 0) {
+        shape.limit = std::min(shape.limit, partition.maxTime);
+        shape.sleepSeconds = std::min(shape.sleepSeconds, shape.limit);
+    }
+    return shape;
+}
+
+void BackgroundLoad::submit(const QString &user, const QString &name, const Shape &shape)
+{
+    const auto request = submitRequest(user, name, shape);
     m_requests->send(request, this, [this, request](const mc::proto::Json &reply) {
         if (reply["ok"].toBool()) {
             ++m_submitted;
@@ -91,13 +170,21 @@ void BackgroundLoad::submit(
 void BackgroundLoad::startGenerator(
     const QStringList &users, double jobsPerMinute, int maxCpus, quint32 seed)
 {
+    PartitionLimits any; // the default partition, its size only known as the largest node's
+    any.cpus = std::max(1, maxCpus);
+    startGenerator(users, jobsPerMinute, {any}, seed);
+}
+
+void BackgroundLoad::startGenerator(const QStringList &users, double jobsPerMinute,
+    std::vector<PartitionLimits> partitions, quint32 seed)
+{
     stop();
-    if (users.isEmpty() || jobsPerMinute <= 0) {
+    if (users.isEmpty() || jobsPerMinute <= 0 || partitions.empty()) {
         return;
     }
     m_users = users;
     m_jobsPerMinute = jobsPerMinute;
-    m_maxCpus = std::max(1, maxCpus);
+    m_partitions = std::move(partitions);
     m_random.seed(seed);
     disconnect(m_timer, nullptr, this, nullptr);
     connect(m_timer, &QTimer::timeout, this, &BackgroundLoad::generateOne);
@@ -108,16 +195,13 @@ void BackgroundLoad::startGenerator(
 void BackgroundLoad::generateOne()
 {
     std::uniform_int_distribution<int> user(0, static_cast<int>(m_users.size()) - 1);
-    // Mostly small jobs, now and then a wide one, as on a real cluster.
-    std::discrete_distribution<int> width({6, 3, 2, 1});
-    const int cpus = std::min(m_maxCpus, 1 << width(m_random));
-    std::uniform_int_distribution<int> minutes(1, 20);
-    const qint64 sleep = minutes(m_random) * 60;
-    const qint64 limit = ((sleep * 3 / 2) / 60 + 1) * 60;
+    std::uniform_int_distribution<int> partition(0, static_cast<int>(m_partitions.size()) - 1);
+    const PartitionLimits &where = m_partitions[static_cast<std::size_t>(partition(m_random))];
     static const char *const kNames[] = {"train", "preprocess", "eval", "sweep", "analysis"};
     std::uniform_int_distribution<int> name(0, 4);
-    submit(
-        m_users[user(m_random)], QString::fromLatin1(kNames[name(m_random)]), cpus, sleep, limit);
+    const QString jobName = QString::fromLatin1(kNames[name(m_random)]);
+    const QString who = m_users[user(m_random)];
+    submit(who, jobName, drawShape(where, m_random));
     // Poisson arrivals: exponential gaps with the asked-for mean.
     std::exponential_distribution<double> gap(m_jobsPerMinute / 60.0);
     m_timer->start(static_cast<int>(std::clamp(gap(m_random) * 1000.0, 200.0, 600000.0)));
@@ -155,8 +239,11 @@ void BackgroundLoad::replayDue()
         const qint64 run = std::max<qint64>(1, job.runTime);
         const qint64 limit = job.requestedTime > 0 ? std::max(job.requestedTime, run)
                                                    : ((run * 3 / 2) / 60 + 1) * 60;
-        submit(user, QStringLiteral("swf-%1").arg(m_next), std::min(job.processors, m_maxCpus), run,
-            ((limit + 59) / 60) * 60);
+        Shape shape;
+        shape.cpus = std::min(job.processors, m_maxCpus);
+        shape.sleepSeconds = run;
+        shape.limit = ((limit + 59) / 60) * 60;
+        submit(user, QStringLiteral("swf-%1").arg(m_next), shape);
     }
     if (m_next >= m_replay.size()) {
         m_timer->stop();
@@ -168,6 +255,14 @@ void BackgroundLoad::stop()
     m_timer->stop();
     m_replay.clear();
     m_next = 0;
+}
+
+void BackgroundLoad::resetCounts()
+{
+    m_submitted = 0;
+    m_refused = 0;
+    m_lastError.clear();
+    Q_EMIT progress();
 }
 
 bool BackgroundLoad::isRunning() const

@@ -257,6 +257,13 @@ void ControllerLink::setConnected(bool connected)
     Q_EMIT connectedChanged(connected);
 }
 
+void ControllerLink::retranslate()
+{
+    if (m_connected) {
+        setStatus(tr("Connected to the cluster"));
+    }
+}
+
 void ControllerLink::setStatus(const QString &status)
 {
     if (m_status == status) {

@@ -54,9 +54,21 @@ void TimelineModel::reset(const QList<mc::proto::Json> &jobs, const QList<mc::pr
             m_nodeNames << name;
         }
     }
-    // Finished jobs already known stay (the snapshot only has the last MinJobAge of them).
+    // Finished jobs already known stay (the snapshot only has the last MinJobAge of them); a
+    // pending or running job the snapshot lacks no longer exists (a reset cluster, a restarted
+    // controller that lost it): it goes, rather than stay on screen as a ghost.
+    QSet<qint64> inSnapshot;
     for (const auto &job : jobs) {
+        inSnapshot.insert(job["job_id"].toInt(-1));
         store(job);
+    }
+    for (auto it = m_jobs.begin(); it != m_jobs.end();) {
+        if ((it->pending || it->running) && !inSnapshot.contains(it.key())) {
+            reindex(it.key(), rowsOf(*it), {});
+            it = m_jobs.erase(it);
+        } else {
+            ++it;
+        }
     }
     dropOldPast();
     Q_EMIT changed();
@@ -91,6 +103,14 @@ void TimelineModel::applyPlan(const mc::proto::Json &plan)
         it->plannedNodes = nodeNamesOf(entry["nodes"]);
         reindex(it->jobId, before, rowsOf(*it));
     }
+    Q_EMIT changed();
+}
+
+void TimelineModel::clearJobs()
+{
+    m_jobs.clear();
+    m_jobsOnRow.clear();
+    m_finishedOrder.clear();
     Q_EMIT changed();
 }
 

@@ -165,6 +165,28 @@ struct TerminalScreen::Callbacks {
         Q_EMIT self(user)->outputReady(QByteArray(bytes, static_cast<qsizetype>(length)));
     }
 
+    // xterm's colour queries, which libvterm leaves to us: "10;?" (foreground) and "11;?"
+    // (background) are answered with the view's default colours.
+    static int osc(const char *command, size_t length, void *user)
+    {
+        const QByteArray text(command, static_cast<qsizetype>(length));
+        if (text != "10;?" && text != "11;?") {
+            return 0;
+        }
+        const std::uint32_t rgb = text.startsWith("10") ? kDefaultForeground : kDefaultBackground;
+        const auto channel = [rgb](int shift) {
+            const QByteArray hex
+                = QByteArray::number((rgb >> shift) & 0xff, 16).rightJustified(2, '0');
+            return hex + hex;
+        };
+        Q_EMIT self(user)->outputReady("\x1b]" + text.left(2) + ";rgb:" + channel(16) + '/'
+            + channel(8) + '/' + channel(0) + "\x1b\\");
+        return 1;
+    }
+
+    static constexpr VTermParserCallbacks kFallbacks
+        = {nullptr, nullptr, nullptr, nullptr, osc, nullptr, nullptr};
+
     static constexpr VTermScreenCallbacks kScreen
         = {damage, nullptr, moveCursor, setTermProp, bell, nullptr, pushLine, popLine};
 };
@@ -179,6 +201,7 @@ TerminalScreen::TerminalScreen(int rows, int cols, QObject *parent)
     vterm_output_set_callback(m_vterm, &Callbacks::output, this);
     m_screen = vterm_obtain_screen(m_vterm);
     vterm_screen_set_callbacks(m_screen, &Callbacks::kScreen, this);
+    vterm_screen_set_unrecognised_fallbacks(m_screen, &Callbacks::kFallbacks, this);
     vterm_screen_enable_altscreen(m_screen, 1);
     vterm_screen_set_damage_merge(m_screen, VTERM_DAMAGE_SCROLL);
     vterm_screen_reset(m_screen, 1);

@@ -46,12 +46,15 @@ TerminalView::~TerminalView() = default;
 
 void TerminalView::updateFont()
 {
-    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    // The family and style only: the size follows the parent's, so the app's projector zoom
+    // reaches the terminal too.
+    QFont font;
+    font.setFamilies(QFontDatabase::systemFont(QFontDatabase::FixedFont).families());
     font.setStyleHint(QFont::Monospace, QFont::PreferDefault);
     font.setFixedPitch(true);
     font.setKerning(false);
     setFont(font);
-    const QFontMetrics metrics(font);
+    const QFontMetrics metrics(this->font());
     m_cellSize = QSize(
         std::max(metrics.horizontalAdvance(QLatin1Char('M')), 1), std::max(metrics.height(), 1));
     m_ascent = metrics.ascent();

@@ -1,7 +1,9 @@
 #pragma once
-// The job details page: every field the controller reports for the selected job (the fields of
-// `scontrol show job`), its output files, and its state explained in plain words. It keeps the
-// last job object of every job it heard of, so selecting a job needs no request.
+// The job details page: the selected job's fields as `scontrol show job` prints them (jobFields:
+// expanded output paths, planned StartTime, EligibleTime, Dependency, TRES), then the
+// controller's explanation of why it waits in the app's language (the same text for the app
+// and the commands), or, for a job that does not wait, its state's meaning. It keeps the last
+// job object of every job it heard of, so selecting a job needs no request.
 
 #include "mc/proto/json.h"
 

@@ -19,5 +19,7 @@ QString effectiveLanguage(const QString &code);
 // Installs the translations for `code` (replacing earlier ones); Qt then sends LanguageChange
 // to every widget. Returns the language now in use. Needs a QCoreApplication.
 QString installLanguage(const QString &code);
+// The language installLanguage() last installed ("en" before any).
+QString currentLanguage();
 
 } // namespace mc::gui

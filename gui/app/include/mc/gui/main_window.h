@@ -3,8 +3,13 @@
 // views as docks fed live by the controller's event stream: the queue, the nodes, the details
 // of the selected job. A status bar says whether the controller is connected and how many jobs
 // are pending and running. Below the terminals: the timeline, the history and charts, the
-// filesystems, the submit form and the instructor panel. It owns the controller link, the
-// request client and the models, and starts the link when constructed.
+// filesystems, the submit form, the instructor panel and the lessons. It owns the controller link,
+// the request client and the models, and starts the link when constructed.
+//
+// Fits a laptop: the window opens within 1280×800 (or the screen, when smaller) in every
+// language, and no view asks for more (each dock has a small minimum, long texts wrap or
+// scroll). View → Reset Layout puts the docks back as at first start. For a projector,
+// Ctrl+= / Ctrl+- zoom every view, the terminals included (Ctrl+0: normal size).
 
 #include "mc/gui/app_options.h"
 
@@ -25,6 +30,7 @@ class HistoryView;
 class InstructorPanel;
 class JobDetailsView;
 class JobTableModel;
+class LessonsView;
 class NodeTableModel;
 class NodesView;
 class QueueView;
@@ -54,12 +60,19 @@ public:
     SubmitForm *submitForm() const { return m_submit; }
     InstructorPanel *instructorPanel() const { return m_instructor; }
     FilesystemsView *filesystems() const { return m_filesystems; }
+    LessonsView *lessons() const { return m_lessons; }
     // Types `command` and Enter in the current terminal tab (opening one when there is none);
     // false when the app has no shell to run.
     bool runInTerminal(const QString &command);
+    // The docks as at first start, every one shown, the window within the screen.
+    void resetLayout();
+    // Projector zoom: the font size of every view, in steps of 10% (0: normal).
+    void zoomBy(int steps);
+    int zoomSteps() const { return m_zoomSteps; }
 
 protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     // Sets every text of the window's own widgets in the current language.
@@ -73,6 +86,8 @@ private:
     void showStatus(const QString &status);
     void showCounts(int pending, int running);
     void updatePartitions();
+    // Shrinks the window to fit the screen it is on (never beyond 1280×800 at first start).
+    void fitToScreen();
 
     ControllerLink *m_link;
     JobTableModel *m_jobs;
@@ -88,6 +103,7 @@ private:
     SubmitForm *m_submit;
     InstructorPanel *m_instructor;
     FilesystemsView *m_filesystems;
+    LessonsView *m_lessons;
     QToolButton *m_externalButton = nullptr;
     QList<QDockWidget *> m_docks;
     QMenu *m_fileMenu = nullptr;
@@ -96,6 +112,14 @@ private:
     QAction *m_newTab = nullptr;
     QAction *m_external = nullptr;
     QAction *m_quit = nullptr;
+    QAction *m_resetLayout = nullptr;
+    QAction *m_zoomIn = nullptr;
+    QAction *m_zoomOut = nullptr;
+    QAction *m_zoomReset = nullptr;
+    QByteArray m_defaultLayout;
+    qreal m_basePointSize = 0;
+    int m_zoomSteps = 0;
+    bool m_shownOnce = false;
     QAction *m_systemLanguage = nullptr;
     QActionGroup *m_languages = nullptr;
     QLabel *m_connectionStatus = nullptr;

@@ -40,6 +40,9 @@ public:
     bool isConnected() const { return m_connected; }
     // Where the link stands, for the status bar ("Connected to the cluster", ...).
     QString statusText() const { return m_status; }
+    // Says the status again in the current language (after a live language switch); the
+    // transient "retrying" texts follow at the next attempt.
+    void retranslate();
 
     std::chrono::milliseconds retryInterval() const;
     void setRetryInterval(std::chrono::milliseconds interval);

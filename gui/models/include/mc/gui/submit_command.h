@@ -22,11 +22,21 @@ struct SubmitChoices {
     QString dependency; // --dependency ("afterok:12")
 };
 
-// The arguments after `sbatch`, e.g. {"--partition=cpu", "--time=1:00:00", "job.sh"}.
-QStringList sbatchArguments(const SubmitChoices &choices);
+// The arguments after `sbatch`, e.g. {"--partition=cpu", "--time=1:00:00", "job.sh"}: every
+// choice that is given and differs from `baseline` (what the script's own #SBATCH lines and the
+// cluster's default partition already give, so the line adds only what the student changed).
+// The script of `baseline` is ignored.
+QStringList sbatchArguments(const SubmitChoices &choices, const SubmitChoices &baseline = {});
 // The whole line: "sbatch --partition=cpu --time=1:00:00 job.sh", each argument quoted for bash
 // when it needs it.
-QString sbatchCommandLine(const SubmitChoices &choices);
+QString sbatchCommandLine(const SubmitChoices &choices, const SubmitChoices &baseline = {});
+// The choices a script's #SBATCH option words make (mc::sched::parseDirectives), as sbatch
+// reads them: long options with '=' or a separate value, and their short forms (-J -A -p -t -n
+// -c -a -d); --gres=gpu:N and --gpus-per-node=N set `gpus`. Other options are left out (the
+// script keeps them; sbatch reads them there).
+SubmitChoices choicesFromDirectives(const QStringList &words);
+// The same for a whole batch script's text: its #SBATCH lines as sbatch reads them.
+SubmitChoices choicesFromScript(const QByteArray &script);
 // One word quoted for bash: unchanged when safe, else in single quotes.
 QString shellQuote(const QString &word);
 

@@ -57,6 +57,8 @@ public:
     // A plan event's `plan` array: planned starts and nodes of pending jobs.
     void applyPlan(const mc::proto::Json &plan);
     void clear();
+    // Forgets every job, past ones included, and keeps the nodes (a cluster reset).
+    void clearJobs();
 
     // The cluster clock (epoch seconds): running blocks grow to at least `now`.
     void setNow(qint64 now);

@@ -88,6 +88,11 @@ public:
     enum Modifier : unsigned { NoModifier = 0, Shift = 1, Alt = 2, Ctrl = 4 };
 
     static constexpr int kDefaultMaxScrollback = 10000;
+    // The default colours the view paints (0xRRGGBB): light text on a dark background. The
+    // screen gives them to programs that ask (xterm's OSC 10 and 11 queries), so that vim and
+    // others pick their dark-background colours.
+    static constexpr std::uint32_t kDefaultForeground = 0xd0d0d0;
+    static constexpr std::uint32_t kDefaultBackground = 0x1e1e1e;
 
     // Precondition: rows >= 1, cols >= 1.
     TerminalScreen(int rows, int cols, QObject *parent = nullptr);

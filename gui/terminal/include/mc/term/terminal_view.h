@@ -10,12 +10,12 @@
 // Scrolling: the view follows new output while it is at the bottom; scrolled up, it stays on
 // the lines it shows until the user scrolls back down or types.
 
+#include "mc/term/terminal_screen.h"
+
 #include <QAbstractScrollArea>
 #include <QColor>
 
 namespace mc::term {
-
-class TerminalScreen;
 
 class TerminalView : public QAbstractScrollArea {
     Q_OBJECT
@@ -74,8 +74,8 @@ private:
     TerminalScreen *m_screen;
     QSize m_cellSize;
     int m_ascent = 0;
-    QColor m_defaultFg{0xd0, 0xd0, 0xd0};
-    QColor m_defaultBg{0x1e, 0x1e, 0x1e};
+    QColor m_defaultFg{QRgb(TerminalScreen::kDefaultForeground)};
+    QColor m_defaultBg{QRgb(TerminalScreen::kDefaultBackground)};
     bool m_selecting = false;
     bool m_hasSelection = false;
     LinePos m_selectionAnchor;

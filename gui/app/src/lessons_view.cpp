@@ -1,0 +1,221 @@
+#include "mc/gui/lessons_view.h"
+
+#include "mc/gui/language.h"
+#include "mc/lessons/catalog.h"
+#include "mc/lessons/progress.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace mc::gui {
+
+namespace {
+
+constexpr int kIdRole = Qt::UserRole + 1;
+
+QString q(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+LessonsView::LessonsView(QString lessonsDir, QString clusterDir, QString user, QString launcher,
+    QStringList launcherArguments, QWidget *parent)
+    : QWidget(parent)
+    , m_lessonsDir(std::move(lessonsDir))
+    , m_clusterDir(std::move(clusterDir))
+    , m_user(std::move(user))
+    , m_launcher(std::move(launcher))
+    , m_launcherArguments(std::move(launcherArguments))
+    , m_list(new QListWidget(this))
+    , m_text(new QTextBrowser(this))
+    , m_output(new QPlainTextEdit(this))
+    , m_progress(new QLabel(this))
+    , m_start(new QPushButton(this))
+    , m_check(new QPushButton(this))
+    , m_hint(new QPushButton(this))
+    , m_reset(new QPushButton(this))
+{
+    setObjectName(QStringLiteral("lessonsView"));
+    m_list->setObjectName(QStringLiteral("lessonList"));
+    m_text->setObjectName(QStringLiteral("lessonText"));
+    m_output->setObjectName(QStringLiteral("lessonOutput"));
+    m_start->setObjectName(QStringLiteral("lessonStart"));
+    m_check->setObjectName(QStringLiteral("lessonCheck"));
+    m_hint->setObjectName(QStringLiteral("lessonHint"));
+    m_reset->setObjectName(QStringLiteral("lessonReset"));
+    m_text->setOpenExternalLinks(true);
+    m_output->setReadOnly(true);
+    m_progress->setWordWrap(true);
+    m_list->setMinimumWidth(0);
+
+    auto *buttons = new QHBoxLayout;
+    for (QPushButton *button : {m_start, m_check, m_hint, m_reset}) {
+        button->setEnabled(!m_launcher.isEmpty());
+        buttons->addWidget(button);
+    }
+    buttons->addStretch(1);
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_text, 3);
+    rightLayout->addLayout(buttons);
+    rightLayout->addWidget(m_output, 1);
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_list, 1);
+    leftLayout->addWidget(m_progress);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 3);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, &LessonsView::showSelected);
+    connect(m_start, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("start")); });
+    connect(m_check, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("check")); });
+    connect(m_hint, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("hint")); });
+    connect(m_reset, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("reset")); });
+    retranslateUi();
+    reload();
+}
+
+QStringList LessonsView::lessonIds() const
+{
+    QStringList ids;
+    for (int row = 0; row < m_list->count(); ++row) {
+        ids << m_list->item(row)->data(kIdRole).toString();
+    }
+    return ids;
+}
+
+void LessonsView::selectLesson(const QString &id)
+{
+    const int row = static_cast<int>(lessonIds().indexOf(id));
+    if (row >= 0) {
+        m_list->setCurrentRow(row);
+    }
+}
+
+QString LessonsView::lessonText() const
+{
+    return m_text->toPlainText();
+}
+
+QString LessonsView::outputText() const
+{
+    return m_output->toPlainText();
+}
+
+void LessonsView::reload()
+{
+    const QString selected
+        = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+    mc::lessons::ProgressStore progress(
+        mc::emu::ClusterLayout{m_clusterDir.toStdString()}, m_user.toStdString());
+    progress.load(); // no file yet: no progress
+    const QSignalBlocker block(m_list);
+    m_list->clear();
+    int done = 0;
+    const auto lessons
+        = mc::lessons::listLessons(m_lessonsDir.toStdString(), currentLanguage().toStdString());
+    for (const auto &entry : lessons) {
+        const auto parse = mc::lessons::loadLesson(
+            m_lessonsDir.toStdString(), currentLanguage().toStdString(), entry.id);
+        const auto it = progress.lessons.find(entry.id);
+        const bool complete = it != progress.lessons.end() && it->second.complete;
+        done += complete ? 1 : 0;
+        // ✓ done, ▶ the current one, ○ not done yet.
+        const QString mark = complete      ? QStringLiteral("✓")
+            : progress.current == entry.id ? QStringLiteral("▶")
+                                           : QStringLiteral("○");
+        auto *item = new QListWidgetItem(QStringLiteral("%1 %2  %3")
+                                             .arg(mark, q(parse ? parse->lesson.number : ""),
+                                                 q(parse ? parse->lesson.title : entry.id)));
+        item->setData(kIdRole, q(entry.id));
+        m_list->addItem(item);
+    }
+    m_progress->setText(tr("%1 of %2 lessons done.").arg(done).arg(lessons.size()));
+    const int row = static_cast<int>(
+        lessonIds().indexOf(selected.isEmpty() ? q(progress.current) : selected));
+    m_list->setCurrentRow(std::max(row, 0));
+    showSelected();
+}
+
+void LessonsView::showSelected()
+{
+    const QListWidgetItem *item = m_list->currentItem();
+    if (!item) {
+        m_text->clear();
+        return;
+    }
+    const auto parse = mc::lessons::loadLesson(m_lessonsDir.toStdString(),
+        currentLanguage().toStdString(), item->data(kIdRole).toString().toStdString());
+    if (!parse) {
+        m_text->clear();
+        return;
+    }
+    const auto &lesson = parse->lesson;
+    std::string markdown = "# " + lesson.title + "\n\n" + lesson.intro + "\n";
+    for (const auto &step : lesson.steps) {
+        markdown += "\n## " + step.title + "\n\n" + step.text + "\n";
+    }
+    m_text->setMarkdown(q(markdown));
+}
+
+void LessonsView::runLesson(const QString &verb)
+{
+    const QListWidgetItem *item = m_list->currentItem();
+    if (!item || m_launcher.isEmpty() || m_process) {
+        return;
+    }
+    m_process = new QProcess(this);
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    m_output->setPlainText(
+        QStringLiteral("$ minicluster lesson %1 %2\n").arg(verb, item->data(kIdRole).toString()));
+    connect(m_process, &QProcess::finished, this, [this] {
+        m_output->appendPlainText(QString::fromUtf8(m_process->readAll()).trimmed());
+        m_process->deleteLater();
+        m_process = nullptr;
+        reload();
+        Q_EMIT commandFinished();
+    });
+    m_process->start(m_launcher,
+        m_launcherArguments
+            + QStringList{QStringLiteral("lesson"), verb, item->data(kIdRole).toString()});
+}
+
+void LessonsView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        reload(); // the lessons in the new language
+    }
+}
+
+void LessonsView::retranslateUi()
+{
+    m_start->setText(tr("Start"));
+    m_check->setText(tr("Check"));
+    m_hint->setText(tr("Hint"));
+    m_reset->setText(tr("Reset"));
+    m_start->setToolTip(tr("minicluster lesson start: copies the lesson's files and starts it"));
+    m_check->setToolTip(tr("minicluster lesson check: checks the current step on the cluster"));
+    m_hint->setToolTip(tr("minicluster lesson hint: the next hint for the current step"));
+    m_reset->setToolTip(tr("minicluster lesson reset: starts the lesson over"));
+}
+
+} // namespace mc::gui
