@@ -393,10 +393,9 @@ void NodeDaemon::launch(const Json &job)
     }
     spawn.joinFiles = limiter->joinFiles();
     spawn.rlimits = limiter->rlimits();
-    if (m_settings.limits == LimitMode::Rlimit) {
-        spawn.cpuCount = facts.cpusOnNode;
-        spawn.firstCpu = static_cast<int>(id);
-    }
+    // The job sees only its CPUs (nproc, os.sched_getaffinity), in every limits mode.
+    spawn.cpuCount = facts.cpusOnNode;
+    spawn.firstCpu = static_cast<int>(id);
     SandboxHost *host = bwrap ? sandboxFor(sandbox) : nullptr;
     pid_t pid = -1;
     if (host) {
