@@ -55,6 +55,17 @@ echo "python exit code: $?"
 END
 sbatch oom.sh)";
 
+// 300 MB written and freed in a fraction of a second: over --mem=100M between two samples.
+const char *const kPeakScript = R"(cat > peak.sh <<'END'
+#!/bin/bash
+#SBATCH -J peak
+#SBATCH --mem=100M
+#SBATCH -o %x-%j.out
+python3 -c 'a = b"x" * (300 * 1024 * 1024); del a'
+echo "python exit code: $?"
+END
+sbatch peak.sh)";
+
 const char *const kBombScript = R"(cat > bomb.py <<'END'
 import os, time
 n = 0
@@ -102,6 +113,7 @@ class LimitsTest : public QObject {
 private slots:
     void jobOverItsMemoryEndsOutOfMemory_data();
     void jobOverItsMemoryEndsOutOfMemory();
+    void aPeakBetweenTwoSamplesStillEndsOutOfMemory();
     void jobPastItsTimeLimitGetsSigtermThenSigkillAndEndsTimeout();
     void warningSignalReachesTheBatchShellBeforeTheTimeLimit();
     void forkBombStopsAtThePidsLimitAndTheClusterGoesOn_data();
@@ -150,6 +162,21 @@ void LimitsTest::jobOverItsMemoryEndsOutOfMemory()
         qPrintable(sacct.out));
     QVERIFY2(sacct.out.contains(QStringLiteral("1.batch      OUT_OF_ME+    0:125")),
         qPrintable(sacct.out));
+}
+
+void LimitsTest::aPeakBetweenTwoSamplesStillEndsOutOfMemory()
+{
+    // Without a cgroup the daemon samples every 250 ms; the exit's rusage has the peak.
+    ClusterFixture cluster;
+    START_WITH_LIMITS(cluster, QStringLiteral("rlimit"), QStringList{});
+    ShellResult submit = cluster.shell(QString::fromUtf8(kPeakScript));
+    QCOMPARE(submit.out, QStringLiteral("Submitted batch job 1\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(isFinal(sacctState(cluster, 1)), 30000);
+    QString out = readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("peak-1.out")));
+    QVERIFY2(
+        out.contains(QStringLiteral("StepId=1.batch exceeded memory limit (")), qPrintable(out));
+    ShellResult sacct = cluster.shell(QStringLiteral("sacct -j 1 -X -n -o State,ExitCode"));
+    QVERIFY2(sacct.out.contains(QStringLiteral("OUT_OF_ME+    0:125")), qPrintable(sacct.out));
 }
 
 void LimitsTest::jobPastItsTimeLimitGetsSigtermThenSigkillAndEndsTimeout()
