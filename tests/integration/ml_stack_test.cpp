@@ -104,7 +104,9 @@ void MlStackTest::theMlModulesLiveInThePythonHierarchy()
         qPrintable(text));
     // Versions a document names that this cluster has not: Lmod's own answers.
     const QString missing = section(QStringLiteral("missing"));
-    QVERIFY2(missing.contains(QRegularExpression(QStringLiteral("are unknown:\\s+\"python/3\\.11\\.5\""))), qPrintable(text));
+    QVERIFY2(missing.contains(
+                 QRegularExpression(QStringLiteral("are unknown:\\s+\"python/3\\.11\\.5\""))),
+        qPrintable(text));
     QVERIFY2(
         missing.contains(QStringLiteral("Unable to find: \"python/3.9.6\"")), qPrintable(text));
 }
