@@ -24,6 +24,7 @@ import glob
 import hashlib
 import importlib.metadata as md
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -57,7 +58,7 @@ class Deb:
 
 class Dist:
     def __init__(self, info, deb):
-        meta = md.PathDistribution(__import__("pathlib").Path(info))
+        meta = md.PathDistribution(pathlib.Path(info))
         self.info = info
         self.deb = deb
         self.meta = meta
