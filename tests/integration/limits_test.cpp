@@ -55,13 +55,15 @@ echo "python exit code: $?"
 END
 sbatch oom.sh)";
 
-// 300 MB written and freed in a fraction of a second: over --mem=100M between two samples.
+// 300 MB made resident at once (MAP_POPULATE) by a process that exits at once: over
+// --mem=100M for less than a sampling interval on an idle machine (on a loaded one the
+// sampling may still see it; the job ends OUT_OF_MEMORY either way).
 const char *const kPeakScript = R"(cat > peak.sh <<'END'
 #!/bin/bash
 #SBATCH -J peak
 #SBATCH --mem=100M
 #SBATCH -o %x-%j.out
-python3 -c 'a = b"x" * (300 * 1024 * 1024); del a'
+python3 -c 'import mmap; mmap.mmap(-1, 300 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | mmap.MAP_POPULATE)'
 echo "python exit code: $?"
 END
 sbatch peak.sh)";
