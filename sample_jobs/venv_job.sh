@@ -16,3 +16,4 @@ python3 -m venv "$SLURM_TMPDIR/env"
 source "$SLURM_TMPDIR/env/bin/activate"
 pip install --no-index --quiet numpy 2>&1 || echo "no numpy wheel in the wheelhouse"
 python -c 'import sys; print("python", sys.version.split()[0], "in", sys.prefix)'
+python -c 'import numpy; print("numpy", numpy.__version__, "from", numpy.__path__[0])'

@@ -55,6 +55,19 @@ echo "python exit code: $?"
 END
 sbatch oom.sh)";
 
+// 300 MB made resident at once (MAP_POPULATE) by a process that exits at once: over
+// --mem=100M for less than a sampling interval on an idle machine (on a loaded one the
+// sampling may still see it; the job ends OUT_OF_MEMORY either way).
+const char *const kPeakScript = R"(cat > peak.sh <<'END'
+#!/bin/bash
+#SBATCH -J peak
+#SBATCH --mem=100M
+#SBATCH -o %x-%j.out
+python3 -c 'import mmap; mmap.mmap(-1, 300 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | mmap.MAP_POPULATE)'
+echo "python exit code: $?"
+END
+sbatch peak.sh)";
+
 const char *const kBombScript = R"(cat > bomb.py <<'END'
 import os, time
 n = 0
@@ -102,6 +115,7 @@ class LimitsTest : public QObject {
 private slots:
     void jobOverItsMemoryEndsOutOfMemory_data();
     void jobOverItsMemoryEndsOutOfMemory();
+    void aPeakBetweenTwoSamplesStillEndsOutOfMemory();
     void jobPastItsTimeLimitGetsSigtermThenSigkillAndEndsTimeout();
     void warningSignalReachesTheBatchShellBeforeTheTimeLimit();
     void forkBombStopsAtThePidsLimitAndTheClusterGoesOn_data();
@@ -150,6 +164,21 @@ void LimitsTest::jobOverItsMemoryEndsOutOfMemory()
         qPrintable(sacct.out));
     QVERIFY2(sacct.out.contains(QStringLiteral("1.batch      OUT_OF_ME+    0:125")),
         qPrintable(sacct.out));
+}
+
+void LimitsTest::aPeakBetweenTwoSamplesStillEndsOutOfMemory()
+{
+    // Without a cgroup the daemon samples every 250 ms; the exit's rusage has the peak.
+    ClusterFixture cluster;
+    START_WITH_LIMITS(cluster, QStringLiteral("rlimit"), QStringList{});
+    ShellResult submit = cluster.shell(QString::fromUtf8(kPeakScript));
+    QCOMPARE(submit.out, QStringLiteral("Submitted batch job 1\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(isFinal(sacctState(cluster, 1)), 30000);
+    QString out = readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("peak-1.out")));
+    QVERIFY2(
+        out.contains(QStringLiteral("StepId=1.batch exceeded memory limit (")), qPrintable(out));
+    ShellResult sacct = cluster.shell(QStringLiteral("sacct -j 1 -X -n -o State,ExitCode"));
+    QVERIFY2(sacct.out.contains(QStringLiteral("OUT_OF_ME+    0:125")), qPrintable(sacct.out));
 }
 
 void LimitsTest::jobPastItsTimeLimitGetsSigtermThenSigkillAndEndsTimeout()

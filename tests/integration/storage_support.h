@@ -27,6 +27,15 @@ inline bool writeFile(const QString &path, const QString &text)
         && f.write(text.toUtf8()) == text.toUtf8().size();
 }
 
+// The part of `out` from the line "== name" to the next "== " line: one command's output in
+// a shell run that echoes such headers between commands.
+inline QString section(const QString &out, const QString &name)
+{
+    qsizetype from = out.indexOf(QStringLiteral("== ") + name);
+    qsizetype to = out.indexOf(QStringLiteral("\n== "), from + 1);
+    return out.mid(from, to < 0 ? -1 : to - from);
+}
+
 // Before up(): the default preset's minicluster.conf with its storage lines replaced by `policy`.
 inline bool setStoragePolicy(const ClusterFixture &cluster, const QString &policy)
 {

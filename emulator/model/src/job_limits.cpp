@@ -76,6 +76,14 @@ std::string overMemoryNotice(
         + std::to_string(usedKb) + " > " + std::to_string(limitKb) + "), being killed\n";
 }
 
+std::string memoryPeakNotice(
+    const std::string &node, std::uint32_t jobId, std::int64_t peakKb, std::int64_t limitKb)
+{
+    return stepPrefix(node) + "StepId=" + std::to_string(jobId) + ".batch exceeded memory limit ("
+        + std::to_string(peakKb) + " > " + std::to_string(limitKb)
+        + ") between two samples: a process of the step peaked " + "at that size before it ended\n";
+}
+
 std::string overPidsNotice(const std::string &node, std::uint32_t jobId, int processes, int limit)
 {
     return stepPrefix(node) + "StepId=" + std::to_string(jobId) + ".batch has "

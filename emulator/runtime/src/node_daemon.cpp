@@ -393,10 +393,9 @@ void NodeDaemon::launch(const Json &job)
     }
     spawn.joinFiles = limiter->joinFiles();
     spawn.rlimits = limiter->rlimits();
-    if (m_settings.limits == LimitMode::Rlimit) {
-        spawn.cpuCount = facts.cpusOnNode;
-        spawn.firstCpu = static_cast<int>(id);
-    }
+    // The job sees only its CPUs (nproc, os.sched_getaffinity), in every limits mode.
+    spawn.cpuCount = facts.cpusOnNode;
+    spawn.firstCpu = static_cast<int>(id);
     SandboxHost *host = bwrap ? sandboxFor(sandbox) : nullptr;
     pid_t pid = -1;
     if (host) {
@@ -678,6 +677,15 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
     report.set("job_id", static_cast<std::int64_t>(id));
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
     int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    // Without a cgroup a peak between two samples (a 300 MB allocation that lived 100 ms under
+    // --mem=100M) is in the exit's rusage: the largest RSS of the script and the children it
+    // waited for. Over the limit, the job ends OUT_OF_MEMORY as a cgroup would have made it.
+    const std::int64_t memoryKb = job.limiter->limits().memoryBytes / 1024;
+    if (job.limiter->mode() == LimitMode::Rlimit && memoryKb > 0 && !job.overMemory && !job.overPids
+        && !job.cancelled && usage.ru_maxrss > memoryKb) {
+        job.overMemory = true;
+        appendNotice(job, memoryPeakNotice(m_settings.name, id, usage.ru_maxrss, memoryKb));
+    }
     int oomKills = job.limiter->oomKills();
     if (m_settings.rebootOnMemoryOverrun && !m_rebooting && (oomKills > 0 || job.overMemory)) {
         rebootForMemoryOverrun(id, job.usage.maxRssKb()); // ended before a sample saw it

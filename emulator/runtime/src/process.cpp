@@ -102,15 +102,7 @@ pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
             rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
             ::setrlimit(resource, &limit);
         }
-        if (spec.cpuCount > 0) {
-            long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            for (int i = 0; i < spec.cpuCount && i < online; ++i) {
-                CPU_SET(static_cast<std::size_t>((spec.firstCpu + i) % online), &set);
-            }
-            ::sched_setaffinity(0, sizeof set, &set);
-        }
+        bindToCpus(spec.cpuCount, spec.firstCpu);
         if (!spec.chdir.empty() && ::chdir(spec.chdir.c_str()) != 0) {
             ::_exit(1);
         }
@@ -126,6 +118,20 @@ pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
         error = std::string("fork: ") + std::strerror(saved);
     }
     return pid;
+}
+
+void bindToCpus(int count, int first)
+{
+    if (count <= 0) {
+        return;
+    }
+    long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < count && i < online; ++i) {
+        CPU_SET(static_cast<std::size_t>((first + i) % online), &set);
+    }
+    ::sched_setaffinity(0, sizeof set, &set);
 }
 
 std::string executableDir()

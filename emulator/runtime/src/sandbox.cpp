@@ -1,9 +1,14 @@
 #include "mc/emu/sandbox.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <dirent.h>
+#include <limits.h>
+#include <string_view>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace mc::emu {
 
@@ -19,6 +24,51 @@ bool exists(const char *path)
 {
     struct stat st { };
     return ::lstat(path, &st) == 0;
+}
+
+// What of the host's /etc a node does not have: its login scripts (a CUDA or Lmod of the
+// host's), the configs of its Slurm, container and GPU daemons.
+constexpr std::array<std::string_view, 8> kHostOnlyEtc = {"profile.d", "slurm", "slurm-llnl",
+    "munge", "docker", "containerd", "cdi", "nvidia-container-runtime"};
+// Programs of the host's that a compute node has not (/usr/local is left out as a whole).
+constexpr std::array<const char *, 6> kHostOnlyPrograms = {"/usr/bin/docker", "/usr/bin/dockerd",
+    "/usr/bin/containerd", "/usr/bin/podman", "/usr/bin/nvidia-smi", "/usr/bin/nvcc"};
+
+// The node image's /etc: the host's entries, bound one by one, without kHostOnlyEtc, and an
+// empty /etc/profile.d (the cluster's profile is bound at /etc/profile by the login node).
+void addEtc(std::vector<std::string> &a)
+{
+    a.insert(a.end(), {"--dir", "/etc"});
+    DIR *dir = ::opendir("/etc");
+    std::vector<std::string> names;
+    while (dir) {
+        dirent *e = ::readdir(dir);
+        if (!e) {
+            break;
+        }
+        std::string_view name = e->d_name;
+        if (name == "." || name == ".."
+            || std::find(kHostOnlyEtc.begin(), kHostOnlyEtc.end(), name) != kHostOnlyEtc.end()) {
+            continue;
+        }
+        names.emplace_back(name);
+    }
+    if (dir) {
+        ::closedir(dir);
+    }
+    std::sort(names.begin(), names.end());
+    for (const auto &name : names) {
+        std::string path = "/etc/" + name;
+        std::array<char, PATH_MAX> target{};
+        ssize_t n = ::readlink(path.c_str(), target.data(), target.size() - 1);
+        if (n > 0) { // /etc/mtab -> ../proc/self/mounts: the link itself, not the host's target
+            a.insert(
+                a.end(), {"--symlink", std::string(target.data(), static_cast<size_t>(n)), path});
+        } else {
+            a.insert(a.end(), {"--ro-bind-try", path, path});
+        }
+    }
+    a.insert(a.end(), {"--dir", "/etc/profile.d"});
 }
 
 } // namespace
@@ -71,6 +121,20 @@ std::vector<std::string> sandboxArgv(
         a.push_back("--die-with-parent");
     }
     a.insert(a.end(), {"--ro-bind", "/usr", "/usr"});
+    // The node image, as on the Alliance's RHEL nodes: /bin/sh is bash (so `module`, an
+    // exported function, reaches `sbatch --wrap` scripts), no /usr/local of the host's (its
+    // CUDA, docker, pip-installed Pythons), none of the host's container or GPU programs.
+    if (exists("/usr/bin/bash")) {
+        a.insert(a.end(), {"--ro-bind", "/usr/bin/bash", "/usr/bin/sh"});
+    }
+    if (exists("/usr/local")) {
+        a.insert(a.end(), {"--tmpfs", "/usr/local", "--remount-ro", "/usr/local"});
+    }
+    for (const char *program : kHostOnlyPrograms) {
+        if (exists(program)) {
+            a.insert(a.end(), {"--ro-bind", "/dev/null", program});
+        }
+    }
     for (const char *top : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
         if (isSymlink(top)) {
             a.insert(a.end(), {"--symlink", std::string("usr") + top, top});
@@ -78,7 +142,7 @@ std::vector<std::string> sandboxArgv(
             a.insert(a.end(), {"--ro-bind", top, top});
         }
     }
-    a.insert(a.end(), {"--ro-bind", "/etc", "/etc"});
+    addEtc(a);
     if (!spec.passwdFile.empty()) {
         a.insert(a.end(), {"--ro-bind", spec.passwdFile, "/etc/passwd"});
     }

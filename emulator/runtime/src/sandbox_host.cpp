@@ -1,5 +1,6 @@
 #include "mc/emu/sandbox_host.h"
 
+#include "mc/emu/process.h"
 #include "mc/proto/event_loop.h"
 
 #include <cerrno>
@@ -251,15 +252,7 @@ void execLaunch(const SandboxLaunch &launch, const std::vector<int> &fds)
         rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
         ::setrlimit(resource, &limit);
     }
-    if (launch.cpuCount > 0) {
-        long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        for (int i = 0; i < launch.cpuCount && i < online; ++i) {
-            CPU_SET(static_cast<std::size_t>((launch.firstCpu + i) % online), &set);
-        }
-        ::sched_setaffinity(0, sizeof set, &set);
-    }
+    bindToCpus(launch.cpuCount, launch.firstCpu);
     if (!launch.chdir.empty() && ::chdir(launch.chdir.c_str()) != 0) {
         if (step) {
             std::fprintf(stderr,

@@ -1,5 +1,6 @@
 #include "mc/emu/step_server.h"
 
+#include "mc/emu/process.h"
 #include "mc/proto/socket.h"
 
 #include <algorithm>
@@ -49,7 +50,7 @@ Json errorEvent(const std::string &text)
 [[noreturn]] void execTask(const std::vector<std::string> &argv,
     const std::vector<std::string> &env, int in, int out, int err, bool pty,
     const std::vector<std::string> &joinFiles, const std::vector<std::pair<int, long long>> &rl,
-    const std::string &chdir, bool taskPath)
+    const std::string &chdir, bool taskPath, int cpus, int firstCpu)
 {
     proto::resetSignalsForChild();
     ::setsid();
@@ -78,6 +79,7 @@ Json errorEvent(const std::string &text)
         rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
         ::setrlimit(resource, &limit);
     }
+    bindToCpus(cpus, firstCpu);
     if (!chdir.empty() && ::chdir(chdir.c_str()) != 0) {
         [[maybe_unused]] int ignored = ::chdir("/");
     }
@@ -317,6 +319,9 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     sandbox.workDir = cwd;
     std::vector<std::string> join = step->limiter->joinFiles();
     auto rlimits = step->limiter->rlimits();
+    // The tasks run on the job's CPUs on this node, as its batch script does (node_daemon.cpp).
+    const int cpus = static_cast<int>(request["cpus"].toInt(0));
+    const int firstCpu = static_cast<int>(jobId);
     // The node's sandbox of this user forks the tasks (no bwrap per step); the cgroup.procs
     // files travel as descriptors opened here.
     SandboxHost *host = bwrap && m_settings.sandboxFor ? m_settings.sandboxFor(sandbox) : nullptr;
@@ -350,6 +355,8 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
             l.env = std::move(taskEnv);
             l.chdir = cwd;
             l.rlimits = rlimits;
+            l.cpuCount = cpus;
+            l.firstCpu = firstCpu;
             l.joinFds = static_cast<int>(joinFds.size());
             l.flags = kLaunchStepTask | (pty && i == 0 ? kLaunchTerminal : 0);
             std::vector<int> taskFds = {in, out, err};
@@ -363,7 +370,7 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
             pid = ::fork();
             if (pid == 0) {
                 execTask(argv, taskEnv, in, out, err, pty && i == 0, join, rlimits,
-                    bwrap ? std::string() : cwd, !bwrap);
+                    bwrap ? std::string() : cwd, !bwrap, cpus, firstCpu);
             }
         }
         Task task;

@@ -44,6 +44,11 @@ std::string oomKillNotice(const std::string &node, std::uint32_t jobId, int even
 // The polling path's notice: the step went over its memory limit and is being killed.
 std::string overMemoryNotice(
     const std::string &node, std::uint32_t jobId, std::int64_t usedKb, std::int64_t limitKb);
+// The polling path's notice for a peak no sample saw (a large allocation that lived less than
+// one sampling interval): the peak resident size of one of its processes, from the exit's
+// rusage, was over the limit.
+std::string memoryPeakNotice(
+    const std::string &node, std::uint32_t jobId, std::int64_t peakKb, std::int64_t limitKb);
 
 // The polling path's notice for a fork bomb that got past RLIMIT_NPROC (root ignores it).
 // minicluster's words: Slurm without a pids cgroup has no such limit.

@@ -34,6 +34,11 @@ bool openStdio(const SpawnSpec &spec, std::vector<int> &fds, std::string &error)
 // the path and reason when a file cannot be opened or the fork fails.
 pid_t spawnProcess(const SpawnSpec &spec, std::string &error);
 
+// Binds the calling process (and what it starts) to `count` CPUs from `first`, modulo the
+// machine's online CPUs (a job's CPUs: nproc, os.sched_getaffinity). 0: unchanged. A job with
+// more CPUs than the machine has gets them all.
+void bindToCpus(int count, int first);
+
 // Directory of the running executable (/proc/self/exe).
 std::string executableDir();
 

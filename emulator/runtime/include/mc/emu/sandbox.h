@@ -1,7 +1,9 @@
 #pragma once
 // The node sandbox: what a process on an emulated node runs inside. With unprivileged user
 // namespaces it is bubblewrap (own hostname, emulated uid, the cluster's /home, /project,
-// /scratch, node-local /localscratch and /tmp, the host's /usr read-only). Without them it is
+// /scratch, node-local /localscratch and /tmp, the host's /usr read-only) and the node image
+// is the cluster's: /bin/sh is bash, the host's /usr/local, /etc/profile.d, Slurm, container
+// and GPU configs and programs are left out (kHostOnlyEtc, kHostOnlyPrograms). Without them it is
 // the plain fallback: the same process on the host with HOME and friends pointing into the
 // cluster directory and a `hostname` shim first on PATH.
 
