@@ -11,7 +11,20 @@
 install(DIRECTORY ${MC_BIN_DIR}/ DESTINATION bin USE_SOURCE_PERMISSIONS
     PATTERN "*_bench" EXCLUDE)
 install(DIRECTORY ${PROJECT_BINARY_DIR}/share/minicluster DESTINATION share
-    USE_SOURCE_PERMISSIONS)
+    USE_SOURCE_PERMISSIONS PATTERN python-stacks EXCLUDE)
+# The ML wheels are Debian's installed packages repacked (software/python/debian_wheels.py):
+# the package leaves them out and its postinst makes them again from its Depends:.
+install(CODE [=[
+  set(house "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}/share/minicluster/software/wheelhouse")
+  if(EXISTS "${house}/debian-wheels.txt")
+    file(STRINGS "${house}/debian-wheels.txt" rows REGEX "^[^#]")
+    foreach(row IN LISTS rows)
+      string(REGEX REPLACE ".* " "" wheel "${row}")
+      file(REMOVE "${house}/${wheel}")
+    endforeach()
+    file(REMOVE "${house}/debian-wheels.txt")
+  endif()
+]=])
 
 execute_process(COMMAND ${PROJECT_SOURCE_DIR}/scripts/deps.sh --list runtime
     OUTPUT_VARIABLE mc_runtime_pkgs OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
@@ -25,12 +38,23 @@ file(MAKE_DIRECTORY ${mc_pkg_scripts})
 file(WRITE ${mc_pkg_scripts}/postinst [=[#!/bin/sh
 set -e
 if [ "$1" = configure ]; then
+  rebuild=/opt/minicluster/share/minicluster/software/debian-wheels/rebuild
+  if [ -x "$rebuild" ]; then
+    "$rebuild" >/dev/null
+  fi
   ln -sf /opt/minicluster/bin/minicluster /usr/bin/minicluster
   ln -sf /opt/minicluster/bin/minicluster-gui /usr/bin/minicluster-gui
 fi
 ]=])
 file(WRITE ${mc_pkg_scripts}/prerm [=[#!/bin/sh
 set -e
+sw=/opt/minicluster/share/minicluster/software
+if [ -f "$sw/wheelhouse/debian-wheels.txt" ]; then
+  grep -v '^#' "$sw/wheelhouse/debian-wheels.txt" | awk '{print $NF}' \
+    | (cd "$sw/wheelhouse" && xargs -r rm -f)
+  rm -f "$sw/wheelhouse/debian-wheels.txt"
+fi
+rm -rf "$sw/python-stacks"
 for l in /usr/bin/minicluster /usr/bin/minicluster-gui; do
   if [ -L "$l" ] && [ "$(readlink "$l")" = "/opt/minicluster/bin/$(basename "$l")" ]; then
     rm -f "$l"

@@ -26,6 +26,10 @@ runtime_packages=(
   # the software environment: Lmod (`module`), the host's Python with venv, and the wheels of
   # pip and setuptools for the offline wheelhouse (software/CMakeLists.txt)
   lmod python3 python3-venv python3-pip python3-pip-whl python3-setuptools-whl python3-wheel
+  # the ML course's stack, offered as the modules scipy-stack and pytorch and as wheels built
+  # from these packages at build time (software/python/debian_wheels.py); jupyter for notebooks
+  python3-numpy python3-scipy python3-pandas python3-matplotlib python3-sklearn python3-torch
+  python3-torchvision python3-notebook jupyter-notebook python3-packaging
   # `man sbatch` on the login node
   man-db
   # the workstation (lesson 1): ssh, scp and rsync from the emulated laptop to login1's sshd
