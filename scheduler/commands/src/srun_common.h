@@ -18,44 +18,66 @@ namespace mc::cmd::interactive {
 
 enum Opt : int {
     kAccount = 1,
+    kAccelBind,
     kChdir,
     kConstraint,
     kCpuBind,
     kCpusPerTask,
+    kDistribution,
+    kExact,
     kExclude,
     kExclusive,
+    kExport,
     kGpusPerNode,
     kGres,
     kHelp,
+    kHint,
     kImmediate,
     kJobName,
     kJobId,
+    kKillOnBadExit,
     kLabel,
     kMem,
     kMemPerCpu,
+    kMpi,
+    kMultiProg,
     kNodeList,
     kNodes,
     kNtasks,
     kNtasksPerNode,
+    kNoKill,
+    kOverlap,
     kPartition,
     kPty,
     kQos,
     kQuiet,
     kTime,
+    kUnbuffered,
     kUsage,
     kVerbose,
     kVersion,
+    kWait,
     kRefused, // an option of `man srun`/`man salloc` minicluster does not implement
 };
 
+// Where srun's tasks go among the step's nodes (-m, first level; the socket and core levels
+// only choose CPU bindings, which minicluster does not set).
+enum class Distribution { Block, Cyclic, Plane };
+
 struct Options {
     std::optional<std::string> account, chdir, constraint, jobName, partition, qos;
+    std::optional<std::string> exportEnv; // --export: ALL, NONE or [ALL,]NAME[=value],...
+    std::optional<std::string> mpi; // --mpi: none, pmi2, pmix...
+    Distribution distribution = Distribution::Block;
+    int planeSize = 0; // -m plane=<size>
+    std::optional<int> waitSeconds; // -W: end the step this long after its first task ends
     std::optional<sched::Seconds> timeLimit;
     std::optional<sched::MiB> mem, memPerCpu;
     std::optional<int> cpusPerTask, nodes, ntasks, ntasksPerNode, gpusPerNode, immediate;
     std::optional<std::uint32_t> jobId; // srun --jobid
     std::vector<std::string> nodeList, exclude;
     bool exclusive = false, label = false, pty = false, quiet = false;
+    bool killOnBadExit = false, multiProg = false, overlap = false, exact = false;
     int verbose = 0;
 };
 
@@ -109,9 +131,6 @@ std::optional<proto::Json> awaitAllocation(const char *program, Link &link, cons
 
 // Ends the allocation (alloc_release) with the command's exit status.
 void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal);
-
-// "4(x2),2" as Slurm writes per-node counts.
-std::string compressCounts(const std::vector<int> &counts);
 
 // SLURM_* variables of an allocation (salloc's shell, srun's tasks): `env` is changed in place.
 void setAllocationEnv(std::vector<std::string> &env, const proto::Json &job, const Options &opts);
