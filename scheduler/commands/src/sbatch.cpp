@@ -215,9 +215,13 @@ int Sbatch::run()
         job.set("time_limit", *opts.timeLimit);
     }
     job.set("nodes", opts.nodes.value_or(1));
-    job.set("ntasks", opts.ntasks.value_or(1));
+    // As sbatch's option check does: --ntasks-per-node without -n asks for that many tasks
+    // on each of the -N nodes, and the job has a task count (SLURM_NTASKS).
+    const bool perNodeCount = !opts.ntasks && opts.ntasksPerNode;
+    job.set("ntasks",
+        perNodeCount ? *opts.ntasksPerNode * opts.nodes.value_or(1) : opts.ntasks.value_or(1));
     job.set("cpus_per_task", opts.cpusPerTask.value_or(1));
-    job.set("ntasks_given", opts.ntasks.has_value());
+    job.set("ntasks_given", opts.ntasks.has_value() || perNodeCount);
     job.set("cpus_per_task_given", opts.cpusPerTask.has_value());
     if (opts.mem) {
         job.set("mem_per_node", *opts.mem);
