@@ -2,6 +2,7 @@
 
 #include "mc/sched/batch_script.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
 #include "mc/sched/time_format.h"
 #include "sbatch_job_options.h"
 #include "sbatch_options.h"
@@ -9,7 +10,9 @@
 #include "text.h"
 
 #include <algorithm>
+#include <chrono>
 #include <ostream>
+#include <thread>
 
 namespace mc::cmd {
 namespace {
@@ -80,6 +83,49 @@ std::optional<Outcome> encodeSchedulerRequests(
         job.set("test_only", true);
     }
     return std::nullopt;
+}
+
+// sbatch --wait (sbatch.c _job_wait()): asks until every record of the job (an array's tasks
+// too) is finished; the exit status is the largest of their exit codes, 1 for one ended by a
+// signal. Slurm asks every 2 s, then less often; this asks sooner, then every second.
+int waitForJob(std::int64_t jobId, const Context &ctx)
+{
+    Json request = Json::object();
+    request.set("op", "jobs");
+    Json ids = Json::array();
+    ids.push(jobId);
+    request.set("job_ids", std::move(ids));
+    int pauseMs = 100;
+    while (true) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
+        pauseMs = std::min(1000, pauseMs * 2);
+        auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+        if (!reply || !(*reply)["ok"].toBool(true)) {
+            *ctx.err << "sbatch: error: Currently unable to load job state information, "
+                        "retrying: Unable to contact slurm controller (connect failure)\n";
+            continue;
+        }
+        const auto &jobs = (*reply)["jobs"].items();
+        if (jobs.empty()) {
+            *ctx.err << "sbatch: error: Job " << jobId
+                     << " no longer found and exit code not found\n";
+            return 0;
+        }
+        int code = 0;
+        bool complete = true;
+        for (const auto &job : jobs) {
+            auto state = sched::parseJobState(job["state"].toString());
+            if (!state || !sched::isFinished(*state)) {
+                complete = false;
+                break;
+            }
+            code = std::max(code,
+                job["exit_signal"].toInt() != 0 ? 1 : static_cast<int>(job["exit_code"].toInt()));
+        }
+        if (complete) {
+            return code;
+        }
+    }
 }
 
 // sbatch --test-only: Slurm's slurm_job_will_run() answer, on stderr.
@@ -273,6 +319,10 @@ int Sbatch::run()
     if (!early.quiet) {
         const std::string id = std::to_string((*reply)["job_id"].toInt());
         *m_ctx.out << (opts.parsable ? id : "Submitted batch job " + id) << '\n';
+    }
+    if (opts.wait) {
+        m_ctx.out->flush();
+        return waitForJob((*reply)["job_id"].toInt(), m_ctx);
     }
     return 0;
 }

@@ -247,6 +247,9 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kParsable:
         opts.parsable = true;
         break;
+    case kWait:
+        opts.wait = true;
+        break;
     case kQuiet:
         opts.quiet = true;
         break;

@@ -115,7 +115,7 @@ constexpr std::array kOptions{
     OptionDef{"verbose", 'v', kNo, kVerbose, kYes},
     OptionDef{"version", 'V', kNo, kVersion, kYes},
     OptionDef{"usage", 0, kNo, kUsage, kYes},
-    OptionDef{"wait", 'W', kNo, kWait, kRefused},
+    OptionDef{"wait", 'W', kNo, kWait},
     OptionDef{"wait-all-nodes", 0, kReq, kWaitAllNodes, kRefused},
     OptionDef{"wckey", 0, kReq, kWckey, kRefused},
     OptionDef{"wrap", 0, kReq, kWrap, kYes},
