@@ -237,6 +237,7 @@ int Sbatch::run()
     job.set("gid", static_cast<std::int64_t>(m_ctx.user.gid));
     job.set("account", opts.account.value_or(""));
     job.set("partition", opts.partition.value_or(""));
+    job.set("qos", opts.qos.value_or(""));
     job.set("work_dir", workDir);
     job.set("script", script);
     job.set("command", command);

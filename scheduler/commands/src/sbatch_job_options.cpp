@@ -250,6 +250,9 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kWait:
         opts.wait = true;
         break;
+    case kQos:
+        opts.qos = value;
+        break;
     case kQuiet:
         opts.quiet = true;
         break;

@@ -94,7 +94,7 @@ constexpr std::array kOptions{
     OptionDef{"priority", 0, kReq, kPriority, kRefused},
     OptionDef{"profile", 0, kReq, kProfile, kRefused},
     OptionDef{"propagate", 0, kOptArg, kPropagate, kRefused},
-    OptionDef{"qos", 'q', kReq, kQos, kRefused},
+    OptionDef{"qos", 'q', kReq, kQos},
     OptionDef{"quiet", 'Q', kNo, kQuiet, kYes},
     OptionDef{"reboot", 0, kNo, kReboot, kRefused},
     OptionDef{"requeue", 0, kNo, kRequeue, kYes},

@@ -876,6 +876,16 @@ const PartitionConfig *ClusterConfig::partition(std::string_view name) const
     return it != partitions.end() ? &*it : nullptr;
 }
 
+const QosConfig *ClusterConfig::findQos(std::string_view name) const
+{
+    for (const auto &q : qos) {
+        if (q.name == name) {
+            return &q;
+        }
+    }
+    return nullptr;
+}
+
 const PartitionConfig *ClusterConfig::defaultPartition() const
 {
     const auto it = std::find_if(

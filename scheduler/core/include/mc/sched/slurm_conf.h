@@ -62,6 +62,14 @@ struct PartitionConfig {
     Seconds graceTime = 0; // GraceTime= (seconds) before a preempted job is ended
 };
 
+// A quality of service of the accounting database (sacctmgr show qos). minicluster keeps
+// them in etc/minicluster.conf (`QOS=name [Priority=N]`); a cluster without such lines has
+// Slurm's one default QOS, "normal", priority 0.
+struct QosConfig {
+    std::string name;
+    int priority = 0; // Priority=: the QOS priority factor is this over the largest one
+};
+
 struct ClusterConfig {
     std::string clusterName = "cluster";
     std::string controlMachine = "localhost";
@@ -80,10 +88,12 @@ struct ClusterConfig {
     bool storeJobComment = false;
     std::vector<NodeConfig> nodes;
     std::vector<PartitionConfig> partitions;
+    std::vector<QosConfig> qos{QosConfig{"normal", 0}}; // the first is the default QOS
 
     const NodeConfig *node(std::string_view name) const;
     const PartitionConfig *partition(std::string_view name) const;
     const PartitionConfig *defaultPartition() const;
+    const QosConfig *findQos(std::string_view name) const;
 };
 
 struct ConfigProblem {
