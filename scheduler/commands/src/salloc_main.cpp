@@ -41,6 +41,11 @@ int main(int argc, char **argv)
         ia::sallocOptions(), args, kProgram, mc::cmd::Ordering::StopAtOperand);
     ia::Options opts;
     int exitCode = 0;
+    // Input environment variables first: the command line overrides them.
+    if (!ia::applyEnvironment(
+            kProgram, ia::sallocOptions(), ia::sallocEnvironment(), opts, exitCode)) {
+        return exitCode;
+    }
     for (const auto &option : parsed.options) {
         if (!ia::apply(kProgram, opts, option, exitCode)) {
             return exitCode;

@@ -193,6 +193,93 @@ constexpr std::array kSallocOptions{
     OptionDef{"x11", 0, kOpt, kRefused, false},
 };
 
+// srun's (opt.c env_vars[]), those that are options a user sets. The job's own description
+// that salloc and sbatch export (SLURM_NTASKS, SLURM_JOB_NUM_NODES, SLURM_NPROCS,
+// SLURM_NTASKS_PER_NODE, SLURM_JOB_NAME) is not read back as options: a step's defaults come
+// from the job itself, on the controller, which gives the same counts.
+constexpr std::array kSrunEnv{
+    EnvOption{"SLURM_ACCOUNT", "account"},
+    EnvOption{"SLURM_ACCTG_FREQ", "acctg-freq"},
+    EnvOption{"SLURM_BCAST", "bcast"},
+    EnvOption{"SLURM_BURST_BUFFER", "bb"},
+    EnvOption{"SLURM_CLUSTERS", "clusters"},
+    EnvOption{"SLURM_COMPRESS", "compress"},
+    EnvOption{"SLURM_CONSTRAINT", "constraint"},
+    EnvOption{"SLURM_CORE_SPEC", "core-spec"},
+    EnvOption{"SLURM_CPU_BIND", "cpu-bind"},
+    EnvOption{"SLURM_CPU_FREQ_REQ", "cpu-freq"},
+    EnvOption{"SLURM_CPUS_PER_GPU", "cpus-per-gpu"},
+    EnvOption{"SLURM_CPUS_PER_TASK", "cpus-per-task"},
+    EnvOption{"SLURM_DEPENDENCY", "dependency"},
+    EnvOption{"SLURM_DISTRIBUTION", "distribution"},
+    EnvOption{"SLURM_EPILOG", "epilog"},
+    EnvOption{"SLURM_EXACT", "exact"},
+    EnvOption{"SLURM_EXCLUSIVE", "exclusive"},
+    EnvOption{"SLURM_EXPORT_ENV", "export"},
+    EnvOption{"SRUN_EXPORT_ENV", "export"},
+    EnvOption{"SLURM_GPUS", "gpus"},
+    EnvOption{"SLURM_GPU_BIND", "gpu-bind"},
+    EnvOption{"SLURM_GPU_FREQ", "gpu-freq"},
+    EnvOption{"SLURM_GPUS_PER_NODE", "gpus-per-node"},
+    EnvOption{"SLURM_GPUS_PER_TASK", "gpus-per-task"},
+    EnvOption{"SLURM_GRES", "gres"},
+    EnvOption{"SLURM_GRES_FLAGS", "gres-flags"},
+    EnvOption{"SLURM_HINT", "hint"},
+    EnvOption{"SLURM_KILL_BAD_EXIT", "kill-on-bad-exit"},
+    EnvOption{"SLURM_LABELIO", "label"},
+    EnvOption{"SLURM_MEM_BIND", "mem-bind"},
+    EnvOption{"SLURM_MEM_PER_CPU", "mem-per-cpu"},
+    EnvOption{"SLURM_MEM_PER_GPU", "mem-per-gpu"},
+    EnvOption{"SLURM_MEM_PER_NODE", "mem"},
+    EnvOption{"SLURM_MPI_TYPE", "mpi"},
+    EnvOption{"SLURM_NETWORK", "network"},
+    EnvOption{"SLURM_NO_KILL", "no-kill"},
+    EnvOption{"SLURM_OPEN_MODE", "open-mode"},
+    EnvOption{"SLURM_OVERCOMMIT", "overcommit"},
+    EnvOption{"SLURM_OVERLAP", "overlap"},
+    EnvOption{"SLURM_PARTITION", "partition"},
+    EnvOption{"SLURM_POWER", "power"},
+    EnvOption{"SLURM_PROFILE", "profile"},
+    EnvOption{"SLURM_PROLOG", "prolog"},
+    EnvOption{"SLURM_QOS", "qos"},
+    EnvOption{"SLURM_REMOTE_CWD", "chdir"},
+    EnvOption{"SLURM_RESERVATION", "reservation"},
+    EnvOption{"SLURM_RESV_PORTS", "resv-ports"},
+    EnvOption{"SLURM_SIGNAL", "signal"},
+    EnvOption{"SLURM_SPREAD_JOB", "spread-job"},
+    EnvOption{"SLURM_STDERRMODE", "error"},
+    EnvOption{"SLURM_STDINMODE", "input"},
+    EnvOption{"SLURM_STDOUTMODE", "output"},
+    EnvOption{"SLURM_TASK_EPILOG", "task-epilog"},
+    EnvOption{"SLURM_TASK_PROLOG", "task-prolog"},
+    EnvOption{"SLURM_THREAD_SPEC", "thread-spec"},
+    EnvOption{"SLURM_THREADS", "threads"},
+    EnvOption{"SLURM_THREADS_PER_CORE", "threads-per-core"},
+    EnvOption{"SLURM_TIMELIMIT", "time"},
+    EnvOption{"SLURM_UNBUFFEREDIO", "unbuffered"},
+    EnvOption{"SLURM_USE_MIN_NODES", "use-min-nodes"},
+    EnvOption{"SLURM_WAIT", "wait"},
+    EnvOption{"SLURM_WCKEY", "wckey"},
+};
+
+// salloc's (salloc/opt.c env_vars[]), for the options its table has.
+constexpr std::array kSallocEnv{
+    EnvOption{"SALLOC_ACCOUNT", "account"},
+    EnvOption{"SALLOC_CONSTRAINT", "constraint"},
+    EnvOption{"SALLOC_EXCLUSIVE", "exclusive"},
+    EnvOption{"SALLOC_GPUS", "gpus"},
+    EnvOption{"SALLOC_GPUS_PER_NODE", "gpus-per-node"},
+    EnvOption{"SALLOC_GRES", "gres"},
+    EnvOption{"SALLOC_IMMEDIATE", "immediate"},
+    EnvOption{"SALLOC_MEM_PER_CPU", "mem-per-cpu"},
+    EnvOption{"SALLOC_MEM_PER_NODE", "mem"},
+    EnvOption{"SALLOC_OVERCOMMIT", "overcommit"},
+    EnvOption{"SALLOC_PARTITION", "partition"},
+    EnvOption{"SALLOC_QOS", "qos"},
+    EnvOption{"SALLOC_SIGNAL", "signal"},
+    EnvOption{"SALLOC_TIMELIMIT", "time"},
+};
+
 std::optional<int> positive(const std::string &text)
 {
     auto v = parseInteger(text);
@@ -220,6 +307,55 @@ std::span<const OptionDef> srunOptions()
 std::span<const OptionDef> sallocOptions()
 {
     return kSallocOptions;
+}
+
+std::span<const EnvOption> srunEnvironment()
+{
+    return kSrunEnv;
+}
+
+std::span<const EnvOption> sallocEnvironment()
+{
+    return kSallocEnv;
+}
+
+bool applyEnvironment(const char *program, std::span<const OptionDef> table,
+    std::span<const EnvOption> vars, Options &opts, int &exitCode)
+{
+    for (const auto &var : vars) {
+        const char *value = std::getenv(std::string(var.variable).c_str());
+        if (!value) {
+            continue;
+        }
+        const OptionDef *def = nullptr;
+        for (const auto &d : table) {
+            def = d.longName == var.option ? &d : def;
+        }
+        if (!def) {
+            continue;
+        }
+        ParsedOption option{def, std::string(value)};
+        if (def->arg == ArgKind::None) {
+            const std::string text = toLower(value);
+            if (text == "0" || text == "no") {
+                continue; // the flag stays unset
+            }
+            option.value.reset();
+        } else if (def->arg == ArgKind::Optional && !*value) {
+            option.value.reset();
+        }
+        if (!def->supported) {
+            sayError(program,
+                std::string(var.variable) + " (" + optionName(*def)
+                    + ") is not supported by minicluster");
+            exitCode = 1;
+            return false;
+        }
+        if (!apply(program, opts, option, exitCode)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void say(const char *program, const std::string &line)

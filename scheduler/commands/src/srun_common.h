@@ -84,6 +84,21 @@ struct Options {
 std::span<const OptionDef> srunOptions();
 std::span<const OptionDef> sallocOptions();
 
+// The input environment variables of `man srun` / `man salloc` and the long option each
+// stands for, in the order the command reads them (a later one wins: SRUN_EXPORT_ENV over
+// SLURM_EXPORT_ENV).
+struct EnvOption {
+    std::string_view variable;
+    std::string_view option;
+};
+std::span<const EnvOption> srunEnvironment();
+std::span<const EnvOption> sallocEnvironment();
+
+// Applies the variables of `vars` that are set, as the options of `table` they stand for;
+// called before the command line, whose options then win. False (exitCode set) as apply().
+bool applyEnvironment(const char *program, std::span<const OptionDef> table,
+    std::span<const EnvOption> vars, Options &opts, int &exitCode);
+
 // Applies one option; returns false after printing "<program>: error: ..." (exit code in
 // `exitCode`) when the run ends there (bad value, refused option, --help, --version).
 bool apply(const char *program, Options &opts, const ParsedOption &option, int &exitCode);

@@ -486,6 +486,11 @@ int Srun::run(int argc, char **argv)
     auto parsed = mc::cmd::parseOptions(
         ia::srunOptions(), args, kProgram, mc::cmd::Ordering::StopAtOperand);
     int exitCode = 0;
+    // Input environment variables first: the command line overrides them.
+    if (!ia::applyEnvironment(
+            kProgram, ia::srunOptions(), ia::srunEnvironment(), m_opts, exitCode)) {
+        return exitCode;
+    }
     for (const auto &option : parsed.options) {
         if (!ia::apply(kProgram, m_opts, option, exitCode)) {
             return exitCode;
