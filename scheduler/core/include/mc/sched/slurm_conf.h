@@ -83,6 +83,9 @@ struct ClusterConfig {
     // SlurmctldParameters=preempt_send_user_signal: a preempted job gets its --signal at once
     // (when not sent yet) instead of SIGTERM.
     bool preemptSendUserSignal = false;
+    // LaunchParameters=use_interactive_step (the Alliance's clusters): salloc without a
+    // command opens its shell as an interactive step on the first allocated node.
+    bool useInteractiveStep = false;
     // AccountingStoreFlags=job_comment (or the older AccountingStoreJobComment=YES): sacct
     // shows the jobs' Comment; without it the Comment column stays empty, as in Slurm.
     bool storeJobComment = false;
