@@ -158,38 +158,96 @@ constexpr std::array kSrunOptions{
 
 constexpr std::array kSallocOptions{
     OptionDef{"account", 'A', kReq, kAccount},
+    OptionDef{"acctg-freq", 0, kReq, kRefused, false},
+    OptionDef{"bb", 0, kReq, kRefused, false},
+    OptionDef{"bbf", 0, kReq, kRefused, false},
     OptionDef{"begin", 'b', kReq, kRefused, false},
+    OptionDef{"bell", 0, kNo, kRefused, false},
     OptionDef{"chdir", 'D', kReq, kChdir},
+    OptionDef{"cluster-constraint", 0, kReq, kRefused, false},
+    OptionDef{"clusters", 'M', kReq, kRefused, false},
     OptionDef{"comment", 0, kReq, kRefused, false},
     OptionDef{"constraint", 'C', kReq, kConstraint},
+    OptionDef{"container", 0, kReq, kRefused, false},
+    OptionDef{"contiguous", 0, kNo, kRefused, false},
+    OptionDef{"core-spec", 'S', kReq, kRefused, false},
+    OptionDef{"cores-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"cpu-freq", 0, kReq, kRefused, false},
+    OptionDef{"cpus-per-gpu", 0, kReq, kRefused, false},
     OptionDef{"cpus-per-task", 'c', kReq, kCpusPerTask},
+    OptionDef{"deadline", 0, kReq, kRefused, false},
+    OptionDef{"delay-boot", 0, kReq, kRefused, false},
     OptionDef{"dependency", 'd', kReq, kRefused, false},
+    OptionDef{"distribution", 'm', kReq, kRefused, false},
     OptionDef{"exclude", 'x', kReq, kExclude},
     OptionDef{"exclusive", 0, kOpt, kExclusive},
+    OptionDef{"extra-node-info", 'B', kReq, kRefused, false},
+    OptionDef{"get-user-env", 0, kOpt, kRefused, false},
+    OptionDef{"gid", 0, kReq, kRefused, false},
+    OptionDef{"gpu-bind", 0, kReq, kRefused, false},
+    OptionDef{"gpu-freq", 0, kReq, kRefused, false},
     OptionDef{"gpus", 'G', kReq, kRefused, false},
     OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
+    OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
     OptionDef{"gres", 0, kReq, kGres},
+    OptionDef{"gres-flags", 0, kReq, kRefused, false},
     OptionDef{"help", 'h', kNo, kHelp},
+    OptionDef{"hint", 0, kReq, kHint},
     OptionDef{"hold", 'H', kNo, kRefused, false},
     OptionDef{"immediate", 'I', kOpt, kImmediate},
     OptionDef{"job-name", 'J', kReq, kJobName},
+    OptionDef{"kill-command", 'K', kOpt, kRefused, false},
+    OptionDef{"licenses", 'L', kReq, kRefused, false},
+    OptionDef{"mail-type", 0, kReq, kRefused, false},
+    OptionDef{"mail-user", 0, kReq, kRefused, false},
+    OptionDef{"mcs-label", 0, kReq, kRefused, false},
     OptionDef{"mem", 0, kReq, kMem},
+    OptionDef{"mem-bind", 0, kReq, kRefused, false},
     OptionDef{"mem-per-cpu", 0, kReq, kMemPerCpu},
+    OptionDef{"mem-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"mincpus", 0, kReq, kRefused, false},
+    OptionDef{"network", 0, kReq, kRefused, false},
+    OptionDef{"nice", 0, kOpt, kRefused, false},
+    OptionDef{"no-bell", 0, kNo, kRefused, false},
+    OptionDef{"no-kill", 'k', kOpt, kNoKill},
     OptionDef{"no-shell", 0, kNo, kRefused, false},
+    OptionDef{"nodefile", 'F', kReq, kRefused, false},
     OptionDef{"nodelist", 'w', kReq, kNodeList},
     OptionDef{"nodes", 'N', kReq, kNodes},
     OptionDef{"ntasks", 'n', kReq, kNtasks},
+    OptionDef{"ntasks-per-core", 0, kReq, kRefused, false},
+    OptionDef{"ntasks-per-gpu", 0, kReq, kRefused, false},
     OptionDef{"ntasks-per-node", 0, kReq, kNtasksPerNode},
+    OptionDef{"ntasks-per-socket", 0, kReq, kRefused, false},
     OptionDef{"overcommit", 'O', kNo, kRefused, false},
+    OptionDef{"oversubscribe", 's', kNo, kRefused, false},
     OptionDef{"partition", 'p', kReq, kPartition},
+    OptionDef{"power", 0, kReq, kRefused, false},
+    OptionDef{"prefer", 0, kReq, kRefused, false},
+    OptionDef{"priority", 0, kReq, kRefused, false},
+    OptionDef{"profile", 0, kReq, kRefused, false},
     OptionDef{"qos", 'q', kReq, kQos},
     OptionDef{"quiet", 'Q', kNo, kQuiet},
+    OptionDef{"reboot", 0, kNo, kRefused, false},
+    OptionDef{"reservation", 0, kReq, kRefused, false},
     OptionDef{"signal", 0, kReq, kRefused, false},
+    OptionDef{"sockets-per-node", 0, kReq, kRefused, false},
+    OptionDef{"spread-job", 0, kNo, kRefused, false},
+    OptionDef{"switches", 0, kReq, kRefused, false},
+    OptionDef{"thread-spec", 0, kReq, kRefused, false},
+    OptionDef{"threads-per-core", 0, kReq, kRefused, false},
     OptionDef{"time", 't', kReq, kTime},
+    OptionDef{"time-min", 0, kReq, kRefused, false},
+    OptionDef{"tmp", 0, kReq, kRefused, false},
+    OptionDef{"uid", 0, kReq, kRefused, false},
     OptionDef{"usage", 0, kNo, kUsage},
+    OptionDef{"use-min-nodes", 0, kNo, kRefused, false},
     OptionDef{"verbose", 'v', kNo, kVerbose},
     OptionDef{"version", 'V', kNo, kVersion},
     OptionDef{"wait", 'W', kReq, kRefused, false},
+    OptionDef{"wait-all-nodes", 0, kReq, kRefused, false},
+    OptionDef{"wckey", 0, kReq, kRefused, false},
     OptionDef{"x11", 0, kOpt, kRefused, false},
 };
 
@@ -270,9 +328,12 @@ constexpr std::array kSallocEnv{
     EnvOption{"SALLOC_GPUS", "gpus"},
     EnvOption{"SALLOC_GPUS_PER_NODE", "gpus-per-node"},
     EnvOption{"SALLOC_GRES", "gres"},
+    EnvOption{"SALLOC_HINT", "hint"},
+    EnvOption{"SLURM_HINT", "hint"},
     EnvOption{"SALLOC_IMMEDIATE", "immediate"},
     EnvOption{"SALLOC_MEM_PER_CPU", "mem-per-cpu"},
     EnvOption{"SALLOC_MEM_PER_NODE", "mem"},
+    EnvOption{"SALLOC_NO_KILL", "no-kill"},
     EnvOption{"SALLOC_OVERCOMMIT", "overcommit"},
     EnvOption{"SALLOC_PARTITION", "partition"},
     EnvOption{"SALLOC_QOS", "qos"},
@@ -513,7 +574,7 @@ static bool parseDistribution(const std::string &value, Options &opts, std::stri
 }
 
 // --hint as Slurm checks it (proc_args.c verify_hint); `help` prints Slurm's list.
-static bool checkHint(const std::string &value, int &exitCode)
+static bool checkHint(const char *program, const std::string &value, int &exitCode)
 {
     std::string rest = value;
     for (std::size_t i = 0; i + 1 < rest.size(); ++i) {
@@ -544,7 +605,7 @@ static bool checkHint(const std::string &value, int &exitCode)
         if (lower != "compute_bound" && lower != "memory_bound" && lower != "multithread"
             && lower != "nomultithread") {
             std::fprintf(stderr,
-                "srun: error: unrecognized --hint argument \"%s\", see --hint=help\n",
+                "%s: error: unrecognized --hint argument \"%s\", see --hint=help\n", program,
                 token.c_str());
             exitCode = 1;
             return false;
@@ -612,7 +673,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         opts.exportEnv = value;
         break;
     case kHint:
-        if (!checkHint(value, exitCode)) {
+        if (!checkHint(program, value, exitCode)) {
             return false;
         }
         break;
