@@ -521,7 +521,11 @@ static bool parseDistribution(const std::string &value, Options &opts, std::stri
     error = "Invalid --distribution specification";
     const std::string lower = toLower(value);
     if (lower.rfind("plane", 0) == 0) {
+        // plane=<size>, or plain "plane" with the size in $SLURM_DIST_PLANESIZE (as srun
+        // exports it to its tasks).
+        const char *inherited = std::getenv("SLURM_DIST_PLANESIZE");
         auto size = lower.size() > 6 && lower[5] == '=' ? parseInteger(lower.substr(6))
+            : lower == "plane" && inherited             ? parseInteger(inherited)
                                                         : std::optional<std::int64_t>();
         if (!size || *size <= 0 || *size > 0x7fffffff) {
             error = "Invalid plane size or size not specified\n" + std::string("srun: error: ")

@@ -143,7 +143,9 @@ std::string tasksWord(std::size_t n)
 }
 
 // The tasks each node runs, by distribution: block fills a node before the next, cyclic deals
-// one task per node in turn, plane deals blocks of `plane` tasks.
+// one task per node in turn (both within the controller's per-node counts), plane deals blocks
+// of `plane` tasks in turn, which also decides how many each node gets (as in Slurm: -n4
+// -m plane=3 on two nodes runs 3 and 1).
 std::vector<std::vector<int>> placeTasks(
     const std::vector<int> &perNode, ia::Distribution distribution, int plane)
 {
@@ -163,8 +165,10 @@ std::vector<std::vector<int>> placeTasks(
     }
     const int chunk = distribution == ia::Distribution::Plane ? std::max(1, plane) : 1;
     std::size_t k = 0;
+    const bool capped = distribution != ia::Distribution::Plane;
     for (int t = 0; t < total;) {
-        for (int c = 0; c < chunk && t < total && static_cast<int>(ids[k].size()) < perNode[k];
+        for (int c = 0;
+             c < chunk && t < total && (!capped || static_cast<int>(ids[k].size()) < perNode[k]);
              ++c) {
             ids[k].push_back(t++);
         }
@@ -596,6 +600,10 @@ bool Srun::launch(const Json &step)
     for (const auto &n : step["tasks_per_node"].items()) {
         tasksPerNode.push_back(static_cast<int>(n.toInt()));
     }
+    const auto taskIds = placeTasks(tasksPerNode, m_opts.distribution, m_opts.planeSize);
+    for (std::size_t k = 0; k < taskIds.size(); ++k) {
+        tasksPerNode[k] = static_cast<int>(taskIds[k].size());
+    }
     m_ntasks = static_cast<int>(step["ntasks"].toInt(1));
     const std::string id = std::to_string(m_jobId);
     const std::string stepId = std::to_string(m_stepId);
@@ -626,6 +634,9 @@ bool Srun::launch(const Json &step)
         m_opts.distribution == ia::Distribution::Cyclic      ? "cyclic"
             : m_opts.distribution == ia::Distribution::Plane ? "plane"
                                                              : "block");
+    if (m_opts.distribution == ia::Distribution::Plane) {
+        ia::setEnv(env, "SLURM_DIST_PLANESIZE", std::to_string(m_opts.planeSize));
+    }
     if (m_opts.mpi) {
         ia::setEnv(env, "SLURM_MPI_TYPE", *m_opts.mpi);
     }
@@ -667,8 +678,11 @@ bool Srun::launch(const Json &step)
     auto me = ia::currentUser();
     std::int64_t memMb = spec["mem_per_node"].isNumber() ? spec["mem_per_node"].toInt()
                                                          : job["mem_per_node_resolved"].toInt();
-    const auto taskIds = placeTasks(tasksPerNode, m_opts.distribution, m_opts.planeSize);
     for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const std::vector<int> mine = k < taskIds.size() ? taskIds[k] : std::vector<int>{0};
+        if (mine.empty()) {
+            continue; // -m plane dealt this node no task
+        }
         NodeLink link;
         link.name = nodes[k];
         std::string error;
@@ -679,7 +693,6 @@ bool Srun::launch(const Json &step)
                     + error);
             return false;
         }
-        const std::vector<int> mine = k < taskIds.size() ? taskIds[k] : std::vector<int>{0};
         Json tasks = Json::array();
         std::vector<int> fds;
         if (m_opts.pty) {
