@@ -30,6 +30,8 @@ runtime_packages=(
   # from these packages at build time (software/python/debian_wheels.py); jupyter for notebooks
   python3-numpy python3-scipy python3-pandas python3-matplotlib python3-sklearn python3-torch
   python3-torchvision python3-notebook jupyter-notebook python3-packaging
+  # MPI across nodes: Open MPI's mpirun (it starts its daemons with srun) and mpi4py
+  openmpi-bin libopenmpi-dev python3-mpi4py
   # `man sbatch` on the login node
   man-db
   # the workstation (lesson 1): ssh, scp and rsync from the emulated laptop to login1's sshd

@@ -17,6 +17,7 @@ private slots:
     void srunPtyGivesAShellWhosePromptNamesTheNode();
     void stepsAreAccountedAndSeffReportsTheJob();
     void sstatShowsARunningStepAndAllocationsEndAtTheirTimeLimit();
+    void sallocShellIsAnInteractiveStepWithUseInteractiveStep();
 };
 
 void InteractiveStepsTest::sallocGrantsRunsSrunOnTheNodeAndReleases_data()
@@ -207,6 +208,25 @@ void InteractiveStepsTest::sstatShowsARunningStepAndAllocationsEndAtTheirTimeLim
         qPrintable(limit.err));
     QVERIFY2(
         limit.out.contains(QStringLiteral("2|TIMEOUT\n2.0|CANCELLED\n")), qPrintable(limit.out));
+}
+
+void InteractiveStepsTest::sallocShellIsAnInteractiveStepWithUseInteractiveStep()
+{
+    // LaunchParameters=use_interactive_step (the Alliance's clusters): salloc without a command
+    // opens the shell on the first allocated node; with a command, it still runs locally.
+    ClusterFixture cluster;
+    QVERIFY(cluster.setSlurmConf(
+        QStringLiteral("LaunchParameters"), QStringLiteral("use_interactive_step")));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    ShellResult shell = cluster.shell(QStringLiteral(
+        "(sleep 2; echo 'echo on=$(hostname) job=$SLURM_JOB_ID step=$SLURM_STEP_ID'; sleep 2; "
+        "echo exit) | script -qfec 'salloc -N2 -t 5' /dev/null; echo salloc=$?"));
+    QVERIFY2(shell.out.contains(QStringLiteral("on=cn01 job=1 step=0")), qPrintable(shell.out));
+    QVERIFY2(shell.out.contains(QStringLiteral("salloc: Relinquishing job allocation 1")),
+        qPrintable(shell.out));
+    QVERIFY2(shell.out.contains(QStringLiteral("salloc=0")), qPrintable(shell.out));
+    ShellResult local = cluster.shell(QStringLiteral("salloc -Q -N1 hostname"));
+    QCOMPARE(local.out, QStringLiteral("login1\n"));
 }
 
 QTEST_GUILESS_MAIN(InteractiveStepsTest)

@@ -1,5 +1,7 @@
 #include "mc/emu/job_environment.h"
 
+#include "mc/sched/hostlist.h"
+
 #include <algorithm>
 #include <charconv>
 #include <iterator>
@@ -39,7 +41,11 @@ std::vector<std::string> batchJobEnvironment(
     set("SLURM_GTIDS", "0");
     set("SLURM_JOBID", num(f.jobId));
     set("SLURM_JOB_ACCOUNT", f.account);
-    set("SLURM_JOB_CPUS_PER_NODE", num(f.cpusOnNode));
+    // Every node of the job holds as many CPUs as this one (minicluster's allocations are
+    // uniform); the tasks are spread with Slurm's block distribution.
+    set("SLURM_JOB_CPUS_PER_NODE",
+        sched::compressCounts(
+            std::vector<int>(static_cast<std::size_t>(std::max(1, f.numNodes)), f.cpusOnNode)));
     set("SLURM_JOB_GID", num(f.gid));
     set("SLURM_JOB_ID", num(f.jobId));
     set("SLURM_JOB_NAME", f.jobName);
@@ -67,7 +73,9 @@ std::vector<std::string> batchJobEnvironment(
     set("SLURM_PROCID", "0");
     set("SLURM_SUBMIT_DIR", f.submitDir);
     set("SLURM_SUBMIT_HOST", f.submitHost);
-    set("SLURM_TASKS_PER_NODE", num(f.ntasksGiven ? (f.ntasks + f.numNodes - 1) / f.numNodes : 1));
+    set("SLURM_TASKS_PER_NODE",
+        sched::compressCounts(sched::blockTaskCounts(
+            f.ntasksGiven ? f.ntasks : f.numNodes, std::max(1, f.numNodes))));
     set("SLURM_TASK_PID", num(f.taskPid));
     set("SLURM_TOPOLOGY_ADDR", f.node);
     set("SLURM_TOPOLOGY_ADDR_PATTERN", "node");

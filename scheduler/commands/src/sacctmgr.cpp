@@ -67,6 +67,36 @@ constexpr std::array kAccountFields{
     Field{"Organization", "Org", 20},
 };
 
+// sacctmgr show qos's default format (qos_functions.c), its fields' widths (common.c).
+constexpr std::array kQosFields{
+    Field{"Name", "Name", 10},
+    Field{"Priority", "Priority", 10},
+    Field{"GraceTime", "GraceTime", 10},
+    Field{"Preempt", "Preempt", 10},
+    Field{"PreemptExemptTime", "PreemptExemptTime", 19},
+    Field{"PreemptMode", "PreemptMode", 11},
+    Field{"Flags", "Flags", 40},
+    Field{"UsageThres", "UsageThres", 10},
+    Field{"UsageFactor", "UsageFactor", 11},
+    Field{"GrpTRES", "GrpTRES", 13},
+    Field{"GrpTRESMins", "GrpTRESMins", 13},
+    Field{"GrpTRESRunMins", "GrpTRESRunMin", 13},
+    Field{"GrpJobs", "GrpJobs", 7},
+    Field{"GrpSubmit", "GrpSubmit", 9},
+    Field{"GrpWall", "GrpWall", 11},
+    Field{"MaxTRES", "MaxTRES", 13},
+    Field{"MaxTRESPerNode", "MaxTRESPerNode", 14},
+    Field{"MaxTRESMins", "MaxTRESMins", 13},
+    Field{"MaxWall", "MaxWall", 11},
+    Field{"MaxTRESPU", "MaxTRESPU", 13},
+    Field{"MaxJobsPU", "MaxJobsPU", 9},
+    Field{"MaxSubmitPU", "MaxSubmitPU", 11},
+    Field{"MaxTRESPA", "MaxTRESPA", 13},
+    Field{"MaxJobsPA", "MaxJobsPA", 9},
+    Field{"MaxSubmitPA", "MaxSubmitPA", 11},
+    Field{"MinTRES", "MinTRES", 13},
+};
+
 struct Settings {
     bool noHeader = false;
     int parsable = 0; // 1: trailing '|', 2: none
@@ -275,6 +305,38 @@ Outcome showAccounts(const Context &ctx, const Spec &spec, const Settings &s)
     return {table(*fields, rows, s), {}, 0};
 }
 
+// The QOS table of etc/minicluster.conf (`QOS=name Priority=N`; "normal" alone without one).
+// No QOS has limits, preemption or flags here, so those cells are empty as Slurm prints unset
+// ones.
+Outcome showQos(const Context &ctx, const Spec &spec, const Settings &s)
+{
+    std::string error;
+    auto fields = chooseFields(kQosFields, spec.format, error);
+    if (!fields) {
+        return {{}, error, 1};
+    }
+    std::vector<std::string> problems;
+    const auto text = ctx.readSiteConf ? ctx.readSiteConf() : std::nullopt;
+    std::vector<std::vector<std::string>> rows;
+    for (const auto &q : sched::parseSiteQos(text.value_or(""), problems)) {
+        if (!listed(spec.users, q.name)) {
+            continue;
+        }
+        std::vector<std::string> row;
+        for (const Field *f : *fields) {
+            const std::string_view name = f->name;
+            row.push_back(name == "Name"    ? q.name
+                    : name == "Priority"    ? std::to_string(q.priority)
+                    : name == "GraceTime"   ? std::string("00:00:00")
+                    : name == "PreemptMode" ? std::string("cluster")
+                    : name == "UsageFactor" ? std::string("1.000000")
+                                            : std::string());
+        }
+        rows.push_back(std::move(row));
+    }
+    return {table(*fields, rows, s), {}, 0};
+}
+
 bool abbreviates(std::string_view word, std::string_view full, std::size_t minimum = 3)
 {
     return word.size() >= std::min(minimum, full.size()) && word.size() <= full.size()
@@ -300,8 +362,11 @@ Outcome list(const Context &ctx, const std::vector<std::string> &words, const Se
     if (abbreviates(entity, "accounts") || abbreviates(entity, "account")) {
         return showAccounts(ctx, spec, s);
     }
+    if (abbreviates(entity, "qos")) {
+        return showQos(ctx, spec, s);
+    }
     static constexpr std::array kOthers{"clusters", "configuration", "coordinators", "events",
-        "federations", "problems", "qos", "reservations", "resources", "runawayjobs", "stats",
+        "federations", "problems", "reservations", "resources", "runawayjobs", "stats",
         "transactions", "tres", "wckeys"};
     for (const char *other : kOthers) {
         if (abbreviates(entity, other)) {

@@ -4,6 +4,7 @@
 // connection stays open (and subscribed) while the command runs: the allocation lives as long
 // as salloc does, and salloc hears when it is revoked (scancel, time limit).
 
+#include "mc/sched/slurm_conf.h"
 #include "srun_common.h"
 #include "text.h"
 
@@ -12,7 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#include <fstream>
 #include <poll.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +34,23 @@ void onChild(int)
     [[maybe_unused]] auto n = ::write(g_childPipe[1], &byte, 1);
 }
 
+// slurm.conf's LaunchParameters=use_interactive_step ($SLURM_CONF, else the cluster's).
+bool useInteractiveStep()
+{
+    std::string path;
+    if (const char *conf = std::getenv("SLURM_CONF"); conf && *conf) {
+        path = conf;
+    } else if (const char *dir = std::getenv("MINICLUSTER_DIR"); dir && *dir) {
+        path = std::string(dir) + "/etc/slurm.conf";
+    } else {
+        return false;
+    }
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return mc::sched::parseSlurmConf(text.str()).config.useInteractiveStep;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -41,6 +61,11 @@ int main(int argc, char **argv)
         ia::sallocOptions(), args, kProgram, mc::cmd::Ordering::StopAtOperand);
     ia::Options opts;
     int exitCode = 0;
+    // Input environment variables first: the command line overrides them.
+    if (!ia::applyEnvironment(
+            kProgram, ia::sallocOptions(), ia::sallocEnvironment(), opts, exitCode)) {
+        return exitCode;
+    }
     for (const auto &option : parsed.options) {
         if (!ia::apply(kProgram, opts, option, exitCode)) {
             return exitCode;
@@ -55,6 +80,11 @@ int main(int argc, char **argv)
     if (command.empty()) {
         const char *shell = std::getenv("SHELL");
         command = {shell && *shell ? shell : "/bin/bash"};
+        if (useInteractiveStep()) {
+            // Slurm's InteractiveStepOptions ("--interactive --preserve-env --pty $SHELL"): the
+            // shell is a one-task step on the first allocated node, sharing the allocation.
+            command = {"srun", "--pty", "-N1", "-n1", "--overlap", command.front()};
+        }
     }
 
     // While waiting, Ctrl-C withdraws the request (the link's end releases it).

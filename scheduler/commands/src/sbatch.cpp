@@ -2,6 +2,7 @@
 
 #include "mc/sched/batch_script.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
 #include "mc/sched/time_format.h"
 #include "sbatch_job_options.h"
 #include "sbatch_options.h"
@@ -9,7 +10,9 @@
 #include "text.h"
 
 #include <algorithm>
+#include <chrono>
 #include <ostream>
+#include <thread>
 
 namespace mc::cmd {
 namespace {
@@ -80,6 +83,49 @@ std::optional<Outcome> encodeSchedulerRequests(
         job.set("test_only", true);
     }
     return std::nullopt;
+}
+
+// sbatch --wait (sbatch.c _job_wait()): asks until every record of the job (an array's tasks
+// too) is finished; the exit status is the largest of their exit codes, 1 for one ended by a
+// signal. Slurm asks every 2 s, then less often; this asks sooner, then every second.
+int waitForJob(std::int64_t jobId, const Context &ctx)
+{
+    Json request = Json::object();
+    request.set("op", "jobs");
+    Json ids = Json::array();
+    ids.push(jobId);
+    request.set("job_ids", std::move(ids));
+    int pauseMs = 100;
+    while (true) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
+        pauseMs = std::min(1000, pauseMs * 2);
+        auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+        if (!reply || !(*reply)["ok"].toBool(true)) {
+            *ctx.err << "sbatch: error: Currently unable to load job state information, "
+                        "retrying: Unable to contact slurm controller (connect failure)\n";
+            continue;
+        }
+        const auto &jobs = (*reply)["jobs"].items();
+        if (jobs.empty()) {
+            *ctx.err << "sbatch: error: Job " << jobId
+                     << " no longer found and exit code not found\n";
+            return 0;
+        }
+        int code = 0;
+        bool complete = true;
+        for (const auto &job : jobs) {
+            auto state = sched::parseJobState(job["state"].toString());
+            if (!state || !sched::isFinished(*state)) {
+                complete = false;
+                break;
+            }
+            code = std::max(code,
+                job["exit_signal"].toInt() != 0 ? 1 : static_cast<int>(job["exit_code"].toInt()));
+        }
+        if (complete) {
+            return code;
+        }
+    }
 }
 
 // sbatch --test-only: Slurm's slurm_job_will_run() answer, on stderr.
@@ -191,6 +237,7 @@ int Sbatch::run()
     job.set("gid", static_cast<std::int64_t>(m_ctx.user.gid));
     job.set("account", opts.account.value_or(""));
     job.set("partition", opts.partition.value_or(""));
+    job.set("qos", opts.qos.value_or(""));
     job.set("work_dir", workDir);
     job.set("script", script);
     job.set("command", command);
@@ -215,9 +262,13 @@ int Sbatch::run()
         job.set("time_limit", *opts.timeLimit);
     }
     job.set("nodes", opts.nodes.value_or(1));
-    job.set("ntasks", opts.ntasks.value_or(1));
+    // As sbatch's option check does: --ntasks-per-node without -n asks for that many tasks
+    // on each of the -N nodes, and the job has a task count (SLURM_NTASKS).
+    const bool perNodeCount = !opts.ntasks && opts.ntasksPerNode;
+    job.set("ntasks",
+        perNodeCount ? *opts.ntasksPerNode * opts.nodes.value_or(1) : opts.ntasks.value_or(1));
     job.set("cpus_per_task", opts.cpusPerTask.value_or(1));
-    job.set("ntasks_given", opts.ntasks.has_value());
+    job.set("ntasks_given", opts.ntasks.has_value() || perNodeCount);
     job.set("cpus_per_task_given", opts.cpusPerTask.has_value());
     if (opts.mem) {
         job.set("mem_per_node", *opts.mem);
@@ -269,6 +320,10 @@ int Sbatch::run()
     if (!early.quiet) {
         const std::string id = std::to_string((*reply)["job_id"].toInt());
         *m_ctx.out << (opts.parsable ? id : "Submitted batch job " + id) << '\n';
+    }
+    if (opts.wait) {
+        m_ctx.out->flush();
+        return waitForJob((*reply)["job_id"].toInt(), m_ctx);
     }
     return 0;
 }

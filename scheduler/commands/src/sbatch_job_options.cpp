@@ -247,6 +247,12 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kParsable:
         opts.parsable = true;
         break;
+    case kWait:
+        opts.wait = true;
+        break;
+    case kQos:
+        opts.qos = value;
+        break;
     case kQuiet:
         opts.quiet = true;
         break;

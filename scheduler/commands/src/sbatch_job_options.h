@@ -35,6 +35,8 @@ struct JobOptions {
     std::optional<int> cpusPerTask, ntasks, nodes;
     std::int64_t nice = 0;
     bool hold = false, parsable = false, quiet = false, verbose = false;
+    std::optional<std::string> qos; // --qos: checked by the controller against the QOS table
+    bool wait = false; // -W: sbatch returns when the job ends, with its exit code
     bool openAppend = false; // --open-mode=append
     std::string signal; // --signal, normalized "[B:]<number>@<seconds>"
     std::optional<bool> requeue; // --requeue / --no-requeue

@@ -31,93 +31,314 @@ constexpr ArgKind kOpt = ArgKind::Optional;
 
 // Options both commands implement, then those of their man pages that minicluster refuses.
 constexpr std::array kSrunOptions{
+    OptionDef{"accel-bind", 0, kReq, kAccelBind},
     OptionDef{"account", 'A', kReq, kAccount},
     OptionDef{"acctg-freq", 0, kReq, kRefused, false},
+    OptionDef{"bb", 0, kReq, kRefused, false},
+    OptionDef{"bbf", 0, kReq, kRefused, false},
     OptionDef{"bcast", 0, kOpt, kRefused, false},
+    OptionDef{"bcast-exclude", 0, kReq, kRefused, false},
     OptionDef{"begin", 'b', kReq, kRefused, false},
     OptionDef{"chdir", 'D', kReq, kChdir},
+    OptionDef{"cluster-constraint", 0, kReq, kRefused, false},
+    OptionDef{"clusters", 'M', kReq, kRefused, false},
     OptionDef{"comment", 0, kReq, kRefused, false},
+    OptionDef{"compress", 0, kOpt, kRefused, false},
     OptionDef{"constraint", 'C', kReq, kConstraint},
+    OptionDef{"container", 0, kReq, kRefused, false},
+    OptionDef{"contiguous", 0, kNo, kRefused, false},
+    OptionDef{"core-spec", 'S', kReq, kRefused, false},
+    OptionDef{"cores-per-socket", 0, kReq, kRefused, false},
     OptionDef{"cpu-bind", 0, kReq, kCpuBind},
+    OptionDef{"cpu_bind", 0, kReq, kCpuBind}, // the old spelling, which Open MPI's mpirun uses
+    OptionDef{"cpu-freq", 0, kReq, kRefused, false},
+    OptionDef{"cpus-per-gpu", 0, kReq, kRefused, false},
     OptionDef{"cpus-per-task", 'c', kReq, kCpusPerTask},
+    OptionDef{"deadline", 0, kReq, kRefused, false},
+    OptionDef{"delay-boot", 0, kReq, kRefused, false},
     OptionDef{"dependency", 'd', kReq, kRefused, false},
-    OptionDef{"distribution", 'm', kReq, kRefused, false},
+    OptionDef{"disable-status", 'X', kNo, kRefused, false},
+    OptionDef{"distribution", 'm', kReq, kDistribution},
+    OptionDef{"epilog", 0, kReq, kRefused, false},
     OptionDef{"error", 'e', kReq, kRefused, false},
-    OptionDef{"exact", 0, kNo, kRefused, false},
+    OptionDef{"exact", 0, kNo, kExact},
     OptionDef{"exclude", 'x', kReq, kExclude},
     OptionDef{"exclusive", 0, kOpt, kExclusive},
-    OptionDef{"export", 0, kReq, kRefused, false},
+    OptionDef{"export", 0, kReq, kExport},
+    OptionDef{"extra-node-info", 'B', kReq, kRefused, false},
+    OptionDef{"gid", 0, kReq, kRefused, false},
+    OptionDef{"gpu-bind", 0, kReq, kRefused, false},
+    OptionDef{"gpu-freq", 0, kReq, kRefused, false},
     OptionDef{"gpus", 'G', kReq, kRefused, false},
     OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
+    OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
     OptionDef{"gres", 0, kReq, kGres},
+    OptionDef{"gres-flags", 0, kReq, kRefused, false},
     OptionDef{"help", 'h', kNo, kHelp},
+    OptionDef{"het-group", 0, kReq, kRefused, false},
+    OptionDef{"hint", 0, kReq, kHint},
     OptionDef{"hold", 'H', kNo, kRefused, false},
     OptionDef{"immediate", 'I', kOpt, kImmediate},
     OptionDef{"input", 'i', kReq, kRefused, false},
     OptionDef{"jobid", 0, kReq, kJobId},
     OptionDef{"job-name", 'J', kReq, kJobName},
-    OptionDef{"kill-on-bad-exit", 'K', kOpt, kRefused, false},
+    OptionDef{"kill-on-bad-exit", 'K', kOpt, kKillOnBadExit},
     OptionDef{"label", 'l', kNo, kLabel},
+    OptionDef{"licenses", 'L', kReq, kRefused, false},
+    OptionDef{"mail-type", 0, kReq, kRefused, false},
+    OptionDef{"mail-user", 0, kReq, kRefused, false},
+    OptionDef{"mcs-label", 0, kReq, kRefused, false},
     OptionDef{"mem", 0, kReq, kMem},
+    OptionDef{"mem-bind", 0, kReq, kRefused, false},
     OptionDef{"mem-per-cpu", 0, kReq, kMemPerCpu},
-    OptionDef{"mpi", 0, kReq, kRefused, false},
-    OptionDef{"multi-prog", 0, kNo, kRefused, false},
+    OptionDef{"mem-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"mincpus", 0, kReq, kRefused, false},
+    OptionDef{"mpi", 0, kReq, kMpi},
+    OptionDef{"msg-timeout", 0, kReq, kRefused, false},
+    OptionDef{"multi-prog", 0, kNo, kMultiProg},
+    OptionDef{"network", 0, kReq, kRefused, false},
+    OptionDef{"nice", 0, kOpt, kRefused, false},
+    OptionDef{"no-allocate", 'Z', kNo, kRefused, false},
+    OptionDef{"no-kill", 'k', kOpt, kNoKill},
+    OptionDef{"nodefile", 'F', kReq, kRefused, false},
     OptionDef{"nodelist", 'w', kReq, kNodeList},
     OptionDef{"nodes", 'N', kReq, kNodes},
     OptionDef{"ntasks", 'n', kReq, kNtasks},
+    OptionDef{"ntasks-per-core", 0, kReq, kRefused, false},
+    OptionDef{"ntasks-per-gpu", 0, kReq, kRefused, false},
     OptionDef{"ntasks-per-node", 0, kReq, kNtasksPerNode},
+    OptionDef{"ntasks-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"open-mode", 0, kReq, kRefused, false},
     OptionDef{"output", 'o', kReq, kRefused, false},
     OptionDef{"overcommit", 'O', kNo, kRefused, false},
-    OptionDef{"overlap", 0, kNo, kRefused, false},
+    OptionDef{"overlap", 0, kNo, kOverlap},
+    OptionDef{"oversubscribe", 's', kNo, kRefused, false},
     OptionDef{"partition", 'p', kReq, kPartition},
+    OptionDef{"power", 0, kReq, kRefused, false},
+    OptionDef{"prefer", 0, kReq, kRefused, false},
+    OptionDef{"preserve-env", 'E', kNo, kRefused, false},
+    OptionDef{"priority", 0, kReq, kRefused, false},
+    OptionDef{"profile", 0, kReq, kRefused, false},
+    OptionDef{"prolog", 0, kReq, kRefused, false},
+    OptionDef{"propagate", 0, kOpt, kRefused, false},
     OptionDef{"pty", 0, kNo, kPty},
     OptionDef{"qos", 'q', kReq, kQos},
     OptionDef{"quiet", 'Q', kNo, kQuiet},
+    OptionDef{"quit-on-interrupt", 0, kNo, kRefused, false},
+    OptionDef{"reboot", 0, kNo, kRefused, false},
+    OptionDef{"relative", 'r', kReq, kRefused, false},
+    OptionDef{"reservation", 0, kReq, kRefused, false},
+    OptionDef{"resv-ports", 0, kOpt, kRefused, false},
+    OptionDef{"send-libs", 0, kOpt, kRefused, false},
     OptionDef{"signal", 0, kReq, kRefused, false},
+    OptionDef{"slurmd-debug", 0, kReq, kRefused, false},
+    OptionDef{"sockets-per-node", 0, kReq, kRefused, false},
+    OptionDef{"spread-job", 0, kNo, kRefused, false},
+    OptionDef{"switches", 0, kReq, kRefused, false},
+    OptionDef{"task-epilog", 0, kReq, kRefused, false},
+    OptionDef{"task-prolog", 0, kReq, kRefused, false},
+    OptionDef{"test-only", 0, kNo, kRefused, false},
+    OptionDef{"thread-spec", 0, kReq, kRefused, false},
+    OptionDef{"threads", 'T', kReq, kRefused, false},
+    OptionDef{"threads-per-core", 0, kReq, kRefused, false},
     OptionDef{"time", 't', kReq, kTime},
-    OptionDef{"unbuffered", 'u', kNo, kRefused, false},
+    OptionDef{"time-min", 0, kReq, kRefused, false},
+    OptionDef{"tmp", 0, kReq, kRefused, false},
+    OptionDef{"uid", 0, kReq, kRefused, false},
+    OptionDef{"unbuffered", 'u', kNo, kUnbuffered},
     OptionDef{"usage", 0, kNo, kUsage},
+    OptionDef{"use-min-nodes", 0, kNo, kRefused, false},
     OptionDef{"verbose", 'v', kNo, kVerbose},
     OptionDef{"version", 'V', kNo, kVersion},
-    OptionDef{"wait", 'W', kReq, kRefused, false},
+    OptionDef{"wait", 'W', kReq, kWait},
+    OptionDef{"wckey", 0, kReq, kRefused, false},
     OptionDef{"x11", 0, kOpt, kRefused, false},
 };
 
 constexpr std::array kSallocOptions{
     OptionDef{"account", 'A', kReq, kAccount},
+    OptionDef{"acctg-freq", 0, kReq, kRefused, false},
+    OptionDef{"bb", 0, kReq, kRefused, false},
+    OptionDef{"bbf", 0, kReq, kRefused, false},
     OptionDef{"begin", 'b', kReq, kRefused, false},
+    OptionDef{"bell", 0, kNo, kRefused, false},
     OptionDef{"chdir", 'D', kReq, kChdir},
+    OptionDef{"cluster-constraint", 0, kReq, kRefused, false},
+    OptionDef{"clusters", 'M', kReq, kRefused, false},
     OptionDef{"comment", 0, kReq, kRefused, false},
     OptionDef{"constraint", 'C', kReq, kConstraint},
+    OptionDef{"container", 0, kReq, kRefused, false},
+    OptionDef{"contiguous", 0, kNo, kRefused, false},
+    OptionDef{"core-spec", 'S', kReq, kRefused, false},
+    OptionDef{"cores-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"cpu-freq", 0, kReq, kRefused, false},
+    OptionDef{"cpus-per-gpu", 0, kReq, kRefused, false},
     OptionDef{"cpus-per-task", 'c', kReq, kCpusPerTask},
+    OptionDef{"deadline", 0, kReq, kRefused, false},
+    OptionDef{"delay-boot", 0, kReq, kRefused, false},
     OptionDef{"dependency", 'd', kReq, kRefused, false},
+    OptionDef{"distribution", 'm', kReq, kRefused, false},
     OptionDef{"exclude", 'x', kReq, kExclude},
     OptionDef{"exclusive", 0, kOpt, kExclusive},
+    OptionDef{"extra-node-info", 'B', kReq, kRefused, false},
+    OptionDef{"get-user-env", 0, kOpt, kRefused, false},
+    OptionDef{"gid", 0, kReq, kRefused, false},
+    OptionDef{"gpu-bind", 0, kReq, kRefused, false},
+    OptionDef{"gpu-freq", 0, kReq, kRefused, false},
     OptionDef{"gpus", 'G', kReq, kRefused, false},
     OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
+    OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
     OptionDef{"gres", 0, kReq, kGres},
+    OptionDef{"gres-flags", 0, kReq, kRefused, false},
     OptionDef{"help", 'h', kNo, kHelp},
+    OptionDef{"hint", 0, kReq, kHint},
     OptionDef{"hold", 'H', kNo, kRefused, false},
     OptionDef{"immediate", 'I', kOpt, kImmediate},
     OptionDef{"job-name", 'J', kReq, kJobName},
+    OptionDef{"kill-command", 'K', kOpt, kRefused, false},
+    OptionDef{"licenses", 'L', kReq, kRefused, false},
+    OptionDef{"mail-type", 0, kReq, kRefused, false},
+    OptionDef{"mail-user", 0, kReq, kRefused, false},
+    OptionDef{"mcs-label", 0, kReq, kRefused, false},
     OptionDef{"mem", 0, kReq, kMem},
+    OptionDef{"mem-bind", 0, kReq, kRefused, false},
     OptionDef{"mem-per-cpu", 0, kReq, kMemPerCpu},
+    OptionDef{"mem-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"mincpus", 0, kReq, kRefused, false},
+    OptionDef{"network", 0, kReq, kRefused, false},
+    OptionDef{"nice", 0, kOpt, kRefused, false},
+    OptionDef{"no-bell", 0, kNo, kRefused, false},
+    OptionDef{"no-kill", 'k', kOpt, kNoKill},
     OptionDef{"no-shell", 0, kNo, kRefused, false},
+    OptionDef{"nodefile", 'F', kReq, kRefused, false},
     OptionDef{"nodelist", 'w', kReq, kNodeList},
     OptionDef{"nodes", 'N', kReq, kNodes},
     OptionDef{"ntasks", 'n', kReq, kNtasks},
+    OptionDef{"ntasks-per-core", 0, kReq, kRefused, false},
+    OptionDef{"ntasks-per-gpu", 0, kReq, kRefused, false},
     OptionDef{"ntasks-per-node", 0, kReq, kNtasksPerNode},
+    OptionDef{"ntasks-per-socket", 0, kReq, kRefused, false},
     OptionDef{"overcommit", 'O', kNo, kRefused, false},
+    OptionDef{"oversubscribe", 's', kNo, kRefused, false},
     OptionDef{"partition", 'p', kReq, kPartition},
+    OptionDef{"power", 0, kReq, kRefused, false},
+    OptionDef{"prefer", 0, kReq, kRefused, false},
+    OptionDef{"priority", 0, kReq, kRefused, false},
+    OptionDef{"profile", 0, kReq, kRefused, false},
     OptionDef{"qos", 'q', kReq, kQos},
     OptionDef{"quiet", 'Q', kNo, kQuiet},
+    OptionDef{"reboot", 0, kNo, kRefused, false},
+    OptionDef{"reservation", 0, kReq, kRefused, false},
     OptionDef{"signal", 0, kReq, kRefused, false},
+    OptionDef{"sockets-per-node", 0, kReq, kRefused, false},
+    OptionDef{"spread-job", 0, kNo, kRefused, false},
+    OptionDef{"switches", 0, kReq, kRefused, false},
+    OptionDef{"thread-spec", 0, kReq, kRefused, false},
+    OptionDef{"threads-per-core", 0, kReq, kRefused, false},
     OptionDef{"time", 't', kReq, kTime},
+    OptionDef{"time-min", 0, kReq, kRefused, false},
+    OptionDef{"tmp", 0, kReq, kRefused, false},
+    OptionDef{"uid", 0, kReq, kRefused, false},
     OptionDef{"usage", 0, kNo, kUsage},
+    OptionDef{"use-min-nodes", 0, kNo, kRefused, false},
     OptionDef{"verbose", 'v', kNo, kVerbose},
     OptionDef{"version", 'V', kNo, kVersion},
     OptionDef{"wait", 'W', kReq, kRefused, false},
+    OptionDef{"wait-all-nodes", 0, kReq, kRefused, false},
+    OptionDef{"wckey", 0, kReq, kRefused, false},
     OptionDef{"x11", 0, kOpt, kRefused, false},
+};
+
+// srun's (opt.c env_vars[]), those that are options a user sets. The job's own description
+// that salloc and sbatch export (SLURM_NTASKS, SLURM_JOB_NUM_NODES, SLURM_NPROCS,
+// SLURM_NTASKS_PER_NODE, SLURM_JOB_NAME) is not read back as options: a step's defaults come
+// from the job itself, on the controller, which gives the same counts.
+constexpr std::array kSrunEnv{
+    EnvOption{"SLURM_ACCOUNT", "account"},
+    EnvOption{"SLURM_ACCTG_FREQ", "acctg-freq"},
+    EnvOption{"SLURM_BCAST", "bcast"},
+    EnvOption{"SLURM_BURST_BUFFER", "bb"},
+    EnvOption{"SLURM_CLUSTERS", "clusters"},
+    EnvOption{"SLURM_COMPRESS", "compress"},
+    EnvOption{"SLURM_CONSTRAINT", "constraint"},
+    EnvOption{"SLURM_CORE_SPEC", "core-spec"},
+    EnvOption{"SLURM_CPU_BIND", "cpu-bind"},
+    EnvOption{"SLURM_CPU_FREQ_REQ", "cpu-freq"},
+    EnvOption{"SLURM_CPUS_PER_GPU", "cpus-per-gpu"},
+    EnvOption{"SLURM_CPUS_PER_TASK", "cpus-per-task"},
+    EnvOption{"SLURM_DEPENDENCY", "dependency"},
+    EnvOption{"SLURM_DISTRIBUTION", "distribution"},
+    EnvOption{"SLURM_EPILOG", "epilog"},
+    EnvOption{"SLURM_EXACT", "exact"},
+    EnvOption{"SLURM_EXCLUSIVE", "exclusive"},
+    EnvOption{"SLURM_EXPORT_ENV", "export"},
+    EnvOption{"SRUN_EXPORT_ENV", "export"},
+    EnvOption{"SLURM_GPUS", "gpus"},
+    EnvOption{"SLURM_GPU_BIND", "gpu-bind"},
+    EnvOption{"SLURM_GPU_FREQ", "gpu-freq"},
+    EnvOption{"SLURM_GPUS_PER_NODE", "gpus-per-node"},
+    EnvOption{"SLURM_GPUS_PER_TASK", "gpus-per-task"},
+    EnvOption{"SLURM_GRES", "gres"},
+    EnvOption{"SLURM_GRES_FLAGS", "gres-flags"},
+    EnvOption{"SLURM_HINT", "hint"},
+    EnvOption{"SLURM_KILL_BAD_EXIT", "kill-on-bad-exit"},
+    EnvOption{"SLURM_LABELIO", "label"},
+    EnvOption{"SLURM_MEM_BIND", "mem-bind"},
+    EnvOption{"SLURM_MEM_PER_CPU", "mem-per-cpu"},
+    EnvOption{"SLURM_MEM_PER_GPU", "mem-per-gpu"},
+    EnvOption{"SLURM_MEM_PER_NODE", "mem"},
+    EnvOption{"SLURM_MPI_TYPE", "mpi"},
+    EnvOption{"SLURM_NETWORK", "network"},
+    EnvOption{"SLURM_NO_KILL", "no-kill"},
+    EnvOption{"SLURM_OPEN_MODE", "open-mode"},
+    EnvOption{"SLURM_OVERCOMMIT", "overcommit"},
+    EnvOption{"SLURM_OVERLAP", "overlap"},
+    EnvOption{"SLURM_PARTITION", "partition"},
+    EnvOption{"SLURM_POWER", "power"},
+    EnvOption{"SLURM_PROFILE", "profile"},
+    EnvOption{"SLURM_PROLOG", "prolog"},
+    EnvOption{"SLURM_QOS", "qos"},
+    EnvOption{"SLURM_REMOTE_CWD", "chdir"},
+    EnvOption{"SLURM_RESERVATION", "reservation"},
+    EnvOption{"SLURM_RESV_PORTS", "resv-ports"},
+    EnvOption{"SLURM_SIGNAL", "signal"},
+    EnvOption{"SLURM_SPREAD_JOB", "spread-job"},
+    EnvOption{"SLURM_STDERRMODE", "error"},
+    EnvOption{"SLURM_STDINMODE", "input"},
+    EnvOption{"SLURM_STDOUTMODE", "output"},
+    EnvOption{"SLURM_TASK_EPILOG", "task-epilog"},
+    EnvOption{"SLURM_TASK_PROLOG", "task-prolog"},
+    EnvOption{"SLURM_THREAD_SPEC", "thread-spec"},
+    EnvOption{"SLURM_THREADS", "threads"},
+    EnvOption{"SLURM_THREADS_PER_CORE", "threads-per-core"},
+    EnvOption{"SLURM_TIMELIMIT", "time"},
+    EnvOption{"SLURM_UNBUFFEREDIO", "unbuffered"},
+    EnvOption{"SLURM_USE_MIN_NODES", "use-min-nodes"},
+    EnvOption{"SLURM_WAIT", "wait"},
+    EnvOption{"SLURM_WCKEY", "wckey"},
+};
+
+// salloc's (salloc/opt.c env_vars[]), for the options its table has.
+constexpr std::array kSallocEnv{
+    EnvOption{"SALLOC_ACCOUNT", "account"},
+    EnvOption{"SALLOC_CONSTRAINT", "constraint"},
+    EnvOption{"SALLOC_EXCLUSIVE", "exclusive"},
+    EnvOption{"SALLOC_GPUS", "gpus"},
+    EnvOption{"SALLOC_GPUS_PER_NODE", "gpus-per-node"},
+    EnvOption{"SALLOC_GRES", "gres"},
+    EnvOption{"SALLOC_HINT", "hint"},
+    EnvOption{"SLURM_HINT", "hint"},
+    EnvOption{"SALLOC_IMMEDIATE", "immediate"},
+    EnvOption{"SALLOC_MEM_PER_CPU", "mem-per-cpu"},
+    EnvOption{"SALLOC_MEM_PER_NODE", "mem"},
+    EnvOption{"SALLOC_NO_KILL", "no-kill"},
+    EnvOption{"SALLOC_OVERCOMMIT", "overcommit"},
+    EnvOption{"SALLOC_PARTITION", "partition"},
+    EnvOption{"SALLOC_QOS", "qos"},
+    EnvOption{"SALLOC_SIGNAL", "signal"},
+    EnvOption{"SALLOC_TIMELIMIT", "time"},
 };
 
 std::optional<int> positive(const std::string &text)
@@ -147,6 +368,55 @@ std::span<const OptionDef> srunOptions()
 std::span<const OptionDef> sallocOptions()
 {
     return kSallocOptions;
+}
+
+std::span<const EnvOption> srunEnvironment()
+{
+    return kSrunEnv;
+}
+
+std::span<const EnvOption> sallocEnvironment()
+{
+    return kSallocEnv;
+}
+
+bool applyEnvironment(const char *program, std::span<const OptionDef> table,
+    std::span<const EnvOption> vars, Options &opts, int &exitCode)
+{
+    for (const auto &var : vars) {
+        const char *value = std::getenv(std::string(var.variable).c_str());
+        if (!value) {
+            continue;
+        }
+        const OptionDef *def = nullptr;
+        for (const auto &d : table) {
+            def = d.longName == var.option ? &d : def;
+        }
+        if (!def) {
+            continue;
+        }
+        ParsedOption option{def, std::string(value)};
+        if (def->arg == ArgKind::None) {
+            const std::string text = toLower(value);
+            if (text == "0" || text == "no") {
+                continue; // the flag stays unset
+            }
+            option.value.reset();
+        } else if (def->arg == ArgKind::Optional && !*value) {
+            option.value.reset();
+        }
+        if (!def->supported) {
+            sayError(program,
+                std::string(var.variable) + " (" + optionName(*def)
+                    + ") is not supported by minicluster");
+            exitCode = 1;
+            return false;
+        }
+        if (!apply(program, opts, option, exitCode)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void say(const char *program, const std::string &line)
@@ -194,10 +464,7 @@ static bool checkCpuBind(const std::string &value, int &exitCode)
         exitCode = 1;
         return false;
     };
-    std::string lower;
-    for (char c : value) {
-        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
+    const std::string lower = toLower(value);
     // map_cpu:0,1 and mask_cpu:0x3,0xc carry commas inside their list: a list runs to the end.
     std::size_t pos = 0;
     while (pos <= lower.size()) {
@@ -247,13 +514,132 @@ static bool checkCpuBind(const std::string &value, int &exitCode)
     return true;
 }
 
+// -m/--distribution as Slurm 22.05 reads it: {*|block|cyclic|arbitrary|plane=<size>}, then up
+// to two levels of {*|block|cyclic|fcyclic}, then ,Pack or ,NoPack. False with Slurm's words.
+static bool parseDistribution(const std::string &value, Options &opts, std::string &error)
+{
+    error = "Invalid --distribution specification";
+    const std::string lower = toLower(value);
+    if (lower.rfind("plane", 0) == 0) {
+        // plane=<size>, or plain "plane" with the size in $SLURM_DIST_PLANESIZE (as srun
+        // exports it to its tasks).
+        const char *inherited = std::getenv("SLURM_DIST_PLANESIZE");
+        auto size = lower.size() > 6 && lower[5] == '=' ? parseInteger(lower.substr(6))
+            : lower == "plane" && inherited             ? parseInteger(inherited)
+                                                        : std::optional<std::int64_t>();
+        if (!size || *size <= 0 || *size > 0x7fffffff) {
+            error = "Invalid plane size or size not specified\n" + std::string("srun: error: ")
+                + error;
+            return false;
+        }
+        opts.distribution = Distribution::Plane;
+        opts.planeSize = static_cast<int>(*size);
+        return true;
+    }
+    std::string levels = lower.substr(0, lower.find(','));
+    if (levels.empty()) {
+        return false;
+    }
+    if (auto comma = lower.find(','); comma != std::string::npos) {
+        std::string flag = lower.substr(comma + 1);
+        if (flag != "pack" && flag != "nopack") {
+            return false;
+        }
+    }
+    std::vector<std::string> parts;
+    for (std::size_t at = 0; at <= levels.size();) {
+        auto colon = levels.find(':', at);
+        if (colon == std::string::npos) {
+            colon = levels.size();
+        }
+        parts.push_back(levels.substr(at, colon - at));
+        at = colon + 1;
+    }
+    if (parts.size() > 3) {
+        return false;
+    }
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        if (parts[i] != "*" && parts[i] != "block" && parts[i] != "cyclic"
+            && parts[i] != "fcyclic") {
+            return false;
+        }
+    }
+    if (parts[0] == "*" || parts[0] == "block") {
+        opts.distribution = Distribution::Block;
+    } else if (parts[0] == "cyclic") {
+        opts.distribution = Distribution::Cyclic;
+    } else if (parts[0] == "arbitrary" && parts.size() == 1) {
+        error = "-m arbitrary (tasks placed by $SLURM_HOSTFILE) is not supported by minicluster";
+        return false;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// --hint as Slurm checks it (proc_args.c verify_hint); `help` prints Slurm's list.
+static bool checkHint(const char *program, const std::string &value, int &exitCode)
+{
+    std::string rest = value;
+    for (std::size_t i = 0; i + 1 < rest.size(); ++i) {
+        if (rest[i] == ',' && !std::isdigit(static_cast<unsigned char>(rest[i + 1]))) {
+            rest[i] = ';';
+        }
+    }
+    for (std::size_t at = 0; at <= rest.size();) {
+        auto end = rest.find(';', at);
+        if (end == std::string::npos) {
+            end = rest.size();
+        }
+        std::string token = rest.substr(at, end - at);
+        at = end + 1;
+        const std::string lower = toLower(token);
+        if (lower == "help") {
+            std::fputs("Application hint options:\n"
+                       "    --hint=             Bind tasks according to application hints\n"
+                       "        compute_bound   use all cores in each socket\n"
+                       "        memory_bound    use only one core in each socket\n"
+                       "        [no]multithread [don't] use extra threads with in-core "
+                       "multi-threading\n"
+                       "        help            show this help message\n",
+                stdout);
+            exitCode = 1;
+            return false;
+        }
+        if (lower != "compute_bound" && lower != "memory_bound" && lower != "multithread"
+            && lower != "nomultithread") {
+            std::fprintf(stderr,
+                "%s: error: unrecognized --hint argument \"%s\", see --hint=help\n", program,
+                token.c_str());
+            exitCode = 1;
+            return false;
+        }
+    }
+    return true;
+}
+
+// parse_int() of Slurm's proc_args.c: a whole non-negative number, else its words and exit 1.
+static std::optional<int> slurmInt(
+    const char *program, const std::string &value, const char *name, int &exitCode)
+{
+    auto v = parseInteger(value);
+    if (!v || *v < 0 || *v > 0x7fffffff) {
+        std::fprintf(stderr, "%s: error: Invalid numeric value \"%s\" for %s.\n", program,
+            value.c_str(), name);
+        exitCode = 1;
+        return std::nullopt;
+    }
+    return static_cast<int>(*v);
+}
+
 bool apply(const char *program, Options &opts, const ParsedOption &option, int &exitCode)
 {
     const OptionDef &def = *option.def;
     const std::string value = option.value.value_or("");
+    // A value Slurm's option table refuses ends the command with exit(-1): status 255.
     auto bad = [&](const std::string &message) {
         sayError(program, message);
-        exitCode = 1;
+        exitCode = 255;
         return false;
     };
     // -w and -x: a hostlist expression, `problem` when it is malformed.
@@ -266,9 +652,72 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         return true;
     };
     if (!def.supported) {
-        return bad(optionName(def) + " is not supported by minicluster");
+        sayError(program, optionName(def) + " is not supported by minicluster");
+        exitCode = 1;
+        return false;
     }
     switch (def.id) {
+    case kAccelBind:
+        // Slurm's check (v, g or n); there is no GPU or NIC topology to bind to here.
+        if (value.find_first_of("vgn") == std::string::npos) {
+            return bad("Invalid --accel-bind specification");
+        }
+        break;
+    case kDistribution: {
+        std::string error;
+        if (!parseDistribution(value, opts, error)) {
+            return bad(error);
+        }
+        break;
+    }
+    case kExact:
+        opts.exact = true;
+        break;
+    case kExport:
+        opts.exportEnv = value;
+        break;
+    case kHint:
+        if (!checkHint(program, value, exitCode)) {
+            return false;
+        }
+        break;
+    case kKillOnBadExit:
+        if (option.value) {
+            auto v = slurmInt(program, value, "--kill-on-bad-exit", exitCode);
+            if (!v) {
+                return false;
+            }
+            opts.killOnBadExit = *v != 0;
+        } else {
+            opts.killOnBadExit = true;
+        }
+        break;
+    case kMpi:
+        opts.mpi = value;
+        break;
+    case kMultiProg:
+        opts.multiProg = true;
+        break;
+    case kNoKill: {
+        const std::string lower = toLower(value);
+        if (option.value && lower != "set" && lower != "off" && lower != "no") {
+            return bad("Invalid --no-kill specification");
+        }
+        break;
+    }
+    case kOverlap:
+        opts.overlap = true;
+        break;
+    case kUnbuffered:
+        break; // the tasks write straight to srun's own descriptors: nothing is buffered
+    case kWait: {
+        auto v = slurmInt(program, value, "--wait", exitCode);
+        if (!v) {
+            return false;
+        }
+        opts.waitSeconds = *v;
+        break;
+    }
     case kAccount:
         opts.account = value;
         break;
@@ -708,26 +1157,6 @@ void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal)
 
 // Environment -------------------------------------------------------------------------------
 
-std::string compressCounts(const std::vector<int> &counts)
-{
-    std::string out;
-    for (std::size_t i = 0; i < counts.size();) {
-        std::size_t j = i;
-        while (j < counts.size() && counts[j] == counts[i]) {
-            ++j;
-        }
-        if (!out.empty()) {
-            out += ',';
-        }
-        out += std::to_string(counts[i]);
-        if (j - i > 1) {
-            out += "(x" + std::to_string(j - i) + ")";
-        }
-        i = j;
-    }
-    return out;
-}
-
 void setEnv(std::vector<std::string> &env, const std::string &name, const std::string &value)
 {
     std::string prefix = name + "=";
@@ -769,16 +1198,13 @@ void setAllocationEnv(std::vector<std::string> &env, const Json &job, const Opti
     std::string id = std::to_string(job["job_id"].toInt());
     std::vector<int> cpusPerNode(static_cast<std::size_t>(numNodes), cpus / numNodes);
     int ntasks = static_cast<int>(job["num_tasks"].toInt(1));
-    std::vector<int> tasksPerNode(static_cast<std::size_t>(numNodes), ntasks / numNodes);
-    for (int i = 0; i < ntasks % numNodes; ++i) {
-        tasksPerNode[static_cast<std::size_t>(i)] += 1;
-    }
+    std::vector<int> tasksPerNode = sched::blockTaskCounts(ntasks, numNodes);
     if (job["cluster_name"].isString()) {
         setEnv(env, "SLURM_CLUSTER_NAME", job["cluster_name"].toString());
     }
     setEnv(env, "SLURM_JOBID", id);
     setEnv(env, "SLURM_JOB_ACCOUNT", job["account"].toString());
-    setEnv(env, "SLURM_JOB_CPUS_PER_NODE", compressCounts(cpusPerNode));
+    setEnv(env, "SLURM_JOB_CPUS_PER_NODE", sched::compressCounts(cpusPerNode));
     setEnv(env, "SLURM_JOB_ID", id);
     setEnv(env, "SLURM_JOB_NAME", job["name"].toString());
     setEnv(env, "SLURM_JOB_NODELIST", nodeList);
@@ -802,7 +1228,7 @@ void setAllocationEnv(std::vector<std::string> &env, const Json &job, const Opti
     }
     setEnv(env, "SLURM_SUBMIT_DIR", job["work_dir"].toString(currentDir()));
     setEnv(env, "SLURM_SUBMIT_HOST", shortHostName());
-    setEnv(env, "SLURM_TASKS_PER_NODE", compressCounts(tasksPerNode));
+    setEnv(env, "SLURM_TASKS_PER_NODE", sched::compressCounts(tasksPerNode));
 }
 
 Me currentUser()

@@ -18,49 +18,86 @@ namespace mc::cmd::interactive {
 
 enum Opt : int {
     kAccount = 1,
+    kAccelBind,
     kChdir,
     kConstraint,
     kCpuBind,
     kCpusPerTask,
+    kDistribution,
+    kExact,
     kExclude,
     kExclusive,
+    kExport,
     kGpusPerNode,
     kGres,
     kHelp,
+    kHint,
     kImmediate,
     kJobName,
     kJobId,
+    kKillOnBadExit,
     kLabel,
     kMem,
     kMemPerCpu,
+    kMpi,
+    kMultiProg,
     kNodeList,
     kNodes,
     kNtasks,
     kNtasksPerNode,
+    kNoKill,
+    kOverlap,
     kPartition,
     kPty,
     kQos,
     kQuiet,
     kTime,
+    kUnbuffered,
     kUsage,
     kVerbose,
     kVersion,
+    kWait,
     kRefused, // an option of `man srun`/`man salloc` minicluster does not implement
 };
 
+// Where srun's tasks go among the step's nodes (-m, first level; the socket and core levels
+// only choose CPU bindings, which minicluster does not set).
+enum class Distribution { Block, Cyclic, Plane };
+
 struct Options {
     std::optional<std::string> account, chdir, constraint, jobName, partition, qos;
+    std::optional<std::string> exportEnv; // --export: ALL, NONE or [ALL,]NAME[=value],...
+    std::optional<std::string> mpi; // --mpi: none, pmi2, pmix...
+    Distribution distribution = Distribution::Block;
+    int planeSize = 0; // -m plane=<size>
+    std::optional<int> waitSeconds; // -W: end the step this long after its first task ends
     std::optional<sched::Seconds> timeLimit;
     std::optional<sched::MiB> mem, memPerCpu;
     std::optional<int> cpusPerTask, nodes, ntasks, ntasksPerNode, gpusPerNode, immediate;
     std::optional<std::uint32_t> jobId; // srun --jobid
     std::vector<std::string> nodeList, exclude;
     bool exclusive = false, label = false, pty = false, quiet = false;
+    bool killOnBadExit = false, multiProg = false, overlap = false, exact = false;
     int verbose = 0;
 };
 
 std::span<const OptionDef> srunOptions();
 std::span<const OptionDef> sallocOptions();
+
+// The input environment variables of `man srun` / `man salloc` and the long option each
+// stands for, in the order the command reads them (a later one wins: SRUN_EXPORT_ENV over
+// SLURM_EXPORT_ENV).
+struct EnvOption {
+    std::string_view variable;
+    std::string_view option;
+};
+std::span<const EnvOption> srunEnvironment();
+std::span<const EnvOption> sallocEnvironment();
+
+// Applies the variables of `vars` that are set, as the options of `table` they stand for;
+// called before the command line, whose options then win. False (exitCode set) as apply().
+bool applyEnvironment(const char *program, std::span<const OptionDef> table,
+    std::span<const EnvOption> vars, Options &opts, int &exitCode);
 
 // Applies one option; returns false after printing "<program>: error: ..." (exit code in
 // `exitCode`) when the run ends there (bad value, refused option, --help, --version).
@@ -109,9 +146,6 @@ std::optional<proto::Json> awaitAllocation(const char *program, Link &link, cons
 
 // Ends the allocation (alloc_release) with the command's exit status.
 void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal);
-
-// "4(x2),2" as Slurm writes per-node counts.
-std::string compressCounts(const std::vector<int> &counts);
 
 // SLURM_* variables of an allocation (salloc's shell, srun's tasks): `env` is changed in place.
 void setAllocationEnv(std::vector<std::string> &env, const proto::Json &job, const Options &opts);

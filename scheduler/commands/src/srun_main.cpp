@@ -7,16 +7,20 @@
 
 #include "mc/proto/client.h"
 #include "mc/proto/socket.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
 #include "srun_common.h"
 #include "text.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <map>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -118,13 +122,75 @@ void writeLabelled(LabelPipe &pipe, int width, bool flush)
     std::fflush(pipe.to);
 }
 
+// What one node said of its tasks' ends, merged as srun merges them: "cn01: tasks 0-3: ...".
+struct TaskEnd {
+    std::string node;
+    std::string text; // "Exited with exit code 3", "Killed"
+    std::vector<std::uint32_t> tasks;
+};
+
+// "0-3,5" (Slurm's bit_fmt()).
+std::string taskRanges(std::vector<std::uint32_t> tasks)
+{
+    std::sort(tasks.begin(), tasks.end());
+    std::string text = mc::sched::formatArrayTasks(tasks, 0);
+    return text.substr(1, text.size() - 2);
+}
+
+std::string tasksWord(std::size_t n)
+{
+    return n == 1 ? "task" : "tasks";
+}
+
+// The tasks each node runs, by distribution: block fills a node before the next, cyclic deals
+// one task per node in turn (both within the controller's per-node counts), plane deals blocks
+// of `plane` tasks in turn, which also decides how many each node gets (as in Slurm: -n4
+// -m plane=3 on two nodes runs 3 and 1).
+std::vector<std::vector<int>> placeTasks(
+    const std::vector<int> &perNode, ia::Distribution distribution, int plane)
+{
+    std::vector<std::vector<int>> ids(perNode.size());
+    int total = 0;
+    for (int n : perNode) {
+        total += n;
+    }
+    if (distribution == ia::Distribution::Block || perNode.empty()) {
+        int next = 0;
+        for (std::size_t k = 0; k < perNode.size(); ++k) {
+            for (int t = 0; t < perNode[k]; ++t) {
+                ids[k].push_back(next++);
+            }
+        }
+        return ids;
+    }
+    const int chunk = distribution == ia::Distribution::Plane ? std::max(1, plane) : 1;
+    std::size_t k = 0;
+    const bool capped = distribution != ia::Distribution::Plane;
+    for (int t = 0; t < total;) {
+        for (int c = 0;
+             c < chunk && t < total && (!capped || static_cast<int>(ids[k].size()) < perNode[k]);
+             ++c) {
+            ids[k].push_back(t++);
+        }
+        k = (k + 1) % perNode.size();
+    }
+    return ids;
+}
+
 class Srun {
 public:
     int run(int argc, char **argv);
 
 private:
     int fail(int code);
+    bool checkMpi(int &exitCode) const;
+    bool multiProgCommand(int &exitCode);
+    void applyExport();
     bool launch(const Json &step);
+    void noteTaskEnd(const std::string &node, int task, int code, int sig);
+    void terminateStep(int signal);
+    void waitExpired();
+    void sayTaskEnds();
     int relay();
     void finish(int exitCode, int exitSignal);
     Json totalUsage() const;
@@ -145,8 +211,270 @@ private:
     termios m_savedTerminal{};
     int m_worstCode = 0;
     int m_worstSignal = 0;
-    std::vector<std::string> m_messages; // "cn01: task 0: Exited with exit code 3"
+    std::map<int, int> m_taskState; // task -> 1 exited, 2 exited abnormally (-W's report)
+    std::vector<TaskEnd> m_ends; // said once the step is over (and the terminal restored)
+    int m_tasksEnded = 0;
+    bool m_terminating = false; // -K or -W already ended the step
+    std::int64_t m_killAt = -1; // ms (steady clock) when SIGKILL follows -K's SIGTERM
+    std::int64_t m_waitUntil = -1; // -W: when the step ends after its first task
 };
+
+std::int64_t nowMs()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+constexpr int kKillWaitMs = 30000; // Slurm's default KillWait (30 s) between SIGTERM and SIGKILL
+
+bool Srun::checkMpi(int &exitCode) const
+{
+    if (!m_opts.mpi) {
+        return true;
+    }
+    const std::string &type = *m_opts.mpi;
+    if (type == "list") {
+        std::fputs("MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\n", stdout);
+        exitCode = 0;
+        return false;
+    }
+    if (type == "none") {
+        return true;
+    }
+    if (type == "pmi2" || type == "pmix") {
+        // No PMI server runs on minicluster's nodes: each task would start as its own
+        // one-rank MPI job. Open MPI's mpirun (which starts its daemons with --mpi=none) is
+        // the way to run MPI programs here.
+        ia::say(kProgram,
+            "warning: --mpi=" + type
+                + " is not supported by minicluster (no PMI server): each task starts as a "
+                  "single MPI rank; run MPI programs with mpirun inside the allocation");
+        return true;
+    }
+    ia::sayError(kProgram,
+        "Couldn't find the specified plugin name for mpi/" + type + " looking at all files");
+    ia::sayError(kProgram, "cannot find mpi plugin for mpi/" + type);
+    ia::sayError(kProgram, "MPI: Cannot create context for mpi/" + type);
+    ia::sayError(kProgram, "Invalid MPI type '" + type + "', --mpi=list for acceptable types");
+    exitCode = 1;
+    return false;
+}
+
+// --multi-prog: the command is a configuration file whose lines give each task its program
+// ("0-1 hostname", "* echo task %t"). Every task runs one bash that picks its line by
+// $SLURM_PROCID, so the file is read once, here, as srun reads it.
+bool Srun::multiProgCommand(int &exitCode)
+{
+    exitCode = 1;
+    std::ifstream in(m_command.front());
+    if (!in) {
+        ia::sayError(kProgram, "Could not open multi_prog config file " + m_command.front());
+        return false;
+    }
+    auto quote = [](const std::string &word) {
+        std::string q = "'";
+        for (char c : word) {
+            q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        }
+        return q + "'";
+    };
+    std::string script = "case $SLURM_PROCID in\n";
+    std::string fallback; // the "*" line, for the tasks no other line names
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        auto hash = line.find('#');
+        std::string text = line.substr(0, hash);
+        std::vector<std::string> words;
+        for (std::size_t at = 0; at < text.size();) {
+            at = text.find_first_not_of(" \t\r", at);
+            if (at == std::string::npos) {
+                break;
+            }
+            auto end = text.find_first_of(" \t\r", at);
+            words.push_back(text.substr(at, end == std::string::npos ? end : end - at));
+            at = end;
+        }
+        if (words.empty()) {
+            continue;
+        }
+        if (words.size() < 2) {
+            ia::sayError(kProgram, "Invalid MPMD configuration line " + std::to_string(number));
+            return false;
+        }
+        // Ranks: "*" or a list of numbers and ranges ("0,2-3"); %t is the task's rank, %o its
+        // offset within the line's ranks.
+        std::vector<int> ranks;
+        bool any = words[0] == "*";
+        for (std::size_t at = 0; !any && at <= words[0].size();) {
+            auto comma = words[0].find(',', at);
+            std::string item = words[0].substr(at, comma == std::string::npos ? comma : comma - at);
+            at = comma == std::string::npos ? words[0].size() + 1 : comma + 1;
+            auto dash = item.find('-');
+            auto lo = mc::cmd::parseInteger(item.substr(0, dash));
+            auto hi = dash == std::string::npos ? lo : mc::cmd::parseInteger(item.substr(dash + 1));
+            if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > 100000) {
+                ia::sayError(kProgram, "Invalid task range specification (" + words[0] + ")");
+                return false;
+            }
+            for (auto r = *lo; r <= *hi; ++r) {
+                ranks.push_back(static_cast<int>(r));
+            }
+        }
+        auto command = [&](const std::string &offset) {
+            std::string out = "exec";
+            for (std::size_t w = 1; w < words.size(); ++w) {
+                std::string word = words[w];
+                std::string expanded;
+                for (std::size_t c = 0; c < word.size(); ++c) {
+                    if (word[c] == '%' && c + 1 < word.size()
+                        && (word[c + 1] == 't' || word[c + 1] == 'o')) {
+                        expanded += word[c + 1] == 't' ? "'\"$SLURM_PROCID\"'" : offset;
+                        ++c;
+                    } else {
+                        expanded
+                            += word[c] == '\'' ? std::string("'\\''") : std::string(1, word[c]);
+                    }
+                }
+                out += " '" + expanded + "'";
+            }
+            return out;
+        };
+        if (any && fallback.empty()) {
+            fallback = "*) " + command("'\"$SLURM_PROCID\"'") + ";;\n";
+        }
+        for (std::size_t i = 0; i < ranks.size(); ++i) {
+            script += std::to_string(ranks[i]) + ") " + command(std::to_string(i)) + ";;\n";
+        }
+    }
+    script += fallback.empty() ? std::string() : fallback;
+    script += "*) echo \"srun: error: no program for task $SLURM_PROCID in "
+        + quote(m_command.front()) + "\" >&2; exit 1;;\nesac\n";
+    m_command = {"/bin/bash", "-c", script, "srun-multi-prog"};
+    exitCode = 0;
+    return true;
+}
+
+// --export (or $SLURM_EXPORT_ENV): NONE passes only SLURM_* variables; a list passes them and
+// the named ones (NAME, or NAME=value to set it); ALL or ALL,... the whole environment.
+void Srun::applyExport()
+{
+    if (!m_opts.exportEnv) {
+        return;
+    }
+    std::vector<std::string> items;
+    for (std::size_t at = 0; at <= m_opts.exportEnv->size();) {
+        auto comma = m_opts.exportEnv->find(',', at);
+        if (comma == std::string::npos) {
+            comma = m_opts.exportEnv->size();
+        }
+        items.push_back(m_opts.exportEnv->substr(at, comma - at));
+        at = comma + 1;
+    }
+    bool all = std::find(items.begin(), items.end(), "ALL") != items.end();
+    std::vector<std::string> env;
+    for (const auto &e : m_env) {
+        if (all || e.rfind("SLURM_", 0) == 0) {
+            env.push_back(e);
+        }
+    }
+    for (const auto &item : items) {
+        if (item == "ALL" || item == "NONE" || item.empty()) {
+            continue;
+        }
+        auto eq = item.find('=');
+        if (eq != std::string::npos) {
+            ia::setEnv(env, item.substr(0, eq), item.substr(eq + 1));
+        } else if (auto value = ia::getEnv(m_env, item)) {
+            ia::setEnv(env, item, *value);
+        }
+    }
+    m_env = std::move(env);
+}
+
+void Srun::noteTaskEnd(const std::string &node, int task, int code, int sig)
+{
+    ++m_tasksEnded;
+    if (sig != 0 || code != 0) {
+        std::string text = sig != 0 ? std::string(::strsignal(sig))
+                                    : "Exited with exit code " + std::to_string(code);
+        auto same = std::find_if(m_ends.begin(), m_ends.end(),
+            [&](const TaskEnd &e) { return e.node == node && e.text == text; });
+        if (same == m_ends.end()) {
+            m_ends.push_back({node, text, {}});
+            same = m_ends.end() - 1;
+        }
+        same->tasks.push_back(static_cast<std::uint32_t>(task));
+    }
+    if (sig != 0) {
+        m_worstSignal = std::max(m_worstSignal, sig);
+    }
+    m_worstCode = std::max(m_worstCode, code);
+    if ((sig != 0 || code != 0) && m_opts.killOnBadExit && !m_terminating) {
+        sayTaskEnds(); // the failure first, then what srun does about it
+        terminateStep(SIGTERM);
+        m_killAt = nowMs() + kKillWaitMs;
+    }
+    if (m_tasksEnded == 1 && m_opts.waitSeconds && *m_opts.waitSeconds > 0) {
+        m_waitUntil = nowMs() + *m_opts.waitSeconds * 1000LL;
+    }
+}
+
+// The tasks' ends heard so far, one line per node and outcome; said at the end of the step
+// (after the terminal is back to normal with --pty), or before -K ends the step.
+void Srun::sayTaskEnds()
+{
+    if (m_rawTerminal) {
+        return;
+    }
+    for (const auto &end : m_ends) {
+        ia::sayError(kProgram,
+            end.node + ": " + tasksWord(end.tasks.size()) + " " + taskRanges(end.tasks) + ": "
+                + end.text);
+    }
+    m_ends.clear();
+}
+
+// -W: the first task ended that long ago. Slurm prints the tasks' states, then ends the step.
+void Srun::waitExpired()
+{
+    const std::string step = "StepId=" + std::to_string(m_jobId) + "." + std::to_string(m_stepId);
+    ia::say(
+        kProgram, "First task exited " + std::to_string(m_opts.waitSeconds.value_or(0)) + "s ago");
+    std::vector<std::uint32_t> running, abnormal, exited;
+    for (int t = 0; t < m_ntasks; ++t) {
+        auto state = m_taskState.find(t);
+        auto &list = state == m_taskState.end() ? running : state->second == 2 ? abnormal : exited;
+        list.push_back(static_cast<std::uint32_t>(t));
+    }
+    for (const auto &[list, what] : {std::pair{&running, "running"},
+             std::pair{&abnormal, "exited abnormally"}, std::pair{&exited, "exited"}}) {
+        if (!list->empty()) {
+            ia::say(kProgram,
+                step + " " + tasksWord(list->size()) + " " + taskRanges(*list) + ": " + what);
+        }
+    }
+    terminateStep(SIGKILL);
+}
+
+// Slurm's launch_p_step_terminate(): "Terminating StepId=..." and the signal to every node.
+void Srun::terminateStep(int signal)
+{
+    if (!m_terminating) {
+        ia::say(kProgram,
+            "Terminating StepId=" + std::to_string(m_jobId) + "." + std::to_string(m_stepId));
+    }
+    m_terminating = true;
+    Json order = Json::object();
+    order.set("op", "signal");
+    order.set("signal", signal);
+    for (const auto &n : m_nodes) {
+        if (!n.done) {
+            mc::proto::writeAll(n.fd, order.dump() + "\n");
+        }
+    }
+}
 
 int Srun::fail(int code)
 {
@@ -162,6 +490,11 @@ int Srun::run(int argc, char **argv)
     auto parsed = mc::cmd::parseOptions(
         ia::srunOptions(), args, kProgram, mc::cmd::Ordering::StopAtOperand);
     int exitCode = 0;
+    // Input environment variables first: the command line overrides them.
+    if (!ia::applyEnvironment(
+            kProgram, ia::srunOptions(), ia::srunEnvironment(), m_opts, exitCode)) {
+        return exitCode;
+    }
     for (const auto &option : parsed.options) {
         if (!ia::apply(kProgram, m_opts, option, exitCode)) {
             return exitCode;
@@ -177,8 +510,15 @@ int Srun::run(int argc, char **argv)
         return 1;
     }
     m_command = parsed.operands;
-    m_env = ia::processEnvironment();
+    if (!checkMpi(exitCode)) {
+        return exitCode;
+    }
     std::string name = mc::cmd::baseName(m_command.front());
+    if (m_opts.multiProg && !multiProgCommand(exitCode)) {
+        return exitCode;
+    }
+    m_env = ia::processEnvironment();
+    applyExport();
 
     auto inJob = ia::getEnv(m_env, "SLURM_JOB_ID");
     if (m_opts.jobId || (inJob && !inJob->empty())) {
@@ -209,6 +549,13 @@ int Srun::run(int argc, char **argv)
     }
     request.set("ntasks", ntasks);
     request.set("nodes", m_opts.nodes.value_or(0));
+    request.set("ntasks_per_node", m_opts.ntasksPerNode.value_or(0));
+    if (!m_opts.nodeList.empty()) {
+        request.set("node_list", mc::proto::stringList(m_opts.nodeList));
+    }
+    if (!m_opts.exclude.empty()) {
+        request.set("exclude", mc::proto::stringList(m_opts.exclude));
+    }
     request.set("cpus_per_task", m_opts.cpusPerTask.value_or(1));
     request.set("name", name);
     request.set("pty", m_opts.pty);
@@ -253,6 +600,10 @@ bool Srun::launch(const Json &step)
     for (const auto &n : step["tasks_per_node"].items()) {
         tasksPerNode.push_back(static_cast<int>(n.toInt()));
     }
+    const auto taskIds = placeTasks(tasksPerNode, m_opts.distribution, m_opts.planeSize);
+    for (std::size_t k = 0; k < taskIds.size(); ++k) {
+        tasksPerNode[k] = static_cast<int>(taskIds[k].size());
+    }
     m_ntasks = static_cast<int>(step["ntasks"].toInt(1));
     const std::string id = std::to_string(m_jobId);
     const std::string stepId = std::to_string(m_stepId);
@@ -273,13 +624,22 @@ bool Srun::launch(const Json &step)
     ia::setEnv(env, "SLURM_STEP_NODELIST", step["node_list"].toString());
     ia::setEnv(env, "SLURM_STEP_NUM_NODES", std::to_string(nodes.size()));
     ia::setEnv(env, "SLURM_STEP_NUM_TASKS", std::to_string(m_ntasks));
-    ia::setEnv(env, "SLURM_STEP_TASKS_PER_NODE", ia::compressCounts(tasksPerNode));
+    ia::setEnv(env, "SLURM_STEP_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
     ia::setEnv(env, "SLURM_NTASKS", std::to_string(m_ntasks));
     ia::setEnv(env, "SLURM_NPROCS", std::to_string(m_ntasks));
     ia::setEnv(env, "SLURM_NNODES", std::to_string(nodes.size()));
-    ia::setEnv(env, "SLURM_TASKS_PER_NODE", ia::compressCounts(tasksPerNode));
+    ia::setEnv(env, "SLURM_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
     ia::setEnv(env, "SLURM_CPUS_ON_NODE", std::to_string(job["cpus_on_node"].toInt(1)));
-    ia::setEnv(env, "SLURM_DISTRIBUTION", "block");
+    ia::setEnv(env, "SLURM_DISTRIBUTION",
+        m_opts.distribution == ia::Distribution::Cyclic      ? "cyclic"
+            : m_opts.distribution == ia::Distribution::Plane ? "plane"
+                                                             : "block");
+    if (m_opts.distribution == ia::Distribution::Plane) {
+        ia::setEnv(env, "SLURM_DIST_PLANESIZE", std::to_string(m_opts.planeSize));
+    }
+    if (m_opts.mpi) {
+        ia::setEnv(env, "SLURM_MPI_TYPE", *m_opts.mpi);
+    }
     ia::setEnv(env, "SLURM_SRUN_COMM_HOST", "127.0.0.1");
     ia::setEnv(env, "SLURM_LAUNCH_NODE_IPADDR", "127.0.0.1");
     ia::setEnv(env, "SLURM_UMASK", "0022");
@@ -318,8 +678,11 @@ bool Srun::launch(const Json &step)
     auto me = ia::currentUser();
     std::int64_t memMb = spec["mem_per_node"].isNumber() ? spec["mem_per_node"].toInt()
                                                          : job["mem_per_node_resolved"].toInt();
-    int firstTask = 0;
     for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const std::vector<int> mine = k < taskIds.size() ? taskIds[k] : std::vector<int>{0};
+        if (mine.empty()) {
+            continue; // -m plane dealt this node no task
+        }
         NodeLink link;
         link.name = nodes[k];
         std::string error;
@@ -330,7 +693,6 @@ bool Srun::launch(const Json &step)
                     + error);
             return false;
         }
-        int count = k < tasksPerNode.size() ? tasksPerNode[k] : 1;
         Json tasks = Json::array();
         std::vector<int> fds;
         if (m_opts.pty) {
@@ -341,7 +703,7 @@ bool Srun::launch(const Json &step)
             fds = {0, 1, 2};
         }
         std::vector<int> closeAfter;
-        for (int t = firstTask; t < firstTask + count; ++t) {
+        for (int t : mine) {
             tasks.push(t);
             if (m_opts.label && !m_opts.pty) {
                 for (FILE *to : {stdout, stderr}) {
@@ -375,12 +737,12 @@ bool Srun::launch(const Json &step)
         request.set("cpus", job["cpus_on_node"].toInt(0));
         if (m_opts.verbose > 0) {
             std::string list;
-            for (int t = firstTask; t < firstTask + count; ++t) {
+            for (int t : mine) {
                 list += (list.empty() ? "" : ",") + std::to_string(t);
             }
             ia::say(kProgram,
                 "launching StepId=" + id + "." + stepId + " on host " + nodes[k] + ", "
-                    + std::to_string(count) + " tasks: " + list);
+                    + std::to_string(mine.size()) + " tasks: " + list);
         }
         bool sent = sendWithFds(link.fd, request.dump() + "\n", fds);
         for (int fd : closeAfter) {
@@ -394,7 +756,6 @@ bool Srun::launch(const Json &step)
             return false;
         }
         m_nodes.push_back(std::move(link));
-        firstTask += count;
     }
     if (slave >= 0) {
         ::close(slave);
@@ -442,7 +803,22 @@ int Srun::relay()
         }
         fds.push_back({masterOpen ? m_master : -1, POLLIN, 0});
         fds.push_back({stdinOpen ? 0 : -1, POLLIN, 0});
-        if (::poll(fds.data(), fds.size(), -1) < 0) {
+        int timeout = -1;
+        for (std::int64_t at : {m_killAt, m_waitUntil}) {
+            if (at >= 0) {
+                int left = static_cast<int>(std::max<std::int64_t>(0, at - nowMs()));
+                timeout = timeout < 0 ? left : std::min(timeout, left);
+            }
+        }
+        if (m_killAt >= 0 && nowMs() >= m_killAt) {
+            m_killAt = -1;
+            terminateStep(SIGKILL);
+        }
+        if (m_waitUntil >= 0 && nowMs() >= m_waitUntil) {
+            m_waitUntil = -1;
+            waitExpired();
+        }
+        if (::poll(fds.data(), fds.size(), timeout) < 0) {
             if (errno == EINTR) {
                 continue;
             }
@@ -495,18 +871,8 @@ int Srun::relay()
                     int task = static_cast<int>((*event)["task"].toInt());
                     int code = static_cast<int>((*event)["exit_code"].toInt());
                     int sig = static_cast<int>((*event)["exit_signal"].toInt());
-                    // Said once the terminal is back to normal (--pty).
-                    if (sig != 0) {
-                        m_messages.push_back(
-                            n.name + ": task " + std::to_string(task) + ": " + ::strsignal(sig));
-                    } else if (code != 0) {
-                        m_messages.push_back(n.name + ": task " + std::to_string(task)
-                            + ": Exited with exit code " + std::to_string(code));
-                    }
-                    if (sig != 0) {
-                        m_worstSignal = sig;
-                    }
-                    m_worstCode = std::max(m_worstCode, code);
+                    m_taskState[task] = sig != 0 || code != 0 ? 2 : 1;
+                    noteTaskEnd(n.name, task, code, sig);
                 } else if (kind == "usage") {
                     n.usage = (*event)["usage"];
                     reportUsage();
@@ -556,10 +922,9 @@ int Srun::relay()
     }
     if (m_rawTerminal) {
         ::tcsetattr(0, TCSANOW, &m_savedTerminal);
+        m_rawTerminal = false;
     }
-    for (const auto &message : m_messages) {
-        ia::sayError(kProgram, message);
-    }
+    sayTaskEnds();
     finish(m_worstCode, m_worstSignal);
     if (m_worstSignal != 0) {
         return 128 + m_worstSignal;

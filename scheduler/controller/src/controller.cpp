@@ -240,6 +240,11 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
             == user->accounts.end()) {
         return failure("Invalid account or account/partition combination specified");
     }
+    if (spec.qos.empty()) {
+        spec.qos = m_config.qos.empty() ? std::string("normal") : m_config.qos.front().name;
+    } else if (!m_config.findQos(spec.qos)) {
+        return failure("Invalid qos specification", kInvalidQos);
+    }
     if (!spec.memPerNode && !spec.memPerCpu) {
         // Slurm records the cluster default as the job's request (MinMemoryCPU=500M).
         if (m_config.defMemPerCpu) {

@@ -199,9 +199,26 @@ Json Controller::stepCreate(const Json &request, Seconds now)
                                        : "Job/step already completing or completed",
             job.isPending() ? 2014 : kAlreadyDone);
     }
-    const int jobNodes = static_cast<int>(job.nodeList.size());
+    // The step's candidate nodes: -w names some of the job's nodes (they come first, as
+    // Slurm puts them), -x removes some.
+    std::vector<std::string> candidates = request["node_list"].toStringList();
+    for (const auto &name : candidates) {
+        if (std::find(job.nodeList.begin(), job.nodeList.end(), name) == job.nodeList.end()) {
+            return failure("Requested node configuration is not available", 2010);
+        }
+    }
+    const std::vector<std::string> excluded = request["exclude"].toStringList();
+    for (const auto &name : job.nodeList) {
+        if (std::find(candidates.begin(), candidates.end(), name) == candidates.end()
+            && std::find(excluded.begin(), excluded.end(), name) == excluded.end()) {
+            candidates.push_back(name);
+        }
+    }
+    const int required = static_cast<int>(request["node_list"].size());
+    const int jobNodes = static_cast<int>(candidates.size());
     int ntasks = static_cast<int>(request["ntasks"].toInt(0));
-    int nodes = static_cast<int>(request["nodes"].toInt(0));
+    int nodes = std::max(static_cast<int>(request["nodes"].toInt(0)), required);
+    const int ntasksPerNode = static_cast<int>(request["ntasks_per_node"].toInt(0));
     int cpusPerTask = std::max<int>(1, static_cast<int>(request["cpus_per_task"].toInt(1)));
     if (ntasks <= 0) {
         // Slurm: a step without -n runs the job's tasks (SLURM_NTASKS) when the job was given
@@ -215,21 +232,21 @@ Json Controller::stepCreate(const Json &request, Seconds now)
             nodes = std::min(jobNodes, ntasks);
         }
     }
+    if (nodes <= 0 && ntasksPerNode > 0) {
+        nodes = std::min(jobNodes, (ntasks + ntasksPerNode - 1) / ntasksPerNode);
+    }
     if (nodes <= 0) {
         nodes = std::min(jobNodes, ntasks);
     }
-    if (nodes > jobNodes) {
+    if (nodes > jobNodes || nodes <= 0) {
         return failure("Requested node configuration is not available", 2010);
     }
     if (ntasks < nodes) {
         ntasks = nodes;
     }
-    // Block distribution: the first nodes take the extra tasks.
-    std::vector<int> tasksPerNode(static_cast<std::size_t>(nodes), ntasks / nodes);
-    for (int i = 0; i < ntasks % nodes; ++i) {
-        tasksPerNode[static_cast<std::size_t>(i)] += 1;
-    }
-    if (tasksPerNode.front() * cpusPerTask > perNode(job)) {
+    const std::vector<int> tasksPerNode = sched::blockTaskCounts(ntasks, nodes);
+    if (tasksPerNode.front() * cpusPerTask > perNode(job)
+        || (ntasksPerNode > 0 && tasksPerNode.front() > ntasksPerNode)) {
         return failure("More processors requested than permitted", kTooManyProcessors);
     }
 
@@ -251,7 +268,12 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     RunningStep step;
     step.id = m_nextStep[id]++;
     step.name = request["name"].toString();
-    step.nodes.assign(job.nodeList.begin(), job.nodeList.begin() + nodes);
+    step.nodes.assign(candidates.begin(), candidates.begin() + nodes);
+    auto rank = [&job](const std::string &name) {
+        return std::find(job.nodeList.begin(), job.nodeList.end(), name) - job.nodeList.begin();
+    };
+    std::sort(step.nodes.begin(), step.nodes.end(),
+        [&rank](const std::string &a, const std::string &b) { return rank(a) < rank(b); });
     step.ntasks = ntasks;
     step.cpus = ntasks * cpusPerTask;
     step.start = now;

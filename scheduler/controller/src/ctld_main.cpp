@@ -64,6 +64,7 @@ int main(int argc, char **argv)
     std::string site;
     readFile(dir + "/etc/minicluster.conf", site);
     auto users = mc::sched::parseSiteUsers(site);
+    parsed.config.qos = mc::sched::parseSiteQos(site, users.problems);
     for (const auto &problem : users.problems) {
         std::fprintf(stderr, "minicluster-ctld: etc/minicluster.conf %s\n", problem.c_str());
     }

@@ -283,4 +283,36 @@ std::string compressHostlist(const std::vector<std::string> &names)
     return text;
 }
 
+std::string compressCounts(const std::vector<int> &counts)
+{
+    std::string out;
+    for (std::size_t i = 0; i < counts.size();) {
+        std::size_t j = i;
+        while (j < counts.size() && counts[j] == counts[i]) {
+            ++j;
+        }
+        if (!out.empty()) {
+            out += ',';
+        }
+        out += std::to_string(counts[i]);
+        if (j - i > 1) {
+            out += "(x" + std::to_string(j - i) + ")";
+        }
+        i = j;
+    }
+    return out;
+}
+
+std::vector<int> blockTaskCounts(int tasks, int nodes)
+{
+    if (nodes < 1) {
+        return {};
+    }
+    std::vector<int> counts(static_cast<std::size_t>(nodes), tasks / nodes);
+    for (int i = 0; i < tasks % nodes; ++i) {
+        counts[static_cast<std::size_t>(i)] += 1;
+    }
+    return counts;
+}
+
 } // namespace mc::sched

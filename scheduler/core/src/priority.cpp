@@ -107,7 +107,14 @@ PriorityFactors priorityOf(const Job &job, const PriorityContext &context, Secon
         f.partition = static_cast<double>(part->priorityTier)
             / static_cast<double>(std::max(1, context.maxPriorityTier));
     }
-    f.qos = 0; // minicluster's only QOS, "normal", has priority 0
+    // Slurm's QOS factor: the job's QOS priority over the largest of the cluster's QOSes.
+    int maxQos = 0;
+    for (const auto &q : config.qos) {
+        maxQos = std::max(maxQos, q.priority);
+    }
+    const QosConfig *qos = config.findQos(job.spec.qos.empty() ? "normal" : job.spec.qos);
+    f.qos = qos && maxQos > 0 ? static_cast<double>(qos->priority) / static_cast<double>(maxQos)
+                              : 0.0;
     const double sum = static_cast<double>(weights.weightAge) * f.age
         + static_cast<double>(weights.weightFairshare) * f.fairshare
         + static_cast<double>(weights.weightJobSize) * f.jobSize

@@ -79,9 +79,24 @@ int widestNode(const ClusterConfig &config)
     return widest;
 }
 
+int widestNode(const ClusterConfig &config, const JobSpec &spec)
+{
+    const PartitionConfig *part
+        = spec.partition.empty() ? config.defaultPartition() : config.partition(spec.partition);
+    int widest = 0;
+    if (part) {
+        for (const auto &name : part->nodes) {
+            if (const NodeConfig *node = config.node(name)) {
+                widest = std::max(widest, node->cpus);
+            }
+        }
+    }
+    return widest > 0 ? widest : widestNode(config);
+}
+
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config)
 {
-    return shapeOf(spec, config, widestNode(config));
+    return shapeOf(spec, config, widestNode(config, spec));
 }
 
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widest)
@@ -135,7 +150,6 @@ public:
         , m_policy(makePolicy(
               options.policy.value_or(input.config->scheduler), options.reservationDepth))
         , m_context(makePriorityContext(*input.config, input.fairshare))
-        , m_widest(widestNode(*input.config))
     {
         const bool anyDependency = std::any_of(m_input.pending.begin(), m_input.pending.end(),
             [](const Job *job) { return !job->spec.dependency.empty(); });
@@ -187,7 +201,7 @@ private:
         entry.job = job;
         entry.partition = job->spec.partition.empty() ? config.defaultPartition()
                                                       : config.partition(job->spec.partition);
-        entry.shape = shapeOf(job->spec, config, m_widest);
+        entry.shape = shapeOf(job->spec, config, widestIn(job->spec));
         entry.factors = priorityOf(*job, m_context, m_input.now);
         return entry;
     }
@@ -294,7 +308,17 @@ private:
     SchedulePass m_pass;
     std::unique_ptr<Policy> m_policy;
     PriorityContext m_context;
-    int m_widest = 0;
+    // The widest node of each partition a job asks for, found once per pass.
+    mutable std::map<std::string, int> m_widest;
+
+    int widestIn(const JobSpec &spec) const
+    {
+        auto found = m_widest.find(spec.partition);
+        if (found == m_widest.end()) {
+            found = m_widest.emplace(spec.partition, widestNode(*m_input.config, spec)).first;
+        }
+        return found->second;
+    }
     std::optional<PassLookup> m_passLookup;
     std::unordered_map<std::uint32_t, int> m_runningTasks; // array id -> tasks running
     std::optional<QueueEntry> m_last; // the last job of the queue decided so far

@@ -79,4 +79,32 @@ SiteUsers parseSiteUsers(std::string_view text)
     return out;
 }
 
+std::vector<QosConfig> parseSiteQos(std::string_view text, std::vector<std::string> &problems)
+{
+    std::vector<QosConfig> out;
+    for (const ConfLine &line : confLines(text)) {
+        auto words = splitConfWords(line.text);
+        if (words.empty() || lowerCase(words[0].substr(0, 4)) != "qos=") {
+            continue;
+        }
+        QosConfig qos;
+        qos.name = words[0].substr(4);
+        bool ok = !qos.name.empty();
+        for (std::size_t i = 1; i < words.size() && ok; ++i) {
+            const auto eq = words[i].find('=');
+            ok = eq != std::string::npos && lowerCase(words[i].substr(0, eq)) == "priority"
+                && parseNonNegative(std::string_view(words[i]).substr(eq + 1), qos.priority);
+        }
+        if (!ok) {
+            problems.push_back(line.where() + "QOS= needs a name and at most Priority=N");
+            continue;
+        }
+        out.push_back(std::move(qos));
+    }
+    if (out.empty()) {
+        out.push_back(QosConfig{"normal", 0});
+    }
+    return out;
+}
+
 } // namespace mc::sched

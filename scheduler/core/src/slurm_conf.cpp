@@ -107,6 +107,20 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b)
     return a.size() == b.size() && lowercase(a) == lowercase(b);
 }
 
+// Whether a comma-separated slurm.conf list (SlurmctldParameters=a,b) holds `word`, in any case.
+bool listHas(std::string_view list, std::string_view word)
+{
+    std::size_t from = 0;
+    while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        if (equalsIgnoreCase(list.substr(from, comma - from), word)) {
+            return true;
+        }
+        from = comma + 1;
+    }
+    return false;
+}
+
 bool startsWithIgnoreCase(std::string_view text, std::string_view word)
 {
     return text.size() >= word.size() && equalsIgnoreCase(text.substr(0, word.size()), word);
@@ -530,13 +544,8 @@ bool ConfParser::schedulingKey(const Pair &pair)
             + " is accepted but ignored by minicluster (no FAIR_TREE or other flags; fairshare "
               "is the classic 2^(-usage/shares))");
     } else if (equalsIgnoreCase(key, "AccountingStoreFlags")) {
-        std::size_t from = 0;
-        while (from <= value.size()) {
-            const std::size_t comma = std::min(value.find(',', from), value.size());
-            if (equalsIgnoreCase(value.substr(from, comma - from), "job_comment")) {
-                m_config.storeJobComment = true;
-            }
-            from = comma + 1;
+        if (listHas(value, "job_comment")) {
+            m_config.storeJobComment = true;
         }
     } else if (equalsIgnoreCase(key, "AccountingStoreJobComment")) {
         m_config.storeJobComment = parseBoolean(value).value_or(false);
@@ -560,15 +569,15 @@ bool ConfParser::schedulingKey(const Pair &pair)
         } else {
             badValue(key, value);
         }
+    } else if (equalsIgnoreCase(key, "LaunchParameters")) {
+        // A comma-separated list; only use_interactive_step changes what minicluster does.
+        if (listHas(value, "use_interactive_step")) {
+            m_config.useInteractiveStep = true;
+        }
     } else if (equalsIgnoreCase(key, "SlurmctldParameters")) {
         // A comma-separated list; only preempt_send_user_signal changes what minicluster does.
-        std::size_t from = 0;
-        while (from <= value.size()) {
-            const std::size_t comma = std::min(value.find(',', from), value.size());
-            if (equalsIgnoreCase(value.substr(from, comma - from), "preempt_send_user_signal")) {
-                m_config.preemptSendUserSignal = true;
-            }
-            from = comma + 1;
+        if (listHas(value, "preempt_send_user_signal")) {
+            m_config.preemptSendUserSignal = true;
         }
     } else {
         return false;
@@ -874,6 +883,16 @@ const PartitionConfig *ClusterConfig::partition(std::string_view name) const
     const auto it = std::find_if(partitions.begin(), partitions.end(),
         [&](const PartitionConfig &p) { return p.name == name; });
     return it != partitions.end() ? &*it : nullptr;
+}
+
+const QosConfig *ClusterConfig::findQos(std::string_view name) const
+{
+    for (const auto &q : qos) {
+        if (q.name == name) {
+            return &q;
+        }
+    }
+    return nullptr;
 }
 
 const PartitionConfig *ClusterConfig::defaultPartition() const

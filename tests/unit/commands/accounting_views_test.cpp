@@ -252,9 +252,13 @@ void AccountingViewsTest::sacctmgrIsReadOnly()
         "sacctmgr: error: sacctmgr add (its accounts and users are read-only: they come from "
         "etc/minicluster.conf) is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);
-    r = h.run<Sacctmgr>({"show", "qos"});
-    COMPARE_TEXT(r.err, "sacctmgr: error: sacctmgr show qos is not supported by minicluster\n");
+    r = h.run<Sacctmgr>({"show", "tres"});
+    COMPARE_TEXT(r.err, "sacctmgr: error: sacctmgr show tres is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);
+    // The QOS table: the site's QOS= lines, or Slurm's one default QOS.
+    r = h.run<Sacctmgr>({"-n", "-P", "show", "qos", "format=name,priority,usagefactor"});
+    COMPARE_TEXT(r.out, "normal|0|1.000000\n");
+    QCOMPARE(r.exitCode, 0);
 }
 
 void AccountingViewsTest::newCommandsAnswerVersionAndHelp()

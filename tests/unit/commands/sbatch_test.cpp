@@ -53,6 +53,7 @@ private slots:
     void scriptWithDirectivesIsSubmittedAsTheyAsk();
     void overQuotaWarnsAndStillSubmits();
     void parsablePrintsOnlyTheJobId();
+    void waitReturnsWhenTheJobEndsWithItsExitCode();
     void wrapSubmitsAShScriptNamedWrap();
     void commandLineOverridesDirectives();
     void environmentOverridesDirectivesButNotTheCommandLine();
@@ -165,6 +166,35 @@ void SbatchTest::parsablePrintsOnlyTheJobId()
     const Result r = h.run<Sbatch>({"--parsable", "hello.sh"});
     COMPARE_TEXT(r.out, "4\n");
     QCOMPARE(r.exitCode, 0);
+}
+
+void SbatchTest::waitReturnsWhenTheJobEndsWithItsExitCode()
+{
+    Harness h = harness();
+    int asked = 0;
+    h.reply = [&asked](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        if (request["op"].toString() == "submit") {
+            reply.set("job_id", 6);
+            return reply;
+        }
+        // Running at the first look, then FAILED with exit code 3.
+        Json job = Json::object();
+        job.set("job_id", 6);
+        job.set("state", ++asked == 1 ? "RUNNING" : "FAILED");
+        job.set("exit_code", asked == 1 ? 0 : 3);
+        Json jobs = Json::array();
+        jobs.push(std::move(job));
+        reply.set("jobs", std::move(jobs));
+        return reply;
+    };
+    const Result r = h.run<Sbatch>({"-W", "hello.sh"});
+    COMPARE_TEXT(r.out, "Submitted batch job 6\n");
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(asked, 2);
+    COMPARE_TEXT(h.requests[1]["op"].toString(), "jobs");
+    QCOMPARE(h.requests[1]["job_ids"].items().front().toInt(), std::int64_t(6));
 }
 
 void SbatchTest::wrapSubmitsAShScriptNamedWrap()

@@ -51,6 +51,7 @@ private slots:
     void defaultJobGetsTheReferenceVariables();
     void requestedTasksAndCpusAppearOnlyWhenAsked();
     void slurmVariablesOverrideTheSubmittersOnes();
+    void multiNodeCountsUseSlurmsListSyntax();
 };
 
 void JobEnvironmentTest::defaultJobGetsTheReferenceVariables()
@@ -95,6 +96,29 @@ void JobEnvironmentTest::slurmVariablesOverrideTheSubmittersOnes()
     QCOMPARE(env["FOO"], std::string("bar"));
     QCOMPARE(env["SLURM_JOB_NAME"], std::string("wrap"));
     QCOMPARE(env["SLURM_JOB_ID"], std::string("136"));
+}
+
+void JobEnvironmentTest::multiNodeCountsUseSlurmsListSyntax()
+{
+    // sbatch -N2 --ntasks=4 and -N2 -n3: tasks by block distribution, CPUs per node.
+    BatchJobFacts f = facts();
+    f.numNodes = 2;
+    f.nodeList = "node[01-02]";
+    f.ntasks = 4;
+    f.ntasksGiven = true;
+    f.cpusOnNode = 2;
+    auto env = asMap(batchJobEnvironment(f, {}));
+    QCOMPARE(env["SLURM_TASKS_PER_NODE"], std::string("2(x2)"));
+    QCOMPARE(env["SLURM_JOB_CPUS_PER_NODE"], std::string("2(x2)"));
+    QCOMPARE(env["SLURM_NTASKS"], std::string("4"));
+    f.ntasks = 3;
+    env = asMap(batchJobEnvironment(f, {}));
+    QCOMPARE(env["SLURM_TASKS_PER_NODE"], std::string("2,1"));
+    // -N2 without -n: one task per node.
+    f.ntasksGiven = false;
+    f.ntasks = 1;
+    env = asMap(batchJobEnvironment(f, {}));
+    QCOMPARE(env["SLURM_TASKS_PER_NODE"], std::string("1(x2)"));
 }
 
 void JobEnvironmentTest::arrayTaskGetsTheSlurmArrayVariables()

@@ -36,6 +36,7 @@ private slots:
     void compressesNeighboursIntoBrackets();
     void compressedFormExpandsBack_data();
     void compressedFormExpandsBack();
+    void countsAndBlockTasksReadAsSlurmWritesThem();
 };
 
 void HostlistTest::expandsRangesKeepingZeroPadding_data()
@@ -138,6 +139,20 @@ void HostlistTest::compressedFormExpandsBack()
     const auto hosts = mc::sched::expandHostlist(text.toStdString());
     QVERIFY(hosts.has_value());
     QCOMPARE(QString::fromStdString(mc::sched::compressHostlist(*hosts)), text);
+}
+
+void HostlistTest::countsAndBlockTasksReadAsSlurmWritesThem()
+{
+    using mc::sched::blockTaskCounts;
+    using mc::sched::compressCounts;
+    QCOMPARE(compressCounts({2, 2}), std::string("2(x2)"));
+    QCOMPARE(compressCounts({4, 4, 2}), std::string("4(x2),2"));
+    QCOMPARE(compressCounts({2, 1}), std::string("2,1"));
+    QCOMPARE(compressCounts({1}), std::string("1"));
+    QCOMPARE(blockTaskCounts(5, 2), (std::vector<int>{3, 2}));
+    QCOMPARE(blockTaskCounts(4, 2), (std::vector<int>{2, 2}));
+    QCOMPARE(blockTaskCounts(3, 1), (std::vector<int>{3}));
+    QVERIFY(blockTaskCounts(3, 0).empty());
 }
 
 QTEST_APPLESS_MAIN(HostlistTest)

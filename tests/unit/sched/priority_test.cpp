@@ -1,4 +1,5 @@
 #include "mc/sched/priority.h"
+#include "mc/sched/site_conf.h"
 
 #include <QtTest>
 
@@ -39,6 +40,34 @@ private slots:
         QCOMPARE(f.partition, 0.5);
         QCOMPARE(f.fairshare, 1.0);
         QCOMPARE(f.priority, std::int64_t(500 + 50 + 5 - 5));
+    }
+
+    void qosFactorIsTheJobsQosOverTheLargestQosPriority()
+    {
+        ClusterConfig c = parseSlurmConf("PriorityType=priority/multifactor\n"
+                                         "PriorityWeightQOS=1000\n"
+                                         "NodeName=cn01 CPUs=4\nPartitionName=p Nodes=cn01\n")
+                              .config;
+        std::vector<std::string> problems;
+        c.qos = parseSiteQos("User=alice UID=1001 DefaultAccount=a\n"
+                             "QOS=normal\nQOS=high Priority=100\nQOS=low Priority=25\n",
+            problems);
+        QVERIFY(problems.empty());
+        QCOMPARE(c.qos.size(), std::size_t(3));
+        QCOMPARE(c.qos.front().name, std::string("normal"));
+        Job j;
+        j.id = JobId{1};
+        j.spec.partition = "p";
+        j.spec.qos = "low";
+        QCOMPARE(priorityOf(j, makePriorityContext(c, nullptr), 0).qos, 0.25);
+        j.spec.qos = "high";
+        QCOMPARE(priorityOf(j, makePriorityContext(c, nullptr), 0).qos, 1.0);
+        j.spec.qos = "normal";
+        QCOMPARE(priorityOf(j, makePriorityContext(c, nullptr), 0).qos, 0.0);
+        // Without QOS= lines the cluster has Slurm's one default QOS; a bad line is reported.
+        QCOMPARE(parseSiteQos("", problems).front().name, std::string("normal"));
+        parseSiteQos("QOS=x Priority=high\n", problems);
+        QCOMPARE(problems.size(), std::size_t(1));
     }
 
     void fairshareHalvesForAnEqualShareAndRecoversWithDecay()

@@ -193,6 +193,24 @@ private slots:
         QCOMPARE(shapeOf(spec, c).nodes, 4);
         QCOMPARE(shapeOf(spec, c).cpusPerNode, 1);
     }
+
+    void tasksSpreadOverTheNodesOfTheirOwnPartition()
+    {
+        // A wider node elsewhere in the cluster does not make six tasks fit one cpu node.
+        const ClusterConfig c = cluster("NodeName=gpu01 CPUs=8 RealMemory=16000\n"
+                                        "PartitionName=gpu Nodes=gpu01 MaxTime=1-00:00:00\n");
+        JobSpec spec;
+        spec.ntasks = 6;
+        QCOMPARE(shapeOf(spec, c).nodes, 2);
+        QCOMPARE(shapeOf(spec, c).cpusPerNode, 3);
+        spec.partition = "gpu";
+        QCOMPARE(shapeOf(spec, c).nodes, 1);
+        QCOMPARE(shapeOf(spec, c).cpusPerNode, 6);
+        Job job = pendingJob(1, 6, 600);
+        const SchedulePlan plan = schedule(c, usage(c, {}), {&job}, 0);
+        QCOMPARE(plan.starts.size(), std::size_t(1));
+        QCOMPARE(plan.starts.front().nodes, (std::vector<std::string>{"cn01", "cn02"}));
+    }
 };
 
 QTEST_APPLESS_MAIN(SchedulerTest)

@@ -449,6 +449,12 @@ void SlurmConfTest::readsCalcPeriodAndCommentStorageAndSaysPriorityFlagsAreIgnor
         parsed.problems[0].message.find("PriorityFlags=FAIR_TREE is accepted but ignored") == 0);
     QVERIFY(mc::sched::parseSlurmConf("AccountingStoreJobComment=YES\n").config.storeJobComment);
     QCOMPARE(mc::sched::parseSlurmConf("PriorityCalcPeriod=0\n").problems.size(), std::size_t(1));
+    // LaunchParameters: a list, of which use_interactive_step changes what salloc does.
+    QVERIFY(!defaults.config.useInteractiveStep);
+    const ParsedConfig launch
+        = mc::sched::parseSlurmConf("LaunchParameters=enable_nss_slurm,Use_Interactive_Step\n");
+    QVERIFY(launch.config.useInteractiveStep);
+    QVERIFY(launch.problems.empty());
 }
 
 QTEST_APPLESS_MAIN(SlurmConfTest)

@@ -21,4 +21,12 @@ std::optional<std::vector<std::string>> expandHostlist(std::string_view text);
 // "cn01,gpu01,cn02"; a single name stays as it is.
 std::string compressHostlist(const std::vector<std::string> &names);
 
+// Per-node counts as Slurm writes them (SLURM_TASKS_PER_NODE, SLURM_JOB_CPUS_PER_NODE):
+// runs of one value become "value(xN)": {2,2} -> "2(x2)", {4,4,2} -> "4(x2),2".
+std::string compressCounts(const std::vector<int> &counts);
+
+// `tasks` over `nodes` nodes with Slurm's block distribution: the first nodes take the extra
+// ones ({5 tasks, 2 nodes} -> {3,2}). Empty when nodes < 1.
+std::vector<int> blockTaskCounts(int tasks, int nodes);
+
 } // namespace mc::sched

@@ -40,12 +40,16 @@ struct JobShape {
 
 // Resolves the job's request against cluster defaults (DefMemPerCPU, DefMemPerNode):
 // --ntasks-per-node sets tasks per node (and the node count from --ntasks when larger);
-// tasks that fit no single node of the cluster spread over as many nodes as they need.
+// tasks that fit no single node of the job's partition spread over as many of its nodes as
+// they need.
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config);
-// The same with the CPU count of the cluster's widest node already known (a pass computes it
-// once for all its jobs).
+// The same with the CPU count of the partition's widest node already known (a pass finds it
+// once per partition).
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widestNode);
 int widestNode(const ClusterConfig &config);
+// The widest node of the job's partition (its default partition when it names none); the
+// cluster's widest when the partition is unknown or names several.
+int widestNode(const ClusterConfig &config, const JobSpec &spec);
 
 struct StartDecision {
     JobId job;

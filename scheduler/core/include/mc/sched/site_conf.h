@@ -3,6 +3,8 @@
 // `Key=Value` words like slurm.conf; this reads the `User=` lines and leaves the other kinds
 // of line (filesystems, login policy, clock) to the emulator.
 
+#include "mc/sched/slurm_conf.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,5 +30,9 @@ struct SiteUsers {
 
 // Reads `User=alice UID=1001 [GID=1001] DefaultAccount=def-prof [Accounts=a,b] [Name="Alice"]`.
 SiteUsers parseSiteUsers(std::string_view text);
+
+// Reads `QOS=normal [Priority=N]` lines, in their order; {"normal", 0} when there are none.
+// `problems` gets "line N: ..." for a bad line.
+std::vector<QosConfig> parseSiteQos(std::string_view text, std::vector<std::string> &problems);
 
 } // namespace mc::sched

@@ -62,6 +62,14 @@ struct PartitionConfig {
     Seconds graceTime = 0; // GraceTime= (seconds) before a preempted job is ended
 };
 
+// A quality of service of the accounting database (sacctmgr show qos). minicluster keeps
+// them in etc/minicluster.conf (`QOS=name [Priority=N]`); a cluster without such lines has
+// Slurm's one default QOS, "normal", priority 0.
+struct QosConfig {
+    std::string name;
+    int priority = 0; // Priority=: the QOS priority factor is this over the largest one
+};
+
 struct ClusterConfig {
     std::string clusterName = "cluster";
     std::string controlMachine = "localhost";
@@ -75,15 +83,20 @@ struct ClusterConfig {
     // SlurmctldParameters=preempt_send_user_signal: a preempted job gets its --signal at once
     // (when not sent yet) instead of SIGTERM.
     bool preemptSendUserSignal = false;
+    // LaunchParameters=use_interactive_step (the Alliance's clusters): salloc without a
+    // command opens its shell as an interactive step on the first allocated node.
+    bool useInteractiveStep = false;
     // AccountingStoreFlags=job_comment (or the older AccountingStoreJobComment=YES): sacct
     // shows the jobs' Comment; without it the Comment column stays empty, as in Slurm.
     bool storeJobComment = false;
     std::vector<NodeConfig> nodes;
     std::vector<PartitionConfig> partitions;
+    std::vector<QosConfig> qos{QosConfig{"normal", 0}}; // the first is the default QOS
 
     const NodeConfig *node(std::string_view name) const;
     const PartitionConfig *partition(std::string_view name) const;
     const PartitionConfig *defaultPartition() const;
+    const QosConfig *findQos(std::string_view name) const;
 };
 
 struct ConfigProblem {

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Issue #16 figures, as hyperfine medians in the login shell of a fresh cluster:
+#   `srun -N2 -n8 hostname` from the login node (allocation on two nodes, step, release), and
+#   Open MPI's `mpirun` of an mpi4py hello on 4 ranks over 2 nodes inside `salloc -N2 -n4`
+#   (mpirun's daemons through srun, MPI_Init, an allreduce, MPI_Finalize).
+# Needs hyperfine, openmpi-bin and python3-mpi4py.
+# Usage: bench/parallel_latency.sh [BUILD_DIR] [RUNS] [UP_ARGS...]
+#   (default build/release, 20; UP_ARGS go to `minicluster up`, e.g. --limits rlimit)
+set -euo pipefail
+build=${1:-build/release}
+runs=${2:-20}
+shift $(( $# > 2 ? 2 : $# ))
+bin=$(cd "$build/bin" && pwd)
+dir=$(mktemp -d /tmp/mc-bench-XXXXXX)
+trap '"$bin/minicluster" --dir "$dir/c" down >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
+"$bin/minicluster" --dir "$dir/c" up "$@"
+
+"$bin/minicluster" --dir "$dir/c" shell -c "
+set -e
+cd
+cat > hello.py <<'PY'
+from mpi4py import MPI
+c = MPI.COMM_WORLD
+total = c.allreduce(c.Get_rank(), op=MPI.SUM)
+print(f'rank {c.Get_rank()} of {c.Get_size()} on {MPI.Get_processor_name()} sum {total}')
+PY
+hyperfine -N --warmup 2 --runs $runs --export-json srun.json 'srun -N2 -n8 hostname' >/dev/null 2>&1
+salloc -Q -N2 -n4 bash -c 'hyperfine -N --warmup 2 --runs $runs --export-json mpi.json \"mpirun /usr/bin/python3 hello.py\"' >/dev/null 2>&1
+python3 - <<'PY'
+import json
+for name, path in (('srun -N2 -n8 hostname (allocation, step, release)', 'srun.json'),
+                   ('mpirun mpi4py hello, 4 ranks on 2 nodes (in salloc)', 'mpi.json')):
+    r = json.load(open(path))['results'][0]
+    print(f'{name:55s} median {r[\"median\"]*1000:8.1f} ms  (min {r[\"min\"]*1000:.1f}, '
+          f'max {r[\"max\"]*1000:.1f}, n={len(r[\"times\"])})')
+PY
+"
