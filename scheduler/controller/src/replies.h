@@ -17,6 +17,7 @@ inline constexpr int kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
 inline constexpr int kInvalidUser = 2010; // ESLURM_USER_ID_MISSING
 inline constexpr int kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
 inline constexpr int kInvalidNodeName = 2018; // ESLURM_INVALID_NODE_NAME
+inline constexpr int kWritingToFile = 2019; // ESLURM_WRITING_TO_FILE
 inline constexpr int kNotPending = 2020; // ESLURM_JOB_NOT_PENDING
 inline constexpr int kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
 inline constexpr int kJobPending = 2024; // ESLURM_JOB_PENDING
