@@ -4,8 +4,13 @@
 // requeues them (never two runs of a job at once).
 #include "cluster_fixture.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
@@ -52,6 +57,9 @@ private slots:
     void controllerKilledMidJobLosesNoJobAndNoRecord();
     void nodeDaemonKilledMidJobMarksNodeDownAndRestartBringsItBack();
     void downAfterTheControllerDiedStopsTheOtherDaemons();
+    void frozenControllerStatusSaysSoAndDownKillsIt();
+    void downSignalsNoProcessNamedOnlyByAPidFile();
+    void controllerRefusesASlurmConfWithoutNodesOrPartitions();
 };
 
 void FaultTest::controllerKilledMidJobLosesNoJobAndNoRecord()
@@ -59,11 +67,12 @@ void FaultTest::controllerKilledMidJobLosesNoJobAndNoRecord()
     ClusterFixture cluster;
     QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
     ShellResult submit = cluster.shell(QStringLiteral(
-        "for i in 1 2 3 4 5; do sbatch -J j$i -o j$i.out --wrap 'sleep 2; echo done'; done"));
+        "for i in 1 2 3 4 5; do sbatch -J j$i -o j$i.out --wrap 'sleep 8; echo done'; done"));
     QCOMPARE(submit.out.count(QStringLiteral("Submitted batch job")), 5);
+    // Long enough for all five to be running at once on a loaded machine.
     QTRY_COMPARE_WITH_TIMEOUT(
         cluster.shell(QStringLiteral("squeue -h -t R -o %i")).out.count(QLatin1Char('\n')), 5,
-        10000);
+        20000);
 
     pid_t ctld = pidIn(cluster.dir() + QStringLiteral("/run/ctld.pid"));
     QVERIFY(alive(ctld));
@@ -73,7 +82,7 @@ void FaultTest::controllerKilledMidJobLosesNoJobAndNoRecord()
     QTRY_VERIFY_WITH_TIMEOUT(
         readFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("j5.out")))
             == QStringLiteral("done\n"),
-        15000);
+        30000);
 
     ShellResult restart = cluster.minicluster({QStringLiteral("up")});
     QCOMPARE(restart.exitCode, 0);
@@ -85,6 +94,14 @@ void FaultTest::controllerKilledMidJobLosesNoJobAndNoRecord()
         10, 10000);
     ShellResult next = cluster.shell(QStringLiteral("sbatch -o /dev/null --wrap true"));
     QCOMPARE(next.out, QStringLiteral("Submitted batch job 6\n"));
+    // The state files hold every script and environment: the owner's only.
+    for (const char *name : {"ctld.sqlite", "ctld.sqlite-wal"}) {
+        const QFileInfo state(cluster.dir() + QStringLiteral("/state/") + QLatin1String(name));
+        QVERIFY2(state.exists(), name);
+        const auto others = QFileDevice::ReadGroup | QFileDevice::WriteGroup
+            | QFileDevice::ReadOther | QFileDevice::WriteOther;
+        QVERIFY2(!(state.permissions() & others), name);
+    }
 }
 
 void FaultTest::nodeDaemonKilledMidJobMarksNodeDownAndRestartBringsItBack()
@@ -172,6 +189,98 @@ void FaultTest::downAfterTheControllerDiedStopsTheOtherDaemons()
     QTRY_VERIFY_WITH_TIMEOUT(!alive(storage), 5000);
     ShellResult again = cluster.minicluster({QStringLiteral("down")});
     QVERIFY2(again.out.contains(QStringLiteral("is not running")), qPrintable(again.out));
+}
+
+// A stopped (SIGSTOP) controller: every client gives up after MessageTimeout; `status` says
+// it does not answer, `up` does not start a second one, `down` kills it and stops the rest.
+void FaultTest::frozenControllerStatusSaysSoAndDownKillsIt()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    QFile conf(cluster.dir() + QStringLiteral("/etc/slurm.conf"));
+    QVERIFY(conf.open(QIODevice::Append));
+    conf.write("MessageTimeout=2\n");
+    conf.close();
+    const pid_t ctld = pidIn(cluster.dir() + QStringLiteral("/run/ctld.pid"));
+    const pid_t node = pidIn(cluster.dir() + QStringLiteral("/run/noded-cn01.pid"));
+    QCOMPARE(::kill(ctld, SIGSTOP), 0);
+
+    QElapsedTimer timer;
+    timer.start();
+    ShellResult status = cluster.minicluster({QStringLiteral("status")});
+    QCOMPARE(status.exitCode, 3);
+    QVERIFY2(status.out.contains(QStringLiteral("controller: not answering (pid %1 did not answer "
+                                                "within MessageTimeout=2 s")
+                                     .arg(ctld)),
+        qPrintable(status.out));
+    QVERIFY2(timer.elapsed() < 8000, qPrintable(QString::number(timer.elapsed())));
+    ShellResult up = cluster.minicluster({QStringLiteral("up")});
+    QCOMPARE(up.exitCode, 1);
+    QVERIFY2(up.err.contains(QStringLiteral("does not answer; `minicluster down` stops it")),
+        qPrintable(up.err));
+
+    ShellResult down = cluster.minicluster({QStringLiteral("down")});
+    QCOMPARE(down.exitCode, 0);
+    QVERIFY2(
+        down.out.contains(QStringLiteral("did not answer within MessageTimeout=2 s: killing it")),
+        qPrintable(down.out));
+    QVERIFY2(down.out.contains(QStringLiteral("stopped (its controller did not answer)")),
+        qPrintable(down.out));
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(ctld), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(node), 5000);
+}
+
+// A pid file names a process that is not the daemon (written by anyone who can write run/):
+// `down` checks /proc/PID/exe and leaves it alone.
+void FaultTest::downSignalsNoProcessNamedOnlyByAPidFile()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    const pid_t ctld = pidIn(cluster.dir() + QStringLiteral("/run/ctld.pid"));
+    QCOMPARE(::kill(ctld, SIGKILL), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(ctld), 5000);
+    QProcess bystander;
+    bystander.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+    QVERIFY(bystander.waitForStarted());
+    QFile pidFile(cluster.dir() + QStringLiteral("/run/ctld.pid"));
+    QVERIFY(pidFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    pidFile.write(QByteArray::number(bystander.processId()) + "\n");
+    pidFile.close();
+
+    ShellResult down = cluster.minicluster({QStringLiteral("down")});
+    QCOMPARE(down.exitCode, 0);
+    QVERIFY2(down.out.contains(QStringLiteral("stopped (its controller was not running)")),
+        qPrintable(down.out));
+    QVERIFY(alive(static_cast<pid_t>(bystander.processId())));
+    bystander.kill();
+    bystander.waitForFinished();
+}
+
+void FaultTest::controllerRefusesASlurmConfWithoutNodesOrPartitions()
+{
+    const std::pair<QByteArray, QString> cases[] = {
+        {"ClusterName=empty\n", QStringLiteral("defines no usable node")},
+        {"ClusterName=nopart\nNodeName=cn01 CPUs=2 RealMemory=1000\n",
+            QStringLiteral("defines no usable partition")},
+    };
+    for (const auto &[conf, words] : cases) {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("etc")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("state")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("run")));
+        QFile file(dir.path() + QStringLiteral("/etc/slurm.conf"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(conf);
+        file.close();
+        QProcess ctld;
+        ctld.start(
+            QStringLiteral(MC_BIN_DIR "/minicluster-ctld"), {QStringLiteral("--dir"), dir.path()});
+        QVERIFY(ctld.waitForFinished(20000));
+        QCOMPARE(ctld.exitCode(), 1);
+        const QString err = QString::fromUtf8(ctld.readAllStandardError());
+        QVERIFY2(err.contains(words), qPrintable(err));
+        QVERIFY(!QFile::exists(dir.path() + QStringLiteral("/run/ctld.sock")));
+    }
 }
 
 QTEST_GUILESS_MAIN(FaultTest)

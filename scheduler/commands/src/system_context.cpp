@@ -132,19 +132,32 @@ Context systemContext(int argc, char **argv)
         return std::nullopt;
     };
     auto client = std::make_shared<proto::Client>();
-    ctx.controller = [client](const proto::Json &request) -> std::optional<proto::Json> {
-        std::string error;
-        if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
-            return std::nullopt;
-        }
-        return client->call(request, error);
+    // A controller that does not answer within MessageTimeout (stopped, hung) is not one that
+    // cannot be reached: the reply is Slurm's failure for it, which every command prints as it
+    // prints the controller's own refusals ("... Socket timed out on send/recv operation").
+    auto timedOut = [] {
+        proto::Json reply = proto::Json::object();
+        reply.set("ok", false);
+        reply.set("error", proto::kTimedOut);
+        reply.set("errno", 5004); // SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
+        return reply;
     };
-    ctx.controllerText = [client](const proto::Json &request) -> std::optional<std::string> {
+    ctx.controller = [client, timedOut](const proto::Json &request) -> std::optional<proto::Json> {
         std::string error;
         if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
             return std::nullopt;
         }
-        return client->callText(request, error);
+        auto reply = client->call(request, error);
+        return reply || !client->timedOut() ? reply : timedOut();
+    };
+    ctx.controllerText
+        = [client, timedOut](const proto::Json &request) -> std::optional<std::string> {
+        std::string error;
+        if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
+            return std::nullopt;
+        }
+        auto reply = client->callText(request, error);
+        return reply || !client->timedOut() ? reply : timedOut().dump();
     };
     return ctx;
 }

@@ -7,10 +7,12 @@
 #include "mc/sched/job_transitions.h"
 #include "mc/sched/preemption.h"
 #include "replies.h"
+#include "submit_limits.h"
 
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <cstdio>
 #include <sstream>
 
 namespace mc::ctl {
@@ -218,6 +220,12 @@ Json Controller::handleRequest(const Json &request, Seconds now)
 std::optional<Json> Controller::validate(Job &job, Seconds now)
 {
     sched::JobSpec &spec = job.spec;
+    std::string why;
+    if (auto refused = checkSubmitLimits(spec, why)) {
+        std::fprintf(stderr, "minicluster-ctld: submission of %s refused: %s\n", spec.user.c_str(),
+            why.c_str());
+        return refused;
+    }
     const sched::SiteUser *user = m_users.find(spec.user);
     if (!user) {
         return failure("Invalid user id");

@@ -15,6 +15,7 @@ inline constexpr int kInvalidPartition = 2000; // ESLURM_INVALID_PARTITION_NAME
 inline constexpr int kTooManyProcessors = 2001; // ESLURM_TOO_MANY_REQUESTED_CPUS
 inline constexpr int kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
 inline constexpr int kInvalidUser = 2010; // ESLURM_USER_ID_MISSING
+inline constexpr int kPathnameTooLong = 2012; // ESLURM_PATHNAME_TOO_LONG
 inline constexpr int kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
 inline constexpr int kInvalidNodeName = 2018; // ESLURM_INVALID_NODE_NAME
 inline constexpr int kWritingToFile = 2019; // ESLURM_WRITING_TO_FILE
