@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -214,6 +215,34 @@ void FaultTest::frozenControllerStatusSaysSoAndDownKillsIt()
                                      .arg(ctld)),
         qPrintable(status.out));
     QVERIFY2(timer.elapsed() < 8000, qPrintable(QString::number(timer.elapsed())));
+    // The commands give up after MessageTimeout too, with Slurm's words.
+    const std::pair<QString, QString> commands[] = {
+        {QStringLiteral("squeue"),
+            QStringLiteral("slurm_load_jobs error: Socket timed out on send/recv operation\n")},
+        {QStringLiteral("sbatch"),
+            QStringLiteral("sbatch: error: Batch job submission failed: Socket timed out on "
+                           "send/recv operation\n")},
+    };
+    for (const auto &[command, words] : commands) {
+        QProcess client;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("SLURM_CONF"));
+        env.remove(QStringLiteral("MINICLUSTER_SOCKET"));
+        env.insert(QStringLiteral("MINICLUSTER_DIR"), cluster.dir());
+        env.insert(QStringLiteral("MINICLUSTER_USER"), QStringLiteral("alice"));
+        client.setProcessEnvironment(env);
+        client.setWorkingDirectory(cluster.dir());
+        QStringList args;
+        if (command == QStringLiteral("sbatch")) {
+            args = {QStringLiteral("--wrap"), QStringLiteral("true")};
+        }
+        timer.restart();
+        client.start(QStringLiteral(MC_BIN_DIR "/") + command, args);
+        QVERIFY(client.waitForFinished(20000));
+        QCOMPARE(QString::fromUtf8(client.readAllStandardError()), words);
+        QCOMPARE(client.exitCode(), 1);
+        QVERIFY2(timer.elapsed() < 8000, qPrintable(QString::number(timer.elapsed())));
+    }
     ShellResult up = cluster.minicluster({QStringLiteral("up")});
     QCOMPARE(up.exitCode, 1);
     QVERIFY2(up.err.contains(QStringLiteral("does not answer; `minicluster down` stops it")),
