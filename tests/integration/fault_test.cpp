@@ -56,6 +56,7 @@ class FaultTest : public QObject {
 
 private slots:
     void controllerKilledMidJobLosesNoJobAndNoRecord();
+    void controllerKilledTwiceWhileJobsRunRunsEachJobOnce();
     void nodeDaemonKilledMidJobMarksNodeDownAndRestartBringsItBack();
     void downAfterTheControllerDiedStopsTheOtherDaemons();
     void frozenControllerStatusSaysSoAndDownKillsIt();
@@ -103,6 +104,55 @@ void FaultTest::controllerKilledMidJobLosesNoJobAndNoRecord()
             | QFileDevice::ReadOther | QFileDevice::WriteOther;
         QVERIFY2(!(state.permissions() & others), name);
     }
+}
+
+// Issue #18: jobs ran twice after a controller restart (a node's replayed end reports started
+// new jobs there, which the check that followed took for lost and requeued while they ran).
+// Each job counts its own executions; the counts that must be zero are checked.
+void FaultTest::controllerKilledTwiceWhileJobsRunRunsEachJobOnce()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    const int jobs = 40;
+    ShellResult submit = cluster.shell(
+        QStringLiteral("mkdir -p runs; for i in $(seq %1); do sbatch -o /dev/null "
+                       "--wrap 'echo $SLURM_RESTART_COUNT >> runs/$SLURM_JOB_ID; sleep 6'; done")
+            .arg(jobs));
+    QCOMPARE(submit.out.count(QStringLiteral("Submitted batch job")), jobs);
+    const QDir runs(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("runs")));
+    auto started = [&] {
+        return runs.entryList(QDir::Files).size();
+    };
+    // Checks by file, not by command: a shell costs seconds on a loaded machine, and QTRY
+    // counts its timeout in iterations.
+    for (int kill = 0; kill < 2; ++kill) {
+        const auto before = started();
+        QTRY_VERIFY_WITH_TIMEOUT(started() > before, 30000);
+        const pid_t ctld = pidIn(cluster.dir() + QStringLiteral("/run/ctld.pid"));
+        QCOMPARE(::kill(ctld, SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(ctld), 5000);
+        QTest::qWait(1500); // jobs end while no controller listens
+        QCOMPARE(cluster.minicluster({QStringLiteral("up")}).exitCode, 0);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(started(), jobs, 120000);
+    QElapsedTimer waited;
+    waited.start();
+    while (cluster.shell(QStringLiteral("squeue -h | wc -l")).out.trimmed() != QStringLiteral("0")
+        && waited.elapsed() < 120000) {
+        QTest::qWait(1000);
+    }
+    int twice = 0;
+    int lost = 0;
+    for (int id = 1; id <= jobs; ++id) {
+        const QString lines = readFile(runs.filePath(QString::number(id)));
+        twice += lines.count(QLatin1Char('\n')) > 1 ? 1 : 0;
+        lost += lines.isEmpty() ? 1 : 0;
+    }
+    const QString acct = cluster.shell(QStringLiteral("sacct -n -X -P -o JobID,State")).out;
+    const int recorded = static_cast<int>(acct.count(QStringLiteral("|COMPLETED\n")));
+    QCOMPARE(twice, 0);
+    QCOMPARE(lost, 0);
+    QCOMPARE(jobs - recorded, 0); // accounting rows missing
 }
 
 void FaultTest::nodeDaemonKilledMidJobMarksNodeDownAndRestartBringsItBack()
