@@ -15,6 +15,8 @@
 #include <QtTest>
 
 #include <csignal>
+#include <sys/mount.h>
+#include <unistd.h>
 
 namespace {
 
@@ -62,6 +64,7 @@ private slots:
     void frozenControllerStatusSaysSoAndDownKillsIt();
     void downSignalsNoProcessNamedOnlyByAPidFile();
     void controllerRefusesASlurmConfWithoutNodesOrPartitions();
+    void fullDiskRefusesWorkKeepsEndReportsAndStoresThemWhenSpaceReturns();
 };
 
 void FaultTest::controllerKilledMidJobLosesNoJobAndNoRecord()
@@ -360,6 +363,70 @@ void FaultTest::controllerRefusesASlurmConfWithoutNodesOrPartitions()
         QVERIFY2(err.contains(words), qPrintable(err));
         QVERIFY(!QFile::exists(dir.path() + QStringLiteral("/run/ctld.sock")));
     }
+}
+
+// The cluster's state/ on a 2 MB tmpfs, filled while 20 jobs run (a real full disk: mounting
+// one needs root). Nothing new is accepted or started, the jobs' ends wait on their nodes, and
+// once space returns every job is recorded, each having run once.
+void FaultTest::fullDiskRefusesWorkKeepsEndReportsAndStoresThemWhenSpaceReturns()
+{
+    if (::geteuid() != 0) {
+        QSKIP("mounting a small tmpfs as a full disk needs root");
+    }
+    ClusterFixture cluster;
+    const QString state = cluster.dir() + QStringLiteral("/state");
+    QVERIFY(QDir().mkpath(state));
+    if (::mount("tmpfs", state.toUtf8().constData(), "tmpfs", 0, "size=2m") != 0) {
+        QSKIP("mount(tmpfs) is not allowed here");
+    }
+    struct Unmount {
+        QByteArray path;
+        ~Unmount() { ::umount2(path.constData(), MNT_DETACH); }
+    } unmount{state.toUtf8()};
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    const int jobs = 20;
+    ShellResult submit
+        = cluster.shell(QStringLiteral("mkdir -p runs; for i in $(seq %1); do sbatch -o /dev/null "
+                                       "--wrap 'echo start >> runs/$SLURM_JOB_ID; sleep 6'; done")
+                            .arg(jobs));
+    QCOMPARE(submit.out.count(QStringLiteral("Submitted batch job")), jobs);
+    const QDir runs(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("runs")));
+    QTRY_VERIFY_WITH_TIMEOUT(!runs.entryList(QDir::Files).isEmpty(), 30000);
+
+    QProcess fill; // until the disk is full
+    fill.start(QStringLiteral("dd"),
+        {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + state + QStringLiteral("/filler"),
+            QStringLiteral("bs=4k")});
+    QVERIFY(fill.waitForFinished(30000));
+    ShellResult refused = cluster.shell(QStringLiteral("sbatch --wrap true"));
+    QCOMPARE(refused.err,
+        QStringLiteral("sbatch: error: Batch job submission failed: I/O error writing "
+                       "script/environment to file\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(cluster.dir() + QStringLiteral("/log/ctld.log"))
+                                 .contains(QStringLiteral("database or disk is full")),
+        30000);
+
+    QVERIFY(QFile::remove(state + QStringLiteral("/filler"))); // space returns
+    QTRY_COMPARE_WITH_TIMEOUT(runs.entryList(QDir::Files).size(), jobs, 120000);
+    QElapsedTimer waited;
+    waited.start();
+    while (cluster.shell(QStringLiteral("squeue -h | wc -l")).out.trimmed() != QStringLiteral("0")
+        && waited.elapsed() < 120000) {
+        QTest::qWait(1000);
+    }
+    int twice = 0;
+    for (int id = 1; id <= jobs; ++id) {
+        twice += readFile(runs.filePath(QString::number(id))).count(QLatin1Char('\n')) > 1 ? 1 : 0;
+    }
+    const QString acct = cluster.shell(QStringLiteral("sacct -n -o JobID,State -P")).out;
+    QCOMPARE(twice, 0);
+    QCOMPARE(jobs
+            - static_cast<int>(acct.count(QRegularExpression(
+                QStringLiteral("^\\d+\\|COMPLETED$"), QRegularExpression::MultilineOption))),
+        0); // job rows missing
+    QCOMPARE(jobs - static_cast<int>(acct.count(QStringLiteral(".batch|COMPLETED\n"))),
+        0); // batch step rows missing
+    QCOMPARE(cluster.minicluster({QStringLiteral("down")}).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(FaultTest)
