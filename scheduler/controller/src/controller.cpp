@@ -307,6 +307,11 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
 
 Json Controller::submit(const Json &request, Seconds now)
 {
+    std::string why;
+    if (auto refused = checkSubmitTypes(request["job"], why)) {
+        std::fprintf(stderr, "minicluster-ctld: submission refused: %s\n", why.c_str());
+        return *refused;
+    }
     Job job;
     job.spec = acct::specFromJson(request["job"]);
     if (auto refused = validate(job, now)) {

@@ -18,6 +18,7 @@ private slots:
     void scriptOverMaxScriptSizeIsRefused();
     void jobNameAndPathsOverSlurmsLengthsAreRefused();
     void negativeTasksMemoryAndTimeAreRefused();
+    void membersOfTheWrongTypeAreRefused();
 
 private:
     Json submit(const Json &extra)
@@ -83,6 +84,19 @@ void ControllerLimitsTest::negativeTasksMemoryAndTimeAreRefused()
         "Requested time limit is invalid (missing or exceeds some limit)");
     // Nothing refused was stored: the next job is job 1.
     QCOMPARE(submit(Json::object())["job_id"].toInt(), 1);
+}
+
+void ControllerLimitsTest::membersOfTheWrongTypeAreRefused()
+{
+    refused(fields({{"ntasks", "5"}}), "Invalid job specification: ntasks must be a number");
+    refused(fields({{"mem_per_node", Json::array()}}),
+        "Invalid job specification: mem_per_node must be a number");
+    refused(fields({{"name", 7}}), "Invalid job specification: name must be text");
+    Json env = Json::array();
+    env.push(1);
+    refused(fields({{"env", env}}), "Invalid job specification: env must be a list of text");
+    refused(fields({{"hold", "yes"}}), "Invalid job specification: hold must be true or false");
+    QCOMPARE(submit(fields({{"comment", Json()}}))["job_id"].toInt(), 1); // null: not given
 }
 
 QTEST_APPLESS_MAIN(ControllerLimitsTest)
