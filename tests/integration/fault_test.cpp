@@ -275,6 +275,9 @@ void FaultTest::frozenControllerStatusSaysSoAndDownKillsIt()
         {QStringLiteral("sbatch"),
             QStringLiteral("sbatch: error: Batch job submission failed: Socket timed out on "
                            "send/recv operation\n")},
+        {QStringLiteral("srun"),
+            QStringLiteral("srun: error: Unable to allocate resources: Socket timed out on "
+                           "send/recv operation\n")},
     };
     for (const auto &[command, words] : commands) {
         QProcess client;
@@ -288,6 +291,8 @@ void FaultTest::frozenControllerStatusSaysSoAndDownKillsIt()
         QStringList args;
         if (command == QStringLiteral("sbatch")) {
             args = {QStringLiteral("--wrap"), QStringLiteral("true")};
+        } else if (command == QStringLiteral("srun")) {
+            args = {QStringLiteral("true")};
         }
         timer.restart();
         client.start(QStringLiteral(MC_BIN_DIR "/") + command, args);

@@ -135,29 +135,21 @@ Context systemContext(int argc, char **argv)
     // A controller that does not answer within MessageTimeout (stopped, hung) is not one that
     // cannot be reached: the reply is Slurm's failure for it, which every command prints as it
     // prints the controller's own refusals ("... Socket timed out on send/recv operation").
-    auto timedOut = [] {
-        proto::Json reply = proto::Json::object();
-        reply.set("ok", false);
-        reply.set("error", proto::kTimedOut);
-        reply.set("errno", 5004); // SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
-        return reply;
-    };
-    ctx.controller = [client, timedOut](const proto::Json &request) -> std::optional<proto::Json> {
+    ctx.controller = [client](const proto::Json &request) -> std::optional<proto::Json> {
         std::string error;
         if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
             return std::nullopt;
         }
         auto reply = client->call(request, error);
-        return reply || !client->timedOut() ? reply : timedOut();
+        return reply || !client->timedOut() ? reply : proto::timedOutReply();
     };
-    ctx.controllerText
-        = [client, timedOut](const proto::Json &request) -> std::optional<std::string> {
+    ctx.controllerText = [client](const proto::Json &request) -> std::optional<std::string> {
         std::string error;
         if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
             return std::nullopt;
         }
         auto reply = client->callText(request, error);
-        return reply || !client->timedOut() ? reply : timedOut().dump();
+        return reply || !client->timedOut() ? reply : proto::timedOutReply().dump();
     };
     return ctx;
 }

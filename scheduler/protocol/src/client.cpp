@@ -219,6 +219,15 @@ std::optional<std::string> Client::callText(const Json &request, std::string &er
     return reply;
 }
 
+Json timedOutReply()
+{
+    Json reply = Json::object();
+    reply.set("ok", false);
+    reply.set("error", kTimedOut);
+    reply.set("errno", 5004); // SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
+    return reply;
+}
+
 int messageTimeout(const std::string &path)
 {
     std::string file = path;

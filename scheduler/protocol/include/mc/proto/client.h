@@ -59,6 +59,9 @@ private:
 
 // What Slurm's clients say when the controller does not answer within MessageTimeout.
 inline constexpr const char *kTimedOut = "Socket timed out on send/recv operation";
+// A failed reply with those words (errno SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT), for clients that
+// print the controller's refusals: each then says it as its Slurm counterpart does.
+Json timedOutReply();
 
 // Where the controller listens: $MINICLUSTER_SOCKET, else $MINICLUSTER_DIR/run/ctld.sock, else
 // the default cluster's directory (see clusterDir()).
