@@ -142,8 +142,14 @@ void JobSignalsTest::aJobThatTrapsSigtermAndExitsZeroOnScancelEndsCancelled()
         30000);
     QCOMPARE(cluster.shell(QStringLiteral("scancel 1")).exitCode, 0);
     QTRY_COMPARE_WITH_TIMEOUT(sacctState(cluster, 1), QStringLiteral("CANCELLED"), 20000);
-    QVERIFY(readTextFile(cluster.homeFile(kUser, QStringLiteral("plain.out")))
-                .contains(QStringLiteral("term1")));
+    const QString plainOut = readTextFile(cluster.homeFile(kUser, QStringLiteral("plain.out")));
+    QVERIFY2(plainOut.contains(QStringLiteral("term1")), qPrintable(plainOut));
+    // What the job wrote after its SIGTERM left slurmstepd's line whole (issue #18): the
+    // output is opened in append mode, as slurmstepd opens it.
+    QVERIFY2(plainOut.contains(QRegularExpression(QStringLiteral(
+                 "(^|\\n)slurmstepd-cn01: error: \\*\\*\\* JOB 1 ON cn01 CANCELLED AT "
+                 "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d \\*\\*\\*\\n"))),
+        qPrintable(plainOut));
 
     // Job 2 is preempted by job 3 (SIGTERM, grace time), then scancel'led during the grace
     // time: it exits 0 from its trap and stays cancelled, not requeued.

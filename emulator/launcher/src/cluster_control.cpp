@@ -11,6 +11,7 @@
 #include "mc/sched/slurm_conf.h"
 #include "mc/ws/workstation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -30,9 +32,16 @@ using proto::Json;
 
 namespace {
 
+int messageTimeout(const ClusterOptions &o)
+{
+    return proto::messageTimeout(o.layout.etc() + "/slurm.conf");
+}
+
+// A request to the controller, answered within slurm.conf's MessageTimeout or not at all.
 std::optional<Json> call(const ClusterOptions &o, const Json &request)
 {
     proto::Client client;
+    client.setTimeout(messageTimeout(o) * 1000);
     std::string error;
     if (!client.connect(o.layout.socket(), error)) {
         return std::nullopt;
@@ -104,6 +113,42 @@ bool allNodesUp(const ClusterOptions &o)
     return true;
 }
 
+// The pid recorded in `pidFile` when it is a live process of `program` for this cluster: its
+// /proc/PID/exe (which no process can change, unlike a pid file or its own command line) is
+// minicluster's `program`, and its command line names the cluster directory and `mention`.
+// 0 otherwise: a pid read from a file alone is never signalled.
+pid_t verifiedPid(const ClusterOptions &o, const std::string &pidFile, const std::string &program,
+    const std::string &mention = {})
+{
+    const pid_t pid = static_cast<pid_t>(std::atoi(readFirstLine(pidFile).c_str()));
+    if (pid <= 1) {
+        return 0;
+    }
+    const std::string proc = "/proc/" + std::to_string(pid);
+    std::error_code ec;
+    std::string exe = std::filesystem::read_symlink(proc + "/exe", ec).string();
+    if (const auto deleted = exe.rfind(" (deleted)"); deleted != std::string::npos) {
+        exe.resize(deleted); // rebuilt while it ran
+    }
+    if (ec || std::filesystem::path(exe).filename() != program) {
+        return 0;
+    }
+    std::ifstream in(proc + "/cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    cmdline += ' ';
+    if (cmdline.find(" " + o.layout.dir + " ") == std::string::npos
+        || (!mention.empty() && cmdline.find(" " + mention + " ") == std::string::npos)) {
+        return 0;
+    }
+    return pid;
+}
+
+pid_t controllerPid(const ClusterOptions &o)
+{
+    return verifiedPid(o, o.layout.run() + "/ctld.pid", "minicluster-ctld");
+}
+
 std::string defaultUser(const ClusterOptions &o)
 {
     if (!o.user.empty()) {
@@ -150,16 +195,15 @@ std::vector<std::string> readLines(const std::string &path)
     return lines;
 }
 
-// True when run/noded-NODE.pid names a live minicluster-noded.
+// The live minicluster-noded of `node` (run/noded-NODE.pid, verified), or 0.
+pid_t nodePid(const ClusterOptions &o, const std::string &node)
+{
+    return verifiedPid(o, o.layout.run() + "/noded-" + node + ".pid", "minicluster-noded", node);
+}
+
 bool nodeAlive(const ClusterOptions &o, const std::string &node)
 {
-    std::string pidText = readFirstLine(o.layout.run() + "/noded-" + node + ".pid");
-    if (pidText.empty()) {
-        return false;
-    }
-    std::string cmdline = readFirstLine("/proc/" + pidText + "/cmdline");
-    return cmdline.find("minicluster-noded") != std::string::npos
-        && cmdline.find(node) != std::string::npos;
+    return nodePid(o, node) > 0;
 }
 
 // The run/noded-NODE.pid files whose node daemon still lives.
@@ -206,12 +250,14 @@ void startNode(
 }
 
 // The storage node (minicluster-stored): quotas snapshot and scratch purge on the cluster clock.
+pid_t storagePid(const ClusterOptions &o)
+{
+    return verifiedPid(o, o.layout.run() + "/stored.pid", "minicluster-stored");
+}
+
 bool storageAlive(const ClusterOptions &o)
 {
-    std::string pidText = readFirstLine(o.layout.run() + "/stored.pid");
-    return !pidText.empty()
-        && readFirstLine("/proc/" + pidText + "/cmdline").find("minicluster-stored")
-        != std::string::npos;
+    return storagePid(o) > 0;
 }
 
 void startStorage(const ClusterOptions &o, emu::SandboxMode mode)
@@ -223,12 +269,14 @@ void startStorage(const ClusterOptions &o, emu::SandboxMode mode)
 }
 
 // The login node's watchdog (minicluster-logind, mc/emu/login_watcher.h).
+pid_t logindPid(const ClusterOptions &o)
+{
+    return verifiedPid(o, o.layout.run() + "/logind.pid", "minicluster-logind");
+}
+
 bool logindAlive(const ClusterOptions &o)
 {
-    std::string pidText = readFirstLine(o.layout.run() + "/logind.pid");
-    return !pidText.empty()
-        && readFirstLine("/proc/" + pidText + "/cmdline").find("minicluster-logind")
-        != std::string::npos;
+    return logindPid(o) > 0;
 }
 
 void startLogind(const ClusterOptions &o)
@@ -296,6 +344,13 @@ int up(const ClusterOptions &o, bool quiet)
 {
     std::vector<std::string> nodeArgsSaved = readLines(o.layout.run() + "/noded-args");
     bool ctldUp = isUp(o);
+    if (!ctldUp && controllerPid(o) > 0) { // a second controller would take over its socket
+        std::fprintf(stderr,
+            "minicluster: the controller (pid %d) of %s does not answer; `minicluster down` "
+            "stops it\n",
+            static_cast<int>(controllerPid(o)), o.layout.dir.c_str());
+        return 1;
+    }
     if (ctldUp || (!nodeArgsSaved.empty() && anyNodeAlive(o))) {
         return restart(o, ctldUp, nodeArgsSaved, quiet);
     }
@@ -361,60 +416,74 @@ int up(const ClusterOptions &o, bool quiet)
     return 0;
 }
 
-// SIGTERM to every node daemon, the storage node and logind that still run.
-static void stopDaemonsWithoutController(const ClusterOptions &o)
+// `signal` to every node daemon, the storage node and logind that still run (verified).
+static void signalDaemons(const ClusterOptions &o, int signal)
 {
-    auto term = [](const std::string &pidText) {
-        const pid_t pid = static_cast<pid_t>(std::atoi(pidText.c_str()));
-        if (pid > 0) {
-            ::kill(pid, SIGTERM);
-        }
-    };
     for (const auto &file : liveNodePidFiles(o)) {
-        term(readFirstLine(file));
+        const std::string name = std::filesystem::path(file).filename().string();
+        if (pid_t pid = nodePid(o, name.substr(6, name.size() - 10)); pid > 0) {
+            ::kill(pid, signal);
+        }
     }
-    if (storageAlive(o)) {
-        term(readFirstLine(o.layout.run() + "/stored.pid"));
+    for (pid_t pid : {storagePid(o), logindPid(o)}) {
+        if (pid > 0) {
+            ::kill(pid, signal);
+        }
     }
-    if (logindAlive(o)) {
-        term(readFirstLine(o.layout.run() + "/logind.pid"));
+}
+
+static bool daemonsGone(const ClusterOptions &o)
+{
+    return !anyNodeAlive(o) && !storageAlive(o) && !logindAlive(o);
+}
+
+// Waits for the daemons to leave; those still there after 10 s get SIGKILL.
+static void awaitDaemons(const ClusterOptions &o)
+{
+    if (waitFor([&] { return daemonsGone(o); }, std::chrono::seconds(10))) {
+        return;
     }
+    std::printf("minicluster: some daemons of %s did not stop within 10 s: killing them (see %s)\n",
+        o.layout.dir.c_str(), o.layout.log().c_str());
+    signalDaemons(o, SIGKILL);
+    waitFor([&] { return daemonsGone(o); }, std::chrono::seconds(5));
 }
 
 int down(const ClusterOptions &o)
 {
-    std::string pidText = readFirstLine(o.layout.run() + "/ctld.pid");
-    pid_t pid = pidText.empty() ? 0 : static_cast<pid_t>(std::atoi(pidText.c_str()));
+    const pid_t ctld = controllerPid(o);
     if (!call(o, op("shutdown"))) {
-        // The controller is gone (it crashed, or was killed): the daemons it would have told
-        // to leave get SIGTERM from their pid files instead, and stop their jobs.
-        if (!anyNodeAlive(o) && !storageAlive(o) && !logindAlive(o)) {
+        if (ctld > 0) {
+            // It holds the socket and does not answer (stopped, or hung): killed, and the
+            // daemons it would have told to leave are told here.
+            std::printf("minicluster: the controller (pid %d) did not answer within "
+                        "MessageTimeout=%d s: killing it\n",
+                static_cast<int>(ctld), messageTimeout(o));
+            ::kill(ctld, SIGKILL);
+            waitFor([&] { return controllerPid(o) == 0 || ::kill(ctld, 0) != 0; },
+                std::chrono::seconds(5));
+        } else if (daemonsGone(o)) {
             std::printf("minicluster: the cluster in %s is not running\n", o.layout.dir.c_str());
             return 0;
         }
-        stopDaemonsWithoutController(o);
-        if (!waitFor([&] { return !anyNodeAlive(o) && !storageAlive(o) && !logindAlive(o); },
-                std::chrono::seconds(10))) {
-            std::printf("minicluster: warning: some daemons of %s are still stopping (see %s)\n",
-                o.layout.dir.c_str(), o.layout.log().c_str());
-        }
-        std::printf("minicluster: cluster in %s stopped (its controller was not running)\n",
-            o.layout.dir.c_str());
+        // The controller is gone (it crashed, was killed, or was just killed here): the
+        // daemons get SIGTERM instead, and stop their jobs.
+        signalDaemons(o, SIGTERM);
+        awaitDaemons(o);
+        std::printf("minicluster: cluster in %s stopped (its controller %s)\n",
+            o.layout.dir.c_str(), ctld > 0 ? "did not answer" : "was not running");
         return 0;
     }
-    if (pid > 0 && !waitFor([pid] { return ::kill(pid, 0) != 0; }, std::chrono::seconds(5))) {
-        ::kill(pid, SIGKILL);
+    if (ctld > 0 && !waitFor([&] { return controllerPid(o) != ctld; }, std::chrono::seconds(5))
+        && controllerPid(o) == ctld) {
+        ::kill(ctld, SIGKILL);
     }
-    if (logindAlive(o)) {
-        ::kill(std::atoi(readFirstLine(o.layout.run() + "/logind.pid").c_str()), SIGTERM);
+    if (pid_t logind = logindPid(o); logind > 0) {
+        ::kill(logind, SIGTERM);
     }
     // The nodes and the storage node leave when the controller tells them; "stopped" is said
     // only once they are gone, so an `up` right after finds nothing of the old cluster.
-    if (!waitFor([&] { return !anyNodeAlive(o) && !storageAlive(o) && !logindAlive(o); },
-            std::chrono::seconds(10))) {
-        std::printf("minicluster: warning: some daemons of %s are still stopping (see %s)\n",
-            o.layout.dir.c_str(), o.layout.log().c_str());
-    }
+    awaitDaemons(o);
     std::printf("minicluster: cluster in %s stopped\n", o.layout.dir.c_str());
     return 0;
 }
@@ -422,6 +491,12 @@ int down(const ClusterOptions &o)
 int status(const ClusterOptions &o)
 {
     auto reply = call(o, op("cluster"));
+    if (!reply && controllerPid(o) > 0) {
+        std::printf("cluster directory: %s\ncontroller: not answering (pid %d did not answer "
+                    "within MessageTimeout=%d s; `minicluster down` stops the cluster)\n",
+            o.layout.dir.c_str(), static_cast<int>(controllerPid(o)), messageTimeout(o));
+        return 3;
+    }
     if (!reply) {
         std::printf("cluster directory: %s\ncontroller: not running (start it with "
                     "`minicluster up`)\n",

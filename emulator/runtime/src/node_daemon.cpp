@@ -130,8 +130,9 @@ void NodeDaemon::start()
 
 void NodeDaemon::reapLeftovers()
 {
-    // An earlier daemon of this node died with jobs running: the controller has ended them
-    // (NODE_FAIL), so their processes, spool directories and $SLURM_TMPDIRs go.
+    // An earlier daemon of this node died with jobs running: they go (processes, spool
+    // directories, $SLURM_TMPDIRs) before this one registers, and the controller, which kept
+    // them RUNNING until then, ends them NODE_FAIL or requeues them (docs/design.md).
     int orphans = reapOrphanCgroups(m_settings.limits, nodeGroup());
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -154,6 +155,17 @@ void NodeDaemon::reapLeftovers()
     if (orphans > 0) {
         std::fprintf(stderr, "minicluster-noded %s: killed %d job(s) left by an earlier daemon\n",
             m_settings.name.c_str(), orphans);
+    }
+    // End reports the earlier daemon sent and had not seen acknowledged: sent again.
+    for (const auto &entry : fs::directory_iterator(endedDir(), ec)) {
+        std::ifstream in(entry.path());
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        auto report = Json::parse(text);
+        if (report && (*report)["job_id"].isNumber()) {
+            m_unacked[static_cast<std::uint32_t>((*report)["job_id"].toInt())] = *report;
+        } else {
+            fs::remove(entry.path(), ec); // cut short by the crash: the job is lost instead
+        }
     }
 }
 
@@ -242,7 +254,9 @@ void NodeDaemon::onMessage(const Json &message)
         signalJob(jobId, static_cast<int>(message["signal"].toInt(SIGKILL)),
             message["cancel"].toBool(), message["scope"].toString());
     } else if (op == "job_end_ack") {
-        m_unacked.erase(static_cast<std::uint32_t>(message["job_id"].toInt()));
+        const auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
+        m_unacked.erase(id);
+        ::unlink((endedDir() + "/" + jobDirName(id)).c_str());
     } else if (op == "shutdown") {
         stopAllJobs();
         m_loop.quit();
@@ -873,9 +887,22 @@ std::string NodeDaemon::nodeGroup() const
         + std::to_string(std::hash<std::string>{}(m_settings.layout.dir) % 1000000007);
 }
 
+std::string NodeDaemon::endedDir() const
+{
+    return m_settings.layout.nodeDir(m_settings.name) + "/ended";
+}
+
 void NodeDaemon::sendReport(const Json &report)
 {
-    m_unacked[static_cast<std::uint32_t>(report["job_id"].toInt())] = report;
+    const auto id = static_cast<std::uint32_t>(report["job_id"].toInt());
+    m_unacked[id] = report;
+    // Kept on disk until the controller acknowledges it (stored): a daemon killed before that
+    // leaves it to its successor, so a job that ended is never taken for lost and run again.
+    ::mkdir(endedDir().c_str(), 0700);
+    if (!writeFile(endedDir() + "/" + jobDirName(id), report.dump(), 0600)) {
+        std::fprintf(stderr, "minicluster-noded %s: job %u: cannot keep its end report in %s: %s\n",
+            m_settings.name.c_str(), id, endedDir().c_str(), std::strerror(errno));
+    }
     if (m_conn && m_registered) {
         m_conn->send(report);
     }

@@ -17,7 +17,10 @@ namespace {
 
 int openOutput(const std::string &path, bool append, std::string &error)
 {
-    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+    // Always O_APPEND, as slurmstepd opens a task's output (O_TRUNC too unless appending):
+    // the lines the node adds (`*** JOB N ON cn01 CANCELLED AT ... ***`) are never
+    // overwritten by a job that writes after its SIGTERM.
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_APPEND | (append ? 0 : O_TRUNC);
     int fd = ::open(path.c_str(), flags, 0644);
     if (fd < 0) {
         error = path + ": " + std::strerror(errno);

@@ -34,6 +34,27 @@ bool Database::exec(std::string_view sql, std::string &error)
     return true;
 }
 
+namespace {
+
+int denyWrites(void *, int action, const char *, const char *, const char *, const char *)
+{
+    switch (action) {
+    case SQLITE_INSERT:
+    case SQLITE_UPDATE:
+    case SQLITE_DELETE:
+        return SQLITE_DENY;
+    default:
+        return SQLITE_OK;
+    }
+}
+
+} // namespace
+
+void Database::refuseWrites(bool on)
+{
+    sqlite3_set_authorizer(m_db, on ? denyWrites : nullptr, nullptr);
+}
+
 Statement::Statement(Database &db, std::string_view sql)
     : m_db(db.handle())
 {

@@ -927,9 +927,14 @@ std::optional<Json> Link::call(const Json &request)
     if (!send(request)) {
         return std::nullopt;
     }
+    // At most MessageTimeout for the reply, as every Slurm client (issue #18).
+    const std::int64_t deadline = wallMs() + std::int64_t{proto::messageTimeout()} * 1000;
     std::vector<Json> events;
     while (true) {
-        auto message = next();
+        auto message = next(static_cast<int>(std::max<std::int64_t>(0, deadline - wallMs())));
+        if (!message && wallMs() >= deadline) {
+            return proto::timedOutReply();
+        }
         if (!message) {
             return std::nullopt;
         }

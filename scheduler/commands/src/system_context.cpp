@@ -132,19 +132,24 @@ Context systemContext(int argc, char **argv)
         return std::nullopt;
     };
     auto client = std::make_shared<proto::Client>();
+    // A controller that does not answer within MessageTimeout (stopped, hung) is not one that
+    // cannot be reached: the reply is Slurm's failure for it, which every command prints as it
+    // prints the controller's own refusals ("... Socket timed out on send/recv operation").
     ctx.controller = [client](const proto::Json &request) -> std::optional<proto::Json> {
         std::string error;
         if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
             return std::nullopt;
         }
-        return client->call(request, error);
+        auto reply = client->call(request, error);
+        return reply || !client->timedOut() ? reply : proto::timedOutReply();
     };
     ctx.controllerText = [client](const proto::Json &request) -> std::optional<std::string> {
         std::string error;
         if (!client->isConnected() && !client->connect(proto::controllerSocketPath(), error)) {
             return std::nullopt;
         }
-        return client->callText(request, error);
+        auto reply = client->callText(request, error);
+        return reply || !client->timedOut() ? reply : proto::timedOutReply().dump();
     };
     return ctx;
 }

@@ -7,10 +7,12 @@
 #include "mc/sched/job_transitions.h"
 #include "mc/sched/preemption.h"
 #include "replies.h"
+#include "submit_limits.h"
 
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <cstdio>
 #include <sstream>
 
 namespace mc::ctl {
@@ -218,6 +220,12 @@ Json Controller::handleRequest(const Json &request, Seconds now)
 std::optional<Json> Controller::validate(Job &job, Seconds now)
 {
     sched::JobSpec &spec = job.spec;
+    std::string why;
+    if (auto refused = checkSubmitLimits(spec, why)) {
+        std::fprintf(stderr, "minicluster-ctld: submission of %s refused: %s\n", spec.user.c_str(),
+            why.c_str());
+        return refused;
+    }
     const sched::SiteUser *user = m_users.find(spec.user);
     if (!user) {
         return failure("Invalid user id");
@@ -304,6 +312,11 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
 
 Json Controller::submit(const Json &request, Seconds now)
 {
+    std::string why;
+    if (auto refused = checkSubmitTypes(request["job"], why)) {
+        std::fprintf(stderr, "minicluster-ctld: submission refused: %s\n", why.c_str());
+        return *refused;
+    }
     Job job;
     job.spec = acct::specFromJson(request["job"]);
     if (auto refused = validate(job, now)) {
@@ -319,9 +332,14 @@ Json Controller::submit(const Json &request, Seconds now)
     const auto context = sched::makePriorityContext(m_config, &m_fairshare);
     job.priority = job.spec.hold ? 0 : sched::priorityOf(job, context, now).priority;
 
+    // A store that refuses writes (a full disk) refuses new work, with slurmctld's words
+    // when it cannot write a job's script (ESLURM_WRITING_TO_FILE); the cause is in its log.
     std::string error;
-    if (!m_store.saveJob(job, error)) {
-        return failure("Unable to save the job: " + error);
+    if (!flushUnsaved() || !m_store.saveJob(job, error)) {
+        if (!error.empty()) {
+            storeFailed("submitted job " + std::to_string(job.id.value), error);
+        }
+        return failure("I/O error writing script/environment to file", kWritingToFile);
     }
     m_lastJobId = job.id.value; // the store derives it from MAX(id): one commit per submission
     // The script and environment stay in the store until launch (launchOrder): they are most
@@ -770,15 +788,32 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
     if (it->second.adminState.empty()) {
         it->second.reason.clear(); // a drained node stays drained, with its reason
     }
-    // End reports kept by the node while we were away.
+    // Reconciled with the store before any pass (issue #18: a pass here launched new jobs on
+    // the node, which the lost-job check below then took for lost and requeued while they ran).
+    // First the end reports the node kept while we were away, each acknowledged once stored.
     for (const auto &report : message["finished"].items()) {
-        nodeReport(node, report, now);
+        applyEndReport(node, report, now);
+        ackEnd(node, static_cast<std::uint32_t>(report["job_id"].toInt()));
     }
-    // Jobs we believe run there but the node does not know: lost with the node.
+    // Then what the node runs. A job we do not believe runs there (ended, requeued elsewhere
+    // while the node was away) is killed there; a job we believe runs there and the node does
+    // not know is lost with its earlier daemon (which the node killed before registering).
+    const Json &running = message["running"];
+    for (const auto &item : running.items()) {
+        auto job = m_jobs.find(JobId{static_cast<std::uint32_t>(item.toInt())});
+        if (job == m_jobs.end() || !job->second.isActive() || job->second.batchHost != node) {
+            Json order = Json::object();
+            order.set("op", "signal");
+            order.set("job_id", item.toInt());
+            order.set("signal", SIGKILL);
+            order.set("cancel", false);
+            m_gateway.send(node, order);
+        }
+    }
     std::vector<JobId> lost;
     for (auto &[id, job] : m_jobs) {
         if (job.isActive() && !job.spec.interactive && job.batchHost == node
-            && !listedId(message["running"], id.value)) {
+            && !listedId(running, id.value)) {
             lost.push_back(id);
         }
     }
@@ -806,11 +841,14 @@ void Controller::nodeLost(const std::string &node, Seconds now)
     it->second.connected = false;
     it->second.usage.available = false;
     it->second.reason = "Not responding";
-    // Its daemon is gone, and with it the jobs' supervision: they end NODE_FAIL (their
-    // processes are killed when the daemon comes back).
+    it->second.reasonTime = now;
+    // Its batch jobs stay RUNNING on a node that does not respond, as under Slurm while
+    // slurmd is away: no copy of them starts until the node's next daemon has registered,
+    // which kills what its predecessor left before it does (docs/design.md, "At most once").
+    // Allocations (salloc/srun) are never requeued: they end NODE_FAIL now.
     std::vector<JobId> lost;
     for (const auto &[id, job] : m_jobs) {
-        if (job.isActive() && job.batchHost == node) {
+        if (job.isActive() && job.spec.interactive && job.batchHost == node) {
             lost.push_back(id);
         }
     }
@@ -824,25 +862,31 @@ void Controller::nodeLost(const std::string &node, Seconds now)
     schedule(now);
 }
 
+bool Controller::applyEndReport(const std::string &node, const Json &report, Seconds now)
+{
+    auto id = static_cast<std::uint32_t>(report["job_id"].toInt());
+    auto it = m_jobs.find(JobId{id});
+    // Only its batch host reports a job's end: a late report of a run that was lost with
+    // another node (and since requeued elsewhere) is acknowledged, not applied.
+    if (it == m_jobs.end() || !it->second.isActive() || it->second.batchHost != node) {
+        return false;
+    }
+    jobEnded(it->second, report, now);
+    auto info = m_nodes.find(node);
+    if (report["node_reboot"].toBool() && info != m_nodes.end()) {
+        noteMemoryOverrun(info->second, JobId{id}, report, now);
+    }
+    return true;
+}
+
 void Controller::nodeReport(const std::string &node, const Json &message, Seconds now)
 {
     std::string op = message["op"].toString();
     auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
-    auto it = m_jobs.find(JobId{id});
     auto info = m_nodes.find(node);
     if (op == "job_ended") {
-        // Only its batch host reports a job's end: a late report of a run that was lost with
-        // another node (and since requeued elsewhere) is acknowledged, not applied.
-        if (it != m_jobs.end() && it->second.isActive() && it->second.batchHost == node) {
-            jobEnded(it->second, message, now);
-            if (message["node_reboot"].toBool() && info != m_nodes.end()) {
-                noteMemoryOverrun(info->second, JobId{id}, message, now);
-            }
-        }
-        Json ack = Json::object();
-        ack.set("op", "job_end_ack");
-        ack.set("job_id", static_cast<std::int64_t>(id));
-        m_gateway.send(node, ack);
+        applyEndReport(node, message, now);
+        ackEnd(node, id); // held while the store refuses writes
         schedule(now);
     } else if (op == "node_reboot" && info != m_nodes.end()) {
         nodeRebooting(info->second, JobId{id}, now);
@@ -1041,9 +1085,8 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         step.state = JobState::Completed;
     }
     release(job);
-    std::string error;
     if (!job.spec.interactive) { // salloc/srun allocations have no batch step
-        m_store.saveStep(step, error);
+        saveStep(step);
     }
     if (m_externSteps && !report["launch_failed"].toBool()) {
         // The extern step holds the job's allocation on its nodes from start to end.
@@ -1055,7 +1098,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         external.endTime = job.endTime;
         external.nodes = job.nodeList;
         external.cpus = job.allocCpus;
-        m_store.saveStep(external, error);
+        saveStep(external);
     }
     persist(job);
     emitJob(job, now);
@@ -1073,9 +1116,10 @@ void Controller::release(Job &job)
 
 void Controller::purgeOldJobs(Seconds now)
 {
-    std::erase_if(m_jobs, [now](const auto &entry) {
+    std::erase_if(m_jobs, [this, now](const auto &entry) {
         const Job &job = entry.second;
-        return sched::isFinished(job.state) && job.endTime + kMinJobAge < now;
+        return sched::isFinished(job.state) && job.endTime + kMinJobAge < now
+            && !m_unsaved.contains(job.id); // kept until its record is stored
     });
     dropRows();
 }
@@ -1101,13 +1145,6 @@ Json Controller::launchOrder(const Job &job) const
     j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
     order.set("job", std::move(j));
     return order;
-}
-
-void Controller::persist(const Job &job)
-{
-    touchRow(job);
-    std::string error;
-    m_store.saveJob(job, error);
 }
 
 void Controller::emitJob(const Job &job, Seconds now)

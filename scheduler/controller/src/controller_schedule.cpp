@@ -134,6 +134,9 @@ void Controller::chargeRunningJobs(Seconds now)
 
 void Controller::schedule(Seconds now)
 {
+    if (!flushUnsaved()) {
+        return; // nothing starts while the store refuses what we have (controller_store.cpp)
+    }
     chargeRunningJobs(now);
     enforcePreemptions(now);
     // A job started in a pass may satisfy an `after` dependency at once, and a preemption
@@ -182,7 +185,7 @@ void Controller::schedule(Seconds now)
 void Controller::startDecided(const sched::StartDecision &start, Seconds now)
 {
     auto found = m_jobs.find(start.job);
-    if (found == m_jobs.end() || !found->second.isPending()) {
+    if (found == m_jobs.end() || !found->second.isPending() || storeFailing()) {
         return;
     }
     Job *record = &found->second;
@@ -199,9 +202,15 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
             emitJob(*record, now);
             record = &(m_jobs[newId] = std::move(split.task));
             m_store.setLastJobId(m_lastJobId);
+            if (storeFailing()) { // the task stays pending, saved with the record later
+                m_unsaved.insert(newId);
+                touchRow(*record);
+                return;
+            }
         }
     }
     Job &job = *record;
+    Job before = job;
     job = sched::startJob(std::move(job), start, now);
     if (start.shape.exclusive) {
         job.allocCpus = 0; // --exclusive: every CPU of the nodes is the job's
@@ -218,7 +227,13 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
             emitNode(it->second);
         }
     }
-    persist(job);
+    if (!persist(job)) {
+        // Not stored RUNNING, so not launched: a restarted controller would not know it ran.
+        release(job);
+        job = std::move(before);
+        touchRow(job);
+        return;
+    }
     if (job.spec.interactive) { // salloc/srun: no batch script; srun brings the steps
         emitJob(job, now);
         return;

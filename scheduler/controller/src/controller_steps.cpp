@@ -91,8 +91,7 @@ void Controller::endRunningSteps(const Job &job, Seconds now)
         acct::StepRecord record = endedStep(job.id, stepId, step, JobState::Cancelled, now);
         record.name = step.name;
         record.exit.signal = SIGTERM;
-        std::string error;
-        m_store.saveStep(record, error);
+        saveStep(record);
     }
 }
 
@@ -288,8 +287,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     record.nodes = step.nodes;
     record.cpus = step.cpus;
     record.ntasks = step.ntasks;
-    std::string error;
-    m_store.saveStep(record, error);
+    saveStep(record); // kept and saved later if the store refuses it now
 
     Json reply = Json::object();
     reply.set("ok", true);
@@ -354,10 +352,7 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     record.totalCpuMs = usage["total_cpu_ms"].toInt();
     record.maxRssKb = usage["max_rss_kb"].toInt();
     record.aveRssKb = usage["ave_rss_kb"].toInt();
-    std::string error;
-    if (!m_store.saveStep(record, error)) {
-        return failure("Unable to save the step: " + error, 1);
-    }
+    saveStep(record); // kept and saved later if the store refuses it now
     Json reply = Json::object();
     reply.set("ok", true);
     return reply;
@@ -462,8 +457,7 @@ void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit,
         for (const auto &[stepId, step] : steps->second) {
             const acct::StepRecord record = endedStep(job.id, stepId, step,
                 state == JobState::Timeout ? JobState::Cancelled : state, now);
-            std::string error;
-            m_store.saveStep(record, error);
+            saveStep(record);
         }
         m_steps.erase(steps);
     }
@@ -486,8 +480,7 @@ void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit,
         external.endTime = now;
         external.nodes = job.nodeList;
         external.cpus = job.allocCpus;
-        std::string error;
-        m_store.saveStep(external, error);
+        saveStep(external);
     }
     release(job);
     persist(job);

@@ -4,11 +4,13 @@
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -60,6 +62,25 @@ int main(int argc, char **argv)
     for (const auto &problem : parsed.problems) {
         std::fprintf(stderr, "minicluster-ctld: etc/slurm.conf line %d: %s\n", problem.line,
             problem.message.c_str());
+    }
+    // Nothing could ever run: refused, rather than a cluster of no nodes that says it is up.
+    const auto &config = parsed.config;
+    const bool anyPartitionNode
+        = std::any_of(config.partitions.begin(), config.partitions.end(), [&](const auto &p) {
+              return std::any_of(p.nodes.begin(), p.nodes.end(),
+                  [&](const std::string &n) { return config.node(n) != nullptr; });
+          });
+    if (config.nodes.empty() || !anyPartitionNode) {
+        std::fprintf(stderr,
+            "minicluster-ctld: fatal: %s/etc/slurm.conf defines no usable %s (a NodeName= line "
+            "and a PartitionName= line with Nodes= are needed)\n",
+            dir.c_str(), config.nodes.empty() ? "node" : "partition");
+        return 1;
+    }
+    // State files (every script and environment of the queue) and the socket: the owner's only.
+    ::umask(077);
+    for (const char *name : {"ctld.sqlite", "ctld.sqlite-wal", "ctld.sqlite-shm"}) {
+        ::chmod((dir + "/state/" + name).c_str(), 0600); // made before this rule
     }
     std::string site;
     readFile(dir + "/etc/minicluster.conf", site);

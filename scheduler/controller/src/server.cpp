@@ -3,6 +3,7 @@
 #include "mc/proto/socket.h"
 
 #include <chrono>
+#include <cstdio>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -63,6 +64,19 @@ void Server::accept()
         };
         conn->onClosed = [this, fd] {
             onClosed(fd);
+        };
+        conn->onOverlong = [this, fd] {
+            // Slurm's answer to a request past its limits (a script over max_script_size).
+            std::fprintf(stderr,
+                "minicluster-ctld: a request longer than %zu bytes was refused unread\n",
+                proto::kMaxMessageBytes);
+            if (auto c = m_connections.find(fd); c != m_connections.end()) {
+                Json reply = Json::object();
+                reply.set("ok", false);
+                reply.set("error", "Pathname of a file, directory or other parameter too long");
+                reply.set("errno", 2012);
+                c->second->send(reply);
+            }
         };
         m_connections[fd] = std::move(conn);
     }

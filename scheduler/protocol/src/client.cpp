@@ -3,8 +3,12 @@
 #include "mc/proto/socket.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@ Client::~Client()
 Client::Client(Client &&other) noexcept
     : m_fd(other.m_fd)
     , m_buffer(std::move(other.m_buffer))
+    , m_timeoutMs(other.m_timeoutMs)
 {
     other.m_fd = -1;
 }
@@ -28,6 +33,7 @@ Client &Client::operator=(Client &&other) noexcept
         close();
         m_fd = other.m_fd;
         m_buffer = std::move(other.m_buffer);
+        m_timeoutMs = other.m_timeoutMs;
         other.m_fd = -1;
     }
     return *this;
@@ -49,18 +55,65 @@ void Client::close()
     m_buffer.clear();
 }
 
+namespace {
+
+using Deadline = std::chrono::steady_clock::time_point;
+
+Deadline deadlineIn(int timeoutMs)
+{
+    return timeoutMs > 0 ? std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs)
+                         : Deadline::max();
+}
+
+// Waits until `fd` is ready for `events` or the deadline passes (false).
+bool waitReady(int fd, short events, Deadline deadline)
+{
+    while (true) {
+        int ms = -1;
+        if (deadline != Deadline::max()) {
+            auto left = std::chrono::ceil<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) {
+                return false;
+            }
+            ms = static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+        }
+        pollfd p{fd, events, 0};
+        int n = ::poll(&p, 1, ms);
+        if (n > 0) {
+            return true;
+        }
+        if (n < 0 && errno != EINTR) {
+            return true; // let the read or write report it
+        }
+    }
+}
+
+} // namespace
+
 bool Client::send(const Json &message)
+{
+    std::string line = message.dump();
+    line += '\n';
+    return sendLine(line, 0);
+}
+
+bool Client::sendLine(const std::string &line, int timeoutMs)
 {
     if (m_fd < 0) {
         return false;
     }
-    std::string line = message.dump();
-    line += '\n';
+    const Deadline deadline = deadlineIn(timeoutMs);
     std::size_t done = 0;
     while (done < line.size()) {
+        if (!waitReady(m_fd, POLLOUT, deadline)) {
+            m_timedOut = true;
+            return false;
+        }
         // MSG_NOSIGNAL: a controller that went away is an error, not a SIGPIPE.
-        ssize_t n = ::send(m_fd, line.data() + done, line.size() - done, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) {
+        ssize_t n
+            = ::send(m_fd, line.data() + done, line.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
             continue;
         }
         if (n < 0) {
@@ -80,8 +133,9 @@ std::optional<Json> Client::receive()
     return Json::parse(*line);
 }
 
-std::optional<std::string> Client::receiveLine()
+std::optional<std::string> Client::receiveLine(int timeoutMs)
 {
+    const Deadline deadline = deadlineIn(timeoutMs);
     std::size_t scanned = 0; // no newline before this offset: a large reply is searched once
     while (true) {
         auto nl = m_buffer.find('\n', scanned);
@@ -97,9 +151,13 @@ std::optional<std::string> Client::receiveLine()
             return line;
         }
         scanned = m_buffer.size();
+        if (!waitReady(m_fd, POLLIN, deadline)) {
+            m_timedOut = true;
+            return std::nullopt;
+        }
         char chunk[65536];
         ssize_t n = ::read(m_fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) {
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
             continue;
         }
         if (n <= 0) {
@@ -117,28 +175,83 @@ std::optional<std::string> Client::receiveLine()
 
 std::optional<Json> Client::call(const Json &request, std::string &error)
 {
-    if (!send(request)) {
-        error = "cannot send to the controller";
+    auto line = callText(request, error);
+    if (!line) {
         return std::nullopt;
     }
-    auto reply = receive();
+    auto reply = Json::parse(*line);
     if (!reply) {
-        error = "the controller closed the connection";
+        error = "the controller's reply is not JSON";
     }
     return reply;
 }
 
 std::optional<std::string> Client::callText(const Json &request, std::string &error)
 {
-    if (!send(request)) {
-        error = "cannot send to the controller";
+    m_timedOut = false;
+    std::string line = request.dump();
+    line += '\n';
+    // One deadline for the request and its reply, as Slurm's MessageTimeout.
+    const auto start = std::chrono::steady_clock::now();
+    if (!sendLine(line, m_timeoutMs)) {
+        const bool sendTimedOut = m_timedOut;
+        if (!sendTimedOut) {
+            // A request refused before it was read whole: the controller's reply may wait.
+            if (auto reply = receiveLine(100)) {
+                m_timedOut = false;
+                return reply;
+            }
+        }
+        m_timedOut = sendTimedOut;
+        error = m_timedOut ? kTimedOut : "cannot send to the controller";
         return std::nullopt;
     }
-    auto reply = receiveLine();
+    int left = 0;
+    if (m_timeoutMs > 0) {
+        const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - start);
+        left = std::max(1, m_timeoutMs - static_cast<int>(spent.count()));
+    }
+    auto reply = receiveLine(left);
     if (!reply) {
-        error = "the controller closed the connection";
+        error = m_timedOut ? kTimedOut : "the controller closed the connection";
     }
     return reply;
+}
+
+Json timedOutReply()
+{
+    Json reply = Json::object();
+    reply.set("ok", false);
+    reply.set("error", kTimedOut);
+    reply.set("errno", 5004); // SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT
+    return reply;
+}
+
+int messageTimeout(const std::string &path)
+{
+    std::string file = path;
+    if (file.empty()) {
+        const char *conf = std::getenv("SLURM_CONF");
+        file = conf && *conf ? std::string(conf) : defaultClusterDir() + "/etc/slurm.conf";
+    }
+    std::ifstream in(file);
+    int seconds = 10; // Slurm's default
+    for (std::string line; std::getline(in, line);) {
+        line = line.substr(0, line.find('#'));
+        const std::string key = "messagetimeout=";
+        std::string lower;
+        for (char c : line) {
+            if (!std::isspace(static_cast<unsigned char>(c))) {
+                lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            }
+        }
+        if (lower.rfind(key, 0) == 0) {
+            const int value = std::atoi(lower.c_str() + key.size());
+            seconds = value > 0 ? value : seconds;
+        }
+    }
+    return seconds;
 }
 
 std::string defaultClusterDir()

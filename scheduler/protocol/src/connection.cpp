@@ -94,6 +94,13 @@ void Connection::onEvents(short revents)
             ssize_t n = ::read(m_fd, chunk, sizeof chunk);
             if (n > 0) {
                 m_in.append(std::string_view(chunk, static_cast<std::size_t>(n)));
+                if (m_in.incompleteBytes() > kMaxMessageBytes) {
+                    if (onOverlong) {
+                        onOverlong();
+                    }
+                    close();
+                    return;
+                }
                 continue;
             }
             if (n < 0 && errno == EINTR) {

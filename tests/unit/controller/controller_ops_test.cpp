@@ -181,10 +181,13 @@ void ControllerOpsTest::cancelledJobWhoseNodeIsLostStaysCancelled()
     QCOMPARE(state(1), std::string("RUNNING"));
     QCOMPARE(state(2), std::string("RUNNING"));
     call(request("cancel", fields({{"job_ids", ids({1})}, {"user", "alice"}})), 102);
-    m_ctl->nodeLost(job(1)["nodes"].items().at(0).toString(), 103);
-    m_ctl->nodeLost(job(2)["nodes"].items().at(0).toString(), 103);
+    for (std::int64_t id : {1, 2}) { // lost, and back without the job
+        const std::string node = job(id)["nodes"].items().at(0).toString();
+        m_ctl->nodeLost(node, 103);
+        m_ctl->nodeRegistered(node, request("node_register", fields({{"node", node}})), 103);
+    }
     QCOMPARE(state(1), std::string("CANCELLED"));
-    QCOMPARE(state(2), std::string("PENDING"));
+    QCOMPARE(state(2), std::string("RUNNING")); // requeued, and started again at once
     QCOMPARE(job(2)["restarts"].toInt(), 1);
 }
 

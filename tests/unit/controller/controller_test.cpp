@@ -232,10 +232,12 @@ void ControllerTest::lostNodeDaemonRequeuesJobsByDefault()
     call(submitRequest("alice", 1));
     m_ctl->schedule(101);
     QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn01"});
-    m_ctl->nodeLost("cn01", 110); // JobRequeue=1: back to the queue, then on to cn02
+    m_ctl->nodeLost("cn01", 110); // RUNNING until cn01's next daemon says it is gone
     QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
-    QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn02"});
-    QCOMPARE(m_gateway.orders.back().first, std::string("cn02"));
+    QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn01"});
+    m_ctl->nodeRegistered("cn01", registration("cn01"), 120); // JobRequeue=1: runs again
+    QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
+    QCOMPARE(job(1)["restarts"].toInt(), 1);
     QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("launch"));
 }
 

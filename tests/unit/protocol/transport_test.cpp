@@ -4,9 +4,11 @@
 #include "mc/proto/line_buffer.h"
 #include "mc/proto/socket.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstdio>
 #include <memory>
 #include <poll.h>
 #include <sys/socket.h>
@@ -23,7 +25,47 @@ private slots:
     void clientGetsOneReplyPerRequestThroughTheLoop();
     void connectingToAMissingSocketSaysWhy();
     void socketIsPrivateToItsOwner();
+    void silentControllerTimesOutWithSlurmsWords();
+    void messageTimeoutComesFromSlurmConf();
 };
+
+// A listener that accepts and never answers (a stopped controller's kernel still accepts):
+// the call gives up after its timeout, with Slurm's words.
+void TransportTest::silentControllerTimesOutWithSlurmsWords()
+{
+    QTemporaryDir dir;
+    std::string path = dir.path().toStdString() + "/s.sock";
+    std::string error;
+    int listenFd = listenUnix(path, error);
+    QVERIFY2(listenFd >= 0, error.c_str());
+    Client client;
+    QVERIFY2(client.connect(path, error), error.c_str());
+    client.setTimeout(300);
+    Json ping = Json::object();
+    ping.set("op", "ping");
+    QElapsedTimer timer;
+    timer.start();
+    auto reply = client.call(ping, error);
+    QVERIFY(!reply);
+    QVERIFY(client.timedOut());
+    QCOMPARE(error, std::string("Socket timed out on send/recv operation"));
+    QVERIFY(timer.elapsed() >= 300);
+    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+    ::close(listenFd);
+}
+
+void TransportTest::messageTimeoutComesFromSlurmConf()
+{
+    QTemporaryDir dir;
+    const std::string conf = dir.path().toStdString() + "/slurm.conf";
+    QCOMPARE(messageTimeout(conf), 10); // no file: Slurm's default
+    {
+        std::FILE *f = std::fopen(conf.c_str(), "w");
+        std::fputs("ClusterName=t\n# MessageTimeout=99\nMessageTimeout = 3 # seconds\n", f);
+        std::fclose(f);
+    }
+    QCOMPARE(messageTimeout(conf), 3);
+}
 
 void TransportTest::lineBufferSplitsMessagesAcrossChunks()
 {

@@ -83,7 +83,9 @@ private:
     SandboxHost *sandboxFor(const SandboxSpec &spec);
     void stopWhenIdle(SandboxHost *sandbox);
     void stopAllJobs();
+    // Sends an end report and keeps it (in memory and in <node>/ended/) until acknowledged.
     void sendReport(const proto::Json &report);
+    std::string endedDir() const;
     void appendNotice(const RunningJob &job, const std::string &line);
     void terminate(std::uint32_t jobId, pid_t pid); // SIGTERM, SIGKILL after KillWait
     void timeLimitReached(std::uint32_t jobId, pid_t pid);

@@ -25,6 +25,9 @@ public:
     bool open(const std::string &path, std::string &error);
     bool exec(std::string_view sql, std::string &error);
     sqlite3 *handle() const { return m_db; }
+    // The seam for tests of a full disk: while on, SQLite refuses every statement that writes
+    // (its authorizer denies them), as it refuses them when the disk is full; reads go on.
+    void refuseWrites(bool on);
 
 private:
     sqlite3 *m_db = nullptr;

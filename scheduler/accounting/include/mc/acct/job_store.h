@@ -75,6 +75,8 @@ public:
     // The step records of one job, in the order they were first stored.
     std::vector<StepRecord> steps(sched::JobId job);
 
+    Database &database() { return m_db; } // tests: Database::refuseWrites
+
 private:
     Database m_db;
     std::optional<Statement> m_steps; // prepared once: sacct reads the steps of many jobs

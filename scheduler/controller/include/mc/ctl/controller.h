@@ -76,7 +76,10 @@ public:
     // The snapshot a new subscriber gets.
     proto::Json snapshot(Seconds now) const;
 
-    // Node daemon reports (node_register, job_started, job_ended) and disconnects.
+    // Node daemon reports (node_register, job_started, job_ended) and disconnects. A
+    // registration is reconciled with the store (its kept end reports, then its running jobs)
+    // before any pass; a lost daemon's batch jobs stay RUNNING until its node's next daemon
+    // registers (docs/design.md, "At most once").
     void nodeRegistered(const std::string &node, const proto::Json &message, Seconds now);
     void nodeReport(const std::string &node, const proto::Json &message, Seconds now);
     void nodeLost(const std::string &node, Seconds now);
@@ -181,7 +184,20 @@ private:
     void noteMemoryOverrun(
         NodeInfo &node, sched::JobId culprit, const proto::Json &report, Seconds now);
     void release(sched::Job &job);
-    void persist(const sched::Job &job);
+    // Durability (controller_store.cpp). persist() and saveStep() write a record; when the
+    // store refuses (a full disk), the record is kept, the cause logged once, and every pass
+    // (flushUnsaved) writes it again. While anything is unsaved the controller starts no job,
+    // refuses submissions (Slurm's ESLURM_WRITING_TO_FILE) and holds the acknowledgements of
+    // end reports (ackEnd), so a node keeps them until they are committed.
+    bool persist(const sched::Job &job);
+    bool saveStep(const acct::StepRecord &step);
+    void storeFailed(const std::string &what, const std::string &error);
+    bool flushUnsaved();
+    bool storeFailing() const { return !m_unsaved.empty() || !m_unsavedSteps.empty(); }
+    void ackEnd(const std::string &node, std::uint32_t job);
+    // Applies a node's end report (nothing else: no pass); false when it was not for an
+    // active job of that node (a late or repeated report).
+    bool applyEndReport(const std::string &node, const proto::Json &report, Seconds now);
     void emitJob(const sched::Job &job, Seconds now);
     void emitNode(const NodeInfo &node);
     proto::Json launchOrder(const sched::Job &job) const;
@@ -231,6 +247,9 @@ private:
     proto::Json m_lastPlan; // the last `plan` event sent
     ClusterClock *m_clock = nullptr;
     std::size_t m_passes = 0;
+    std::set<sched::JobId> m_unsaved; // records the store refused, written again each pass
+    std::vector<acct::StepRecord> m_unsavedSteps;
+    std::vector<std::pair<std::string, std::uint32_t>> m_heldAcks; // node, job: once saved
     std::map<sched::JobId, Seconds> m_chargedUntil; // running jobs' usage charged up to then
     Seconds m_lastUsageCharge = 0; // the last PriorityCalcPeriod charge
 
