@@ -14,7 +14,8 @@ constexpr std::string_view kProgram = "sacct";
 
 std::optional<std::int64_t> parseTime(const std::string &text, std::int64_t now, std::string &err)
 {
-    auto when = sched::parseTimeSpec(text, now);
+    // sacct reads -S/-E with parse_time(text, 1): looking back, not as sbatch --begin.
+    auto when = sched::parseTimeSpec(text, now, sched::TimeSpecFill::Past);
     if (!when) {
         err = "Invalid time specification (pos=0): " + text + "\n";
     }
