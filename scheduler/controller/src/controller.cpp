@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <cstdlib>
 #include <sstream>
 
 namespace mc::ctl {
@@ -23,7 +24,6 @@ using sched::Reason;
 
 namespace {
 
-constexpr Seconds kMinJobAge = 300; // Slurm's MinJobAge default
 constexpr std::int64_t kBasicPriorityBase = 0xFFFF0000; // priority/basic: base minus job id
 // The dependency as Slurm keeps it: targets that never existed (ids past the last one handed
 // out) are dropped, and with them items left without a target (squeue %E then shows "(null)").
@@ -249,9 +249,9 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
         }
     }
     sched::JobShape shape = sched::shapeOf(spec, m_config);
-    if (shape.nodes > static_cast<int>(part->nodes.size())) {
-        return failure("Node count specification invalid");
-    }
+    // More nodes than the partition has: accepted, and it waits with PartitionNodeLimit
+    // (Slurm's EnforcePartLimits=NO default), if the partition's nodes could hold it.
+    const int needed = std::min(shape.nodes, static_cast<int>(part->nodes.size()));
     int fitting = 0;
     for (const auto &name : part->nodes) {
         const sched::NodeConfig *n = m_config.node(name);
@@ -260,7 +260,7 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
             ++fitting;
         }
     }
-    if (fitting < shape.nodes) {
+    if (fitting < needed) {
         return failure("Requested node configuration is not available");
     }
     for (const auto &name : spec.nodeList) {
@@ -960,7 +960,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
             m_requeueOnEnd.erase(asked);
         }
         release(job);
-        job = sched::requeueJob(std::move(job), now);
+        job = sched::requeueJob(std::move(job), now, m_config.requeueDelay);
         job.exit = {};
         if (hold) {
             job = sched::holdJob(std::move(job), false);
@@ -980,7 +980,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         // again elsewhere; --no-requeue makes it end NODE_FAIL instead. A job scancel'led
         // while it ends stays cancelled (the branch of job.cancelledBy below).
         release(job);
-        job = sched::requeueJob(std::move(job), now);
+        job = sched::requeueJob(std::move(job), now, m_config.requeueDelay);
         job.exit = {};
         persist(job);
         emitJob(job, now);
@@ -1068,9 +1068,13 @@ void Controller::release(Job &job)
 
 void Controller::purgeOldJobs(Seconds now)
 {
-    std::erase_if(m_jobs, [now](const auto &entry) {
+    const Seconds age = m_config.minJobAge;
+    if (age <= 0) {
+        return; // MinJobAge=0: never forgotten
+    }
+    std::erase_if(m_jobs, [now, age](const auto &entry) {
         const Job &job = entry.second;
-        return sched::isFinished(job.state) && job.endTime + kMinJobAge < now;
+        return sched::isFinished(job.state) && job.endTime + age < now;
     });
     dropRows();
 }
@@ -1094,6 +1098,21 @@ Json Controller::launchOrder(const Job &job) const
     j.set("cpus_on_node", job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size())));
     j.set("node_list", sched::compressHostlist(job.nodeList));
     j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
+    if (job.timeLimit > 0 && job.timeLimit != sched::kInfinite) {
+        // OverTimeLimit: the node ends the job that much after its limit (never, when
+        // UNLIMITED); a --signal stays timed from the limit itself.
+        const Seconds over = m_config.overTimeLimit.value_or(sched::kInfinite);
+        j.set("time_limit", over == sched::kInfinite ? Json(-1) : Json(job.timeLimit + over));
+        const std::string &signal = job.spec.signal;
+        const auto at = signal.find('@');
+        if (over > 0 && over != sched::kInfinite && at != std::string::npos) {
+            Json spec = j["spec"];
+            spec.set("signal",
+                signal.substr(0, at + 1)
+                    + std::to_string(std::atoll(signal.c_str() + at + 1) + over));
+            j.set("spec", std::move(spec));
+        }
+    }
     order.set("job", std::move(j));
     return order;
 }

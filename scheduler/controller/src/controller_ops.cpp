@@ -180,7 +180,7 @@ Json Controller::requeue(const Json &request, Seconds now)
         }
         if (sched::isFinished(job.state)) {
             // Slurm requeues a finished batch job too: it runs again under the same id.
-            job = sched::requeueJob(std::move(job), now);
+            job = sched::requeueJob(std::move(job), now, m_config.requeueDelay);
             job.exit = {};
             if (hold) {
                 job = sched::holdJob(std::move(job), false);
@@ -464,11 +464,15 @@ Json Controller::configInfo(Seconds now) const
     const auto &p = c.priority;
     // One list (not emplace_back one by one: GCC 12 -O3 reports a false -Warray-bounds).
     std::vector<std::pair<std::string, std::string>> keys{
+        {"BatchStartTimeout", std::to_string(c.batchStartTimeout) + " sec"},
         {"ClusterName", c.clusterName},
         {"DefMemPerCPU", c.defMemPerCpu ? std::to_string(*c.defMemPerCpu) : "UNLIMITED"},
+        {"InactiveLimit", std::to_string(c.inactiveLimit) + " sec"},
         {"JobRequeue", "1"},
         {"KillWait", std::to_string(c.killWait) + " sec"},
-        {"MinJobAge", "300 sec"},
+        {"MinJobAge", std::to_string(c.minJobAge) + " sec"},
+        {"OverTimeLimit",
+            c.overTimeLimit ? std::to_string(*c.overTimeLimit / 60) + " min" : "UNLIMITED"},
         {"PreemptMode",
             c.preemptMode == sched::PreemptMode::Requeue
                 ? "REQUEUE"
@@ -485,6 +489,7 @@ Json Controller::configInfo(Seconds now) const
         {"PriorityWeightJobSize", std::to_string(p.weightJobSize)},
         {"PriorityWeightPartition", std::to_string(p.weightPartition)},
         {"PriorityWeightQOS", std::to_string(p.weightQos)},
+        {"SchedulerParameters", c.schedulerParameters.empty() ? "(null)" : c.schedulerParameters},
         {"SchedulerType",
             c.scheduler == sched::SchedulerKind::Backfill ? "sched/backfill" : "sched/builtin"},
         {"SlurmctldHost[0]", c.controlMachine},

@@ -43,6 +43,7 @@ private slots:
     void ownerHoldsAndReleasesAdminHoldNeedsAnOperator();
     void requeueOfRunningJobBringsItBackWithRestarts();
     void requeueOfPendingJobIsRefusedWithSlurmsWords();
+    void nodesBeyondThePartitionWaitWithPartitionNodeLimit();
     void cancelledJobWhoseNodeIsLostStaysCancelled();
     void updateChangesAPendingJobOrSaysWhyNot();
     void backfillStartsShortJobAndPlansTheBlockedOne();
@@ -166,9 +167,28 @@ void ControllerOpsTest::requeueOfRunningJobBringsItBackWithRestarts()
     QCOMPARE(j["restarts"].toInt(), 1);
     QCOMPARE(j["nodes"].size(), 0u);
     call(request("release", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
+    // Slurm holds a requeued job back for the credential's lifetime + 1 s: BeginTime first.
     m_ctl->schedule(111);
+    QCOMPARE(reason(1), std::string("BeginTime"));
+    QCOMPARE(job(1)["eligible_time"].toInt(), 110 + 121);
+    m_ctl->schedule(230);
+    QCOMPARE(state(1), std::string("PENDING"));
+    m_ctl->schedule(231);
     QCOMPARE(state(1), std::string("RUNNING"));
     QCOMPARE(ordersOf("launch"), 2u);
+}
+
+void ControllerOpsTest::nodesBeyondThePartitionWaitWithPartitionNodeLimit()
+{
+    // EnforcePartLimits=NO (Slurm's default): accepted, and pending for good.
+    const Json r = call(submitRequest("alice", 1, fields({{"nodes", 3}})));
+    QVERIFY2(r["ok"].toBool(), r["error"].toString().c_str());
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("PENDING"));
+    QCOMPARE(reason(1), std::string("PartitionNodeLimit"));
+    // Nodes that could never hold it are still refused at once.
+    const Json big = call(submitRequest("alice", 8, fields({{"nodes", 3}})));
+    QCOMPARE(big["error"].toString(), std::string("Requested node configuration is not available"));
 }
 
 // scancel, then the node is lost before the job's end is reported: the cancel wins over the

@@ -233,6 +233,9 @@ void ControllerTest::lostNodeDaemonRequeuesJobsByDefault()
     m_ctl->schedule(101);
     QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn01"});
     m_ctl->nodeLost("cn01", 110); // JobRequeue=1: back to the queue, then on to cn02
+    QCOMPARE(job(1)["state"].toString(), std::string("PENDING"));
+    QCOMPARE(job(1)["reason"].toString(), std::string("BeginTime")); // the requeue delay
+    m_ctl->schedule(110 + 121);
     QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
     QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn02"});
     QCOMPARE(m_gateway.orders.back().first, std::string("cn02"));
