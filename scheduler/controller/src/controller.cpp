@@ -283,6 +283,14 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
             reply.set("errno", kDependencyProblem);
             return reply;
         }
+        // Slurm gives the job its id before it reads the dependency: naming that id is a
+        // dependency on itself.
+        Job self = job;
+        self.id = JobId{m_lastJobId + 1};
+        self.arrayJobId = job.arrayPending.empty() ? 0 : self.id.value;
+        if (sched::dependsOnItself(self, *dep, makeLookup())) {
+            return failure("Circular job dependency", kCircularDependency);
+        }
         spec.dependency = knownDependencies(*dep, m_lastJobId);
     }
     job.submitTime = now;

@@ -276,8 +276,12 @@ Json Controller::update(const Json &request, Seconds now)
             job.spec.constraint = value.toString();
         } else if (key == "dependency") {
             const std::string text = value.toString();
-            if (!sched::parseDependency(text)) {
+            const auto dep = sched::parseDependency(text);
+            if (!dep) {
                 return failure("Job dependency problem", kDependencyProblem);
+            }
+            if (sched::dependsOnItself(job, *dep, makeLookup())) {
+                return failure("Circular job dependency", kCircularDependency);
             }
             job.spec.dependency = text;
         } else if (key == "array_task_throttle") {
