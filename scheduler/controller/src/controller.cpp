@@ -390,37 +390,37 @@ Json Controller::cancel(const Json &request, Seconds now)
     bool isRoot = userName == "root";
     int signal = static_cast<int>(request["signal"].toInt(SIGKILL));
     Json results = Json::array();
-    auto fail = [&](std::uint32_t id, std::string_view message, int slurmErrno) {
-        Json r = Json::object();
-        r.set("job_id", static_cast<std::int64_t>(id));
-        r.set("error", message);
-        r.set("errno", slurmErrno);
-        results.push(std::move(r));
-    };
-    // scancel of an array's id cancels the record and every task of it.
-    std::vector<std::uint32_t> wanted;
-    for (const auto &idJson : request["job_ids"].items()) {
-        const auto id = static_cast<std::uint32_t>(idJson.toInt());
-        wanted.push_back(id);
+    // scancel of an array's id cancels the record and every task of it; "12_3" one task.
+    std::vector<NamedJob> wanted;
+    for (NamedJob &named : namedJobs(request["job_ids"], now)) {
+        wanted.push_back(named);
+        if (!named.wholeJob || !named.id) {
+            continue;
+        }
         for (const auto &[other, job] : m_jobs) {
-            if (job.arrayJobId == id && other.value != id && !sched::isFinished(job.state)) {
-                wanted.push_back(other.value);
+            if (job.arrayJobId == named.id->value && other != *named.id
+                && !sched::isFinished(job.state)) {
+                wanted.push_back(NamedJob{std::to_string(other.value), other, false});
             }
         }
     }
-    for (const std::uint32_t id : wanted) {
+    for (const NamedJob &named : wanted) {
+        auto fail = [&](std::string_view message, int slurmErrno) {
+            results.push(jobFailure(named, message, slurmErrno));
+        };
+        const std::uint32_t id = named.id ? named.id->value : 0;
         auto it = m_jobs.find(JobId{id});
         if (it == m_jobs.end()) {
-            fail(id, "Invalid job id specified", kInvalidJobId);
+            fail("Invalid job id specified", kInvalidJobId);
             continue;
         }
         Job &job = it->second;
         if (!isRoot && job.spec.user != userName) {
-            fail(id, "Access/permission denied", kAccessDenied);
+            fail("Access/permission denied", kAccessDenied);
             continue;
         }
         if (sched::isFinished(job.state)) {
-            fail(id, "Job/step already completing or completed", kAlreadyDone);
+            fail("Job/step already completing or completed", kAlreadyDone);
             continue;
         }
         std::uint32_t by = isRoot ? 0 : (user ? user->uid : 0);
@@ -516,6 +516,18 @@ Json Controller::accounting(const Json &request, Seconds now) const
     std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(rows.size()),
         all.end(),
         [](const Entry &a, const Entry &b) { return a.job->id.value < b.job->id.value; });
+    // sacct lists an array's tasks together, in task order (43_1 ... 43_10, whatever their
+    // job ids), where the array's id falls; its pending record (43_[3-10]) after them.
+    if (std::any_of(all.begin(), all.end(), [](const Entry &e) { return e.job->arrayJobId; })) {
+        auto key = [](const Entry &e) {
+            const Job &job = *e.job;
+            return job.arrayJobId == 0
+                ? std::pair<std::uint32_t, std::uint32_t>{job.id.value, 0}
+                : std::pair{job.arrayJobId, job.arrayTaskId.value_or(UINT32_MAX)};
+        };
+        std::stable_sort(all.begin(), all.end(),
+            [&key](const Entry &a, const Entry &b) { return key(a) < key(b); });
+    }
 
     // `fields`: only those job members (plus `priority`, `cancelled_by`, `steps` if named).
     const std::vector<std::string> fields = request["fields"].toStringList();

@@ -222,23 +222,9 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
     if (found == m_jobs.end() || !found->second.isPending()) {
         return;
     }
-    Job *record = &found->second;
-    if (start.arrayTaskId) {
-        // One record until tasks start: the task leaves the record under a new id.
-        const JobId newId{m_lastJobId + 1};
-        auto split = sched::splitArrayTask(*record, *start.arrayTaskId, newId);
-        if (split.lastTask) {
-            *record = std::move(split.task);
-        } else {
-            m_lastJobId = newId.value;
-            *record = std::move(split.record);
-            persist(*record);
-            emitJob(*record, now);
-            record = &(m_jobs[newId] = std::move(split.task));
-            m_store.setLastJobId(m_lastJobId);
-        }
-    }
-    Job &job = *record;
+    // One record until tasks start: the task leaves the record under a new id.
+    Job &job
+        = start.arrayTaskId ? splitTask(found->second, *start.arrayTaskId, now) : found->second;
     job = sched::startJob(std::move(job), start, now);
     if (start.shape.exclusive) {
         job.allocCpus = 0; // --exclusive: every CPU of the nodes is the job's
