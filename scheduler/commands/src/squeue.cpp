@@ -353,8 +353,10 @@ int Squeue::run()
     if (!s.noHeader) {
         out += renderLine(columns, nullptr);
     }
-    // -r: the pending tasks of array records, one row each (copies with their task id).
-    const int taskColumn = s.expandArrays ? table->addColumn("array_task_id") : -1;
+    // -r (or -j 12_3): the pending tasks of array records, one row each (copies with their
+    // task id).
+    const int taskColumn
+        = s.expandArrays || !s.filter.tasks.empty() ? table->addColumn("array_task_id") : -1;
     std::vector<JobRow> rows;
     rows.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
