@@ -161,6 +161,8 @@ void FaultTest::controllerKilledTwiceWhileJobsRunRunsEachJobOnce()
 void FaultTest::nodeDaemonKilledMidJobMarksNodeDownAndRestartBringsItBack()
 {
     ClusterFixture cluster;
+    // A requeued job waits cred_expire + 1 s (BeginTime) before it runs again: 6 s, not 121.
+    QVERIFY(cluster.setSlurmConf(QStringLiteral("AuthInfo"), QStringLiteral("cred_expire=5")));
     QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
     // Two jobs share cn01: one refuses requeueing, one takes Slurm's default (JobRequeue=1).
     ShellResult submit = cluster.shell(QStringLiteral(

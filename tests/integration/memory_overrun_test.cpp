@@ -53,6 +53,8 @@ void MemoryOverrunTest::overrunRestartsTheNodeAndTheCommentSaysWhy()
     site.close();
     QVERIFY(cluster.setSlurmConf(
         QStringLiteral("AccountingStoreFlags"), QStringLiteral("job_comment")));
+    // The requeued bystander waits cred_expire + 1 s (BeginTime) before it runs again.
+    QVERIFY(cluster.setSlurmConf(QStringLiteral("AuthInfo"), QStringLiteral("cred_expire=5")));
     if (!cluster.up({QStringLiteral("--limits"), limits})) {
         if (cluster.lastError().contains(QStringLiteral("--limits"))) {
             QSKIP(qPrintable(cluster.lastError().trimmed()));

@@ -25,6 +25,8 @@ bool complete(const ClusterFixture &c, const QString &id)
 #define START_CLUSTER(cluster)                                                                     \
     ClusterFixture cluster;                                                                        \
     QVERIFY(cluster.setSlurmConf(QStringLiteral("KillWait"), QStringLiteral("1")));                \
+    /* a requeued job waits cred_expire + 1 s (BeginTime): 6 s here, not 121 */                    \
+    QVERIFY(cluster.setSlurmConf(QStringLiteral("AuthInfo"), QStringLiteral("cred_expire=5")));    \
     QVERIFY2(cluster.up({QStringLiteral("--time-scale"), QStringLiteral("20")}),                   \
         qPrintable(cluster.lastError()))
 
@@ -365,7 +367,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             lesson(cluster, {QStringLiteral("check")})
                 .out.contains(QStringLiteral("[x] 3. A job that survives being stopped")),
-            60000); // the step's check: COMPLETED with restarts>=1 (30 one-second steps)
+            200000); // COMPLETED with restarts>=1: the requeue delay (121 s), then 30 1-s steps
     }
 
     void lesson06ModulesAndAVirtualEnvironment()

@@ -77,6 +77,20 @@ std::string placeholders(std::size_t n)
     return text + ")";
 }
 
+// The jobs of a query whose first column is their record.
+std::vector<sched::Job> jobRecords(Statement &st)
+{
+    std::vector<sched::Job> jobs;
+    while (st.next()) {
+        if (auto json = proto::Json::parse(st.textColumn(0))) {
+            if (auto job = jobFromRecord(*json)) {
+                jobs.push_back(std::move(*job));
+            }
+        }
+    }
+    return jobs;
+}
+
 } // namespace
 
 bool isUnfinished(sched::JobState state)
@@ -214,17 +228,10 @@ bool JobStore::saveStep(const StepRecord &step, std::string &error)
 
 std::vector<sched::Job> JobStore::loadUnfinished(std::string &error)
 {
-    std::vector<sched::Job> jobs;
     Statement st(m_db,
-        "SELECT record FROM jobs WHERE state IN ('PENDING', 'RUNNING', 'COMPLETING', "
-        "'SUSPENDED') ORDER BY id");
-    while (st.next()) {
-        if (auto json = proto::Json::parse(st.textColumn(0))) {
-            if (auto job = jobFromRecord(*json)) {
-                jobs.push_back(std::move(*job));
-            }
-        }
-    }
+        "SELECT record FROM jobs WHERE state IN " + std::string(kUnfinishedStates)
+            + " ORDER BY id");
+    auto jobs = jobRecords(st);
     error = st.error();
     return jobs;
 }
@@ -260,6 +267,17 @@ void JobStore::setMeta(const std::string &key, std::int64_t value)
     st.bind(1, key);
     st.bind(2, value);
     st.run();
+}
+
+std::vector<sched::Job> JobStore::finishedJobs(std::uint32_t id)
+{
+    Statement st(m_db,
+        "SELECT record FROM jobs WHERE id IN (SELECT id FROM jobs WHERE id = ? UNION ALL "
+        "SELECT id FROM jobs WHERE array_job_id = ? AND array_job_id != 0) AND state NOT IN "
+            + std::string(kUnfinishedStates) + " ORDER BY id");
+    st.bind(1, static_cast<std::int64_t>(id));
+    st.bind(2, static_cast<std::int64_t>(id));
+    return jobRecords(st);
 }
 
 std::vector<AcctRow> JobStore::query(const AcctQuery &q, std::string &error)

@@ -31,13 +31,16 @@ bool inWindow(const Settings &s, const JobView &job, std::int64_t start, std::in
     }
 }
 
-// "-j 12" selects job 12 and, when 12 is an array, its tasks; "-j 12_3" one task.
+// "-j 12" selects job 12 and, when 12 is an array, its tasks; "-j 12_3" one task,
+// "-j 12_[1-3]" those tasks.
 bool selects(const JobSelector &selector, const JobView &job)
 {
     const std::int64_t arrayJob = job["array_job_id"].toInt();
-    if (selector.arrayTask) {
+    if (!selector.arrayTasks.empty()) {
+        const auto &tasks = selector.arrayTasks;
         return arrayJob == selector.id && job["array_task_id"].isInt()
-            && job["array_task_id"].toInt() == *selector.arrayTask;
+            && std::binary_search(tasks.begin(), tasks.end(),
+                static_cast<std::uint32_t>(job["array_task_id"].toInt()));
     }
     return selector.id == job["job_id"].toInt() || (arrayJob > 0 && selector.id == arrayJob);
 }

@@ -1,6 +1,7 @@
 #include "sacct_settings.h"
 
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
 #include "mc/sched/time_format.h"
 #include "sacct_options.h"
 #include "text.h"
@@ -14,7 +15,8 @@ constexpr std::string_view kProgram = "sacct";
 
 std::optional<std::int64_t> parseTime(const std::string &text, std::int64_t now, std::string &err)
 {
-    auto when = sched::parseTimeSpec(text, now);
+    // sacct reads -S/-E with parse_time(text, 1): looking back, not as sbatch --begin.
+    auto when = sched::parseTimeSpec(text, now, sched::TimeSpecFill::Past);
     if (!when) {
         err = "Invalid time specification (pos=0): " + text + "\n";
     }
@@ -83,17 +85,15 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         }
         break;
     case kJobs:
-        for (const auto &word : splitList(value)) {
-            if (word.empty() || word.front() < '0' || word.front() > '9') {
+        for (const auto &word : splitJobIdList(value)) {
+            const std::size_t dot = word.find('.');
+            const auto spec = sched::parseJobIdSpec(word.substr(0, dot));
+            if (!spec) {
                 return fatal("Bad job/step specified: " + word);
             }
             JobSelector selector;
-            const std::size_t dot = word.find('.');
-            std::string_view rest;
-            selector.id = parseLeadingInteger(word, &rest);
-            if (!rest.empty() && rest.front() == '_') {
-                selector.arrayTask = parseLeadingInteger(rest.substr(1));
-            }
+            selector.id = spec->job;
+            selector.arrayTasks = spec->tasks;
             if (dot != std::string::npos) {
                 selector.step = word.substr(dot + 1);
             }

@@ -23,7 +23,7 @@ Outcome fatal(std::string_view message);
 struct JobSelector {
     std::int64_t id = 0;
     std::optional<std::string> step;
-    std::optional<std::int64_t> arrayTask; // "12_3": task 3 of array 12
+    std::vector<std::uint32_t> arrayTasks; // "12_3", "12_[1-3]": those tasks of array 12
 };
 
 struct Settings {

@@ -2,6 +2,7 @@
 
 #include "help_texts.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
 #include "mc/sched/job_state.h"
 #include "outcome.h"
 #include "scancel_options.h"
@@ -33,7 +34,7 @@ struct Settings {
     bool batch = false; // -b: the batch shell alone
     bool full = false; // -f: the batch shell, its children and the steps
     int verbose = 0;
-    std::vector<std::int64_t> jobIds;
+    std::vector<std::string> jobIds; // as given: "36", "36_2", "36_[1-3]"
 
     bool hasFilter() const
     {
@@ -124,32 +125,53 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     return std::nullopt;
 }
 
-// Job ids as scancel reads them: "36", "36,37"; array tasks and steps are not supported.
+// Job ids as scancel reads them: "36", "36,37", array tasks "36_2" and "36_[1-3,5]" (a
+// comma inside brackets belongs to the task list); job steps are not supported.
 std::optional<Outcome> readJobIds(Settings &s, const std::vector<std::string> &operands)
 {
     for (const auto &operand : operands) {
-        std::string_view word = operand;
-        while (!word.empty()) {
-            std::string_view rest;
-            const std::int64_t id = parseLeadingInteger(word, &rest);
-            if (id <= 0) {
-                return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
-            }
-            if (!rest.empty() && (rest.front() == '_' || rest.front() == '.')) {
+        for (const std::string &word : splitJobIdList(operand)) {
+            if (word.find('.') != std::string::npos
+                && sched::parseJobIdSpec(word.substr(0, word.find('.')))) {
                 return Outcome{{},
-                    errorLine(kProgram,
-                        "job array tasks and job steps (" + operand
-                            + ") are not supported by minicluster"),
+                    errorLine(
+                        kProgram, "job steps (" + word + ") are not supported by minicluster"),
                     1};
             }
-            if (!rest.empty() && rest.front() != ',') {
+            if (!sched::parseJobIdSpec(word)) {
                 return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
             }
-            s.jobIds.push_back(id);
-            word = rest.empty() ? rest : rest.substr(1);
+            s.jobIds.push_back(word);
         }
     }
     return std::nullopt;
+}
+
+// Whether `job` (a record of the jobs reply) is one that `word` names: its id, its array's id,
+// or one of the tasks named.
+bool names(const std::string &word, const Json &job)
+{
+    const auto spec = sched::parseJobIdSpec(word);
+    if (!spec) {
+        return false;
+    }
+    const auto id = static_cast<std::uint32_t>(job["job_id"].toInt());
+    const auto array = static_cast<std::uint32_t>(job["array_job_id"].toInt());
+    if (spec->tasks.empty()) {
+        return id == spec->job || array == spec->job;
+    }
+    if (array != spec->job) {
+        return false;
+    }
+    // A started task has its id; the array's pending record lists the rest ("3-10%2").
+    const auto held = sched::parseArraySpec(job["array_task_str"].toString());
+    std::vector<std::uint32_t> tasks = held ? held->taskIds : std::vector<std::uint32_t>{};
+    if (job["array_task_id"].isNumber() && !held) {
+        tasks = {static_cast<std::uint32_t>(job["array_task_id"].toInt())};
+    }
+    return std::any_of(tasks.begin(), tasks.end(), [&](std::uint32_t t) {
+        return std::binary_search(spec->tasks.begin(), spec->tasks.end(), t);
+    });
 }
 
 bool isActive(JobState state)
@@ -260,7 +282,7 @@ int Scancel::run()
             err += line;
         }
     };
-    std::vector<std::int64_t> targets = s.jobIds;
+    std::vector<std::string> targets = s.jobIds;
     if (s.hasFilter() || s.signal) {
         // Slurm loads the jobs first, drops ids it does not know, then filters.
         Json query = Json::object();
@@ -275,33 +297,42 @@ int Scancel::run()
                         + "\n",
                     1});
         }
-        std::vector<const Json *> pending, others;
-        std::vector<std::int64_t> known;
+        // Each job to signal, as it is named: its id, or the tasks asked for ("12_3").
+        std::vector<std::string> pending, others;
+        std::vector<std::string> known;
         for (const auto &job : (*jobs)["jobs"].items()) {
-            const std::int64_t id = job["job_id"].toInt();
-            const bool wanted = s.jobIds.empty()
-                || std::find(s.jobIds.begin(), s.jobIds.end(), id) != s.jobIds.end();
+            const auto word = std::find_if(s.jobIds.begin(), s.jobIds.end(),
+                [&job](const std::string &w) { return names(w, job); });
             auto state = sched::parseJobState(job["state"].toString());
-            if (!wanted || !state || sched::isFinished(*state)) {
+            if ((!s.jobIds.empty() && word == s.jobIds.end()) || !state
+                || sched::isFinished(*state)) {
                 continue;
             }
-            known.push_back(id);
+            const bool tasks = word != s.jobIds.end() && word->find('_') != std::string::npos;
+            if (word != s.jobIds.end()) {
+                known.push_back(*word);
+            }
             if (!s.hasFilter() || matches(s, job, uid)) {
-                (*state == JobState::Pending ? pending : others).push_back(&job);
+                auto &list = *state == JobState::Pending ? pending : others;
+                const std::string target = tasks ? *word : std::to_string(job["job_id"].toInt());
+                if (std::find(list.begin(), list.end(), target) == list.end()) {
+                    list.push_back(target);
+                }
             }
         }
-        for (auto id : s.jobIds) {
-            if (std::find(known.begin(), known.end(), id) == known.end()) {
-                say(errorLine(kProgram,
-                    "Kill job error on job id " + std::to_string(id)
-                        + ": Invalid job id specified"));
+        for (const auto &word : s.jobIds) {
+            if (std::find(known.begin(), known.end(), word) == known.end()) {
+                say(errorLine(
+                    kProgram, "Kill job error on job id " + word + ": Invalid job id specified"));
                 rc = std::max<std::int64_t>(rc, 1);
             }
         }
         targets.clear();
         for (const auto *list : {&pending, &others}) {
-            for (const Json *job : *list) {
-                targets.push_back((*job)["job_id"].toInt());
+            for (const std::string &target : *list) {
+                if (std::find(targets.begin(), targets.end(), target) == targets.end()) {
+                    targets.push_back(target);
+                }
             }
         }
         if (targets.empty() && s.hasFilter() && s.verbose > 0) {
@@ -315,8 +346,12 @@ int Scancel::run()
         Json request = Json::object();
         request.set("op", "cancel");
         Json ids = Json::array();
-        for (auto id : targets) {
-            ids.push(id);
+        for (const auto &target : targets) { // a job id as a number, array tasks as named
+            if (target.find('_') == std::string::npos) {
+                ids.push(parseLeadingInteger(target));
+            } else {
+                ids.push(target);
+            }
         }
         request.set("job_ids", std::move(ids));
         request.set("user", m_ctx.user.name);
@@ -332,8 +367,7 @@ int Scancel::run()
         reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
     }
     const int signal = s.signal.value_or(SIGKILL);
-    for (auto id : targets) {
-        const std::string idText = std::to_string(id);
+    for (const auto &idText : targets) {
         if (s.verbose > 0) {
             err += "scancel: "
                 + (s.signal ? "Signal " + std::to_string(signal) + " to job " + idText
@@ -350,7 +384,10 @@ int Scancel::run()
             message = (*reply)["error"].toString();
         } else {
             for (const auto &result : (*reply)["results"].items()) {
-                if (result["job_id"].toInt() == id) {
+                const std::string named = result["job"].isString()
+                    ? result["job"].toString()
+                    : std::to_string(result["job_id"].toInt());
+                if (named == idText) {
                     code = errnoOf(result);
                     message = result["error"].toString();
                 }

@@ -1,6 +1,7 @@
 #include "scontrol_actions.h"
 
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
 #include "mc/sched/time_format.h"
 #include "text.h"
 
@@ -16,28 +17,21 @@ constexpr std::string_view kProgram = "scontrol";
 constexpr std::string_view kNoController = "Unable to contact slurm controller (connect failure)";
 
 struct JobIds {
-    std::vector<std::int64_t> ids;
+    std::vector<std::string> ids; // "112", "43_3", "43_[1-3]"
     std::optional<Outcome> problem;
 };
 
-// "112", "112,113", "112 113"; array tasks ("43_3") are not addressable yet.
+// "112", "112,113", "112 113", array tasks "43_3" and "43_[1-3,5]".
 JobIds parseJobIds(const std::vector<std::string> &args, std::string_view command)
 {
     JobIds result;
     for (const auto &arg : args) {
-        for (const auto &word : splitList(arg)) {
-            std::string_view rest;
-            const std::int64_t id = parseLeadingInteger(word, &rest);
-            if (!rest.empty() && rest.front() == '_') {
-                result.problem = notSupported(kProgram,
-                    "scontrol " + std::string(command) + " of one array task (" + word + ")");
-                return result;
-            }
-            if (id <= 0 || !rest.empty()) {
+        for (const auto &word : splitJobIdList(arg)) {
+            if (!sched::parseJobIdSpec(word)) {
                 result.problem = Outcome{{}, "Invalid job id specified for job " + word + "\n", 1};
                 return result;
             }
-            result.ids.push_back(id);
+            result.ids.push_back(word);
         }
     }
     if (result.ids.empty()) {
@@ -47,11 +41,17 @@ JobIds parseJobIds(const std::vector<std::string> &args, std::string_view comman
     return result;
 }
 
-Json idList(const std::vector<std::int64_t> &ids)
+// A job id for the controller: a number, or array tasks as written.
+Json idValue(const std::string &id)
+{
+    return id.find('_') == std::string::npos ? Json(parseLeadingInteger(id)) : Json(id);
+}
+
+Json idList(const std::vector<std::string> &ids)
 {
     Json list = Json::array();
-    for (auto id : ids) {
-        list.push(id);
+    for (const auto &id : ids) {
+        list.push(idValue(id));
     }
     return list;
 }
@@ -62,7 +62,9 @@ std::string jobFailures(const Json &reply, std::string &lastError)
     std::string err;
     for (const auto &result : reply["results"].items()) {
         lastError = result["error"].toString();
-        err += lastError + " for job " + std::to_string(result["job_id"].toInt()) + "\n";
+        const std::string job = result["job"].isString() ? result["job"].toString()
+                                                         : std::to_string(result["job_id"].toInt());
+        err += lastError + " for job " + job + "\n";
     }
     return err;
 }
@@ -156,12 +158,7 @@ std::optional<Outcome> jobFieldValue(
 Outcome updateJob(Context &ctx, const std::string &jobIdText,
     const std::vector<std::pair<std::string, std::string>> &pairs)
 {
-    std::string_view rest;
-    const std::int64_t id = parseLeadingInteger(jobIdText, &rest);
-    if (!rest.empty() && rest.front() == '_') {
-        return notSupported(kProgram, "scontrol update of one array task (" + jobIdText + ")");
-    }
-    if (id <= 0 || !rest.empty()) {
+    if (!sched::parseJobIdSpec(jobIdText)) {
         return {{}, "Invalid job id specified for job " + jobIdText + "\n", 1};
     }
     Json fields = Json::object();
@@ -187,7 +184,7 @@ Outcome updateJob(Context &ctx, const std::string &jobIdText,
     }
     Json request = Json::object();
     request.set("op", "update");
-    request.set("job_id", id);
+    request.set("job_id", idValue(jobIdText));
     request.set("user", ctx.user.name);
     request.set("fields", std::move(fields));
     auto reply = call(ctx, request);
@@ -195,7 +192,7 @@ Outcome updateJob(Context &ctx, const std::string &jobIdText,
         return {{}, "slurm_update error: " + std::string(kNoController) + "\n", 1};
     }
     if (!(*reply)["ok"].toBool()) {
-        return {{}, (*reply)["error"].toString() + " for job " + std::to_string(id) + "\n", 1};
+        return {{}, (*reply)["error"].toString() + " for job " + jobIdText + "\n", 1};
     }
     return {};
 }

@@ -50,12 +50,16 @@ std::string dateLine(std::int64_t now)
 std::optional<Outcome> setJobs(Settings &s, const std::string &text)
 {
     s.filter.jobIds.clear();
-    for (const auto &word : splitList(text)) {
-        const std::int64_t id = parseLeadingInteger(word);
-        if (id <= 0) {
+    s.filter.tasks.clear();
+    for (const auto &word : splitJobIdList(text)) {
+        const auto spec = sched::parseJobIdSpec(word);
+        if (!spec) {
             return Outcome{{}, errorLine(kProgram, "Invalid job id: " + word), 1};
         }
-        s.filter.jobIds.push_back(id);
+        s.filter.jobIds.push_back(spec->job);
+        if (!spec->tasks.empty()) {
+            s.filter.tasks.emplace_back(spec->job, spec->tasks);
+        }
     }
     return std::nullopt;
 }
@@ -349,8 +353,10 @@ int Squeue::run()
     if (!s.noHeader) {
         out += renderLine(columns, nullptr);
     }
-    // -r: the pending tasks of array records, one row each (copies with their task id).
-    const int taskColumn = s.expandArrays ? table->addColumn("array_task_id") : -1;
+    // -r (or -j 12_3): the pending tasks of array records, one row each (copies with their
+    // task id).
+    const int taskColumn
+        = s.expandArrays || !s.filter.tasks.empty() ? table->addColumn("array_task_id") : -1;
     std::vector<JobRow> rows;
     rows.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
@@ -359,11 +365,18 @@ int Squeue::run()
             continue;
         }
         const bool arrayRecord = job["array_job_id"].toInt() > 0 && !job["array_task_id"].isInt();
-        if (!s.expandArrays || !arrayRecord) {
+        const auto askedTasks = arrayRecord ? s.filter.tasksOf(job) : std::nullopt;
+        if ((!s.expandArrays && !askedTasks) || !arrayRecord) {
             rows.push_back(JobRow{job, now, s.noConvert});
             continue;
         }
+        // -r, or -j 12_3 of a task still in the record: one line per task (asked for).
         for (const std::int64_t task : arrayTaskIds(job["array_task_str"].toString())) {
+            if (askedTasks
+                && !std::binary_search(
+                    askedTasks->begin(), askedTasks->end(), static_cast<std::uint32_t>(task))) {
+                continue;
+            }
             const std::size_t copy = table->copyRow(i);
             table->setCell(copy, taskColumn, proto::RowTable::Cell::ofInt(task));
             rows.push_back(JobRow{JobView(&*table, copy), now, s.noConvert});

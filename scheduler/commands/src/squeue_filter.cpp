@@ -1,5 +1,6 @@
 #include "squeue_filter.h"
 
+#include "mc/sched/job_array.h"
 #include "mc/sched/job_state.h"
 #include "text.h"
 
@@ -146,12 +147,44 @@ std::optional<Extract> extractorFor(char key)
 
 } // namespace
 
+std::optional<std::vector<std::uint32_t>> Filter::tasksOf(const JobView &job) const
+{
+    const std::int64_t array = job["array_job_id"].toInt(-1);
+    const bool wholeArray = std::find(jobIds.begin(), jobIds.end(), array) != jobIds.end()
+        && std::none_of(
+            tasks.begin(), tasks.end(), [array](const auto &t) { return t.first == array; });
+    if (array <= 0 || wholeArray
+        || std::find(jobIds.begin(), jobIds.end(), array) == jobIds.end()) {
+        return std::nullopt;
+    }
+    std::vector<std::uint32_t> wanted;
+    for (const auto &[id, ids] : tasks) {
+        if (id == array) {
+            wanted.insert(wanted.end(), ids.begin(), ids.end());
+        }
+    }
+    std::sort(wanted.begin(), wanted.end());
+    return wanted;
+}
+
 bool Filter::accepts(const JobView &job) const
 {
     if (!jobIds.empty()
         && std::find(jobIds.begin(), jobIds.end(), job["job_id"].toInt()) == jobIds.end()
         && std::find(jobIds.begin(), jobIds.end(), job["array_job_id"].toInt(-1)) == jobIds.end()) {
         return false;
+    }
+    if (const auto wanted = tasksOf(job)) {
+        // A started task: its own id; the pending record: any of the tasks it still holds.
+        if (job["array_task_id"].isInt()) {
+            return std::binary_search(wanted->begin(), wanted->end(),
+                static_cast<std::uint32_t>(job["array_task_id"].toInt()));
+        }
+        const auto held = sched::parseArraySpec(job["array_task_str"].toString());
+        return held
+            && std::any_of(held->taskIds.begin(), held->taskIds.end(), [&](std::uint32_t t) {
+                   return std::binary_search(wanted->begin(), wanted->end(), t);
+               });
     }
     if (!accounts.empty() && !containsIgnoreCase(accounts, job["account"].view())) {
         return false;

@@ -8,18 +8,24 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mc::cmd::squeue {
 
 struct Filter {
-    std::vector<std::int64_t> jobIds; // empty: any
+    std::vector<std::int64_t> jobIds; // empty: any; the job part of each of `tasks`
+    // -j 12_3, 12_[1-3]: only those tasks of array 12 (by job id, in `jobIds` order).
+    std::vector<std::pair<std::int64_t, std::vector<std::uint32_t>>> tasks;
     std::optional<std::vector<std::string>> users; // names; set but empty: nobody
     std::vector<std::string> accounts, names, partitions, qos, nodes;
     bool allStates = false;
     std::vector<std::string> states; // long names; empty: the active states
 
     bool accepts(const JobView &job) const;
+    // The tasks of an array's pending record that -j asks for (all of them when it names the
+    // array, or nothing of it, by its id); nullopt: no task restriction applies.
+    std::optional<std::vector<std::uint32_t>> tasksOf(const JobView &job) const;
 };
 
 // Sorts `rows` by a Slurm sort specification ("P,t,-p", "-i", "S"); the first key is the

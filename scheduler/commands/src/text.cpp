@@ -31,6 +31,28 @@ std::vector<std::string> splitList(std::string_view text, char separator)
     return pieces;
 }
 
+std::vector<std::string> splitJobIdList(std::string_view text)
+{
+    std::vector<std::string> ids;
+    std::string current;
+    int depth = 0;
+    for (const char c : text) {
+        depth += c == '[' ? 1 : (c == ']' ? -1 : 0);
+        if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n')) {
+            if (!current.empty()) {
+                ids.push_back(std::move(current));
+                current.clear();
+            }
+            continue;
+        }
+        current += c;
+    }
+    if (!current.empty()) {
+        ids.push_back(std::move(current));
+    }
+    return ids;
+}
+
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
     if (a.size() != b.size()) {

@@ -18,6 +18,10 @@ std::string errorLine(std::string_view program, std::string_view message);
 // Splits on `separator` and drops empty pieces, as strtok() does.
 std::vector<std::string> splitList(std::string_view text, char separator = ',');
 
+// A list of job ids as scancel, scontrol, squeue -j and sacct -j take it: split at commas and
+// blanks, except inside an array task list ("12_[1,3],14" is "12_[1,3]" and "14").
+std::vector<std::string> splitJobIdList(std::string_view text);
+
 bool equalsIgnoreCase(std::string_view a, std::string_view b);
 std::string toLower(std::string_view text);
 

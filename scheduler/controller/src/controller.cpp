@@ -13,6 +13,7 @@
 #include <cctype>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace mc::ctl {
@@ -25,7 +26,6 @@ using sched::Reason;
 
 namespace {
 
-constexpr Seconds kMinJobAge = 300; // Slurm's MinJobAge default
 constexpr std::int64_t kBasicPriorityBase = 0xFFFF0000; // priority/basic: base minus job id
 // The dependency as Slurm keeps it: targets that never existed (ids past the last one handed
 // out) are dropped, and with them items left without a target (squeue %E then shows "(null)").
@@ -262,9 +262,9 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
         }
     }
     sched::JobShape shape = sched::shapeOf(spec, m_config);
-    if (shape.nodes > static_cast<int>(part->nodes.size())) {
-        return failure("Node count specification invalid");
-    }
+    // More nodes than the partition has: accepted, and it waits with PartitionNodeLimit
+    // (Slurm's EnforcePartLimits=NO default), if the partition's nodes could hold it.
+    const int needed = std::min(shape.nodes, static_cast<int>(part->nodes.size()));
     int fitting = 0;
     for (const auto &name : part->nodes) {
         const sched::NodeConfig *n = m_config.node(name);
@@ -273,7 +273,7 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
             ++fitting;
         }
     }
-    if (fitting < shape.nodes) {
+    if (fitting < needed) {
         return failure("Requested node configuration is not available");
     }
     for (const auto &name : spec.nodeList) {
@@ -295,6 +295,14 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
             Json reply = failure("Job dependency problem");
             reply.set("errno", kDependencyProblem);
             return reply;
+        }
+        // Slurm gives the job its id before it reads the dependency: naming that id is a
+        // dependency on itself.
+        Job self = job;
+        self.id = JobId{m_lastJobId + 1};
+        self.arrayJobId = job.arrayPending.empty() ? 0 : self.id.value;
+        if (sched::dependsOnItself(self, *dep, makeLookup())) {
+            return failure("Circular job dependency", kCircularDependency);
         }
         spec.dependency = knownDependencies(*dep, m_lastJobId);
     }
@@ -405,37 +413,37 @@ Json Controller::cancel(const Json &request, Seconds now)
     bool isRoot = userName == "root";
     int signal = static_cast<int>(request["signal"].toInt(SIGKILL));
     Json results = Json::array();
-    auto fail = [&](std::uint32_t id, std::string_view message, int slurmErrno) {
-        Json r = Json::object();
-        r.set("job_id", static_cast<std::int64_t>(id));
-        r.set("error", message);
-        r.set("errno", slurmErrno);
-        results.push(std::move(r));
-    };
-    // scancel of an array's id cancels the record and every task of it.
-    std::vector<std::uint32_t> wanted;
-    for (const auto &idJson : request["job_ids"].items()) {
-        const auto id = static_cast<std::uint32_t>(idJson.toInt());
-        wanted.push_back(id);
+    // scancel of an array's id cancels the record and every task of it; "12_3" one task.
+    std::vector<NamedJob> wanted;
+    for (NamedJob &named : namedJobs(request["job_ids"], now)) {
+        wanted.push_back(named);
+        if (!named.wholeJob || !named.id) {
+            continue;
+        }
         for (const auto &[other, job] : m_jobs) {
-            if (job.arrayJobId == id && other.value != id && !sched::isFinished(job.state)) {
-                wanted.push_back(other.value);
+            if (job.arrayJobId == named.id->value && other != *named.id
+                && !sched::isFinished(job.state)) {
+                wanted.push_back(NamedJob{std::to_string(other.value), other, false});
             }
         }
     }
-    for (const std::uint32_t id : wanted) {
+    for (const NamedJob &named : wanted) {
+        auto fail = [&](std::string_view message, int slurmErrno) {
+            results.push(jobFailure(named, message, slurmErrno));
+        };
+        const std::uint32_t id = named.id ? named.id->value : 0;
         auto it = m_jobs.find(JobId{id});
         if (it == m_jobs.end()) {
-            fail(id, "Invalid job id specified", kInvalidJobId);
+            fail("Invalid job id specified", kInvalidJobId);
             continue;
         }
         Job &job = it->second;
         if (!isRoot && job.spec.user != userName) {
-            fail(id, "Access/permission denied", kAccessDenied);
+            fail("Access/permission denied", kAccessDenied);
             continue;
         }
         if (sched::isFinished(job.state)) {
-            fail(id, "Job/step already completing or completed", kAlreadyDone);
+            fail("Job/step already completing or completed", kAlreadyDone);
             continue;
         }
         std::uint32_t by = isRoot ? 0 : (user ? user->uid : 0);
@@ -531,6 +539,18 @@ Json Controller::accounting(const Json &request, Seconds now) const
     std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(rows.size()),
         all.end(),
         [](const Entry &a, const Entry &b) { return a.job->id.value < b.job->id.value; });
+    // sacct lists an array's tasks together, in task order (43_1 ... 43_10, whatever their
+    // job ids), where the array's id falls; its pending record (43_[3-10]) after them.
+    if (std::any_of(all.begin(), all.end(), [](const Entry &e) { return e.job->arrayJobId; })) {
+        auto key = [](const Entry &e) {
+            const Job &job = *e.job;
+            return job.arrayJobId == 0
+                ? std::pair<std::uint32_t, std::uint32_t>{job.id.value, 0}
+                : std::pair{job.arrayJobId, job.arrayTaskId.value_or(UINT32_MAX)};
+        };
+        std::stable_sort(all.begin(), all.end(),
+            [&key](const Entry &a, const Entry &b) { return key(a) < key(b); });
+    }
 
     // `fields`: only those job members (plus `priority`, `cancelled_by`, `steps` if named).
     const std::vector<std::string> fields = request["fields"].toStringList();
@@ -1009,7 +1029,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
             m_requeueOnEnd.erase(asked);
         }
         release(job);
-        job = sched::requeueJob(std::move(job), now);
+        job = sched::requeueJob(std::move(job), now, m_config.requeueDelay);
         job.exit = {};
         if (hold) {
             job = sched::holdJob(std::move(job), false);
@@ -1029,7 +1049,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         // again elsewhere; --no-requeue makes it end NODE_FAIL instead. A job scancel'led
         // while it ends stays cancelled (the branch of job.cancelledBy below).
         release(job);
-        job = sched::requeueJob(std::move(job), now);
+        job = sched::requeueJob(std::move(job), now, m_config.requeueDelay);
         job.exit = {};
         persist(job);
         emitJob(job, now);
@@ -1116,9 +1136,13 @@ void Controller::release(Job &job)
 
 void Controller::purgeOldJobs(Seconds now)
 {
-    std::erase_if(m_jobs, [this, now](const auto &entry) {
+    const Seconds age = m_config.minJobAge;
+    if (age <= 0) {
+        return; // MinJobAge=0: never forgotten
+    }
+    std::erase_if(m_jobs, [this, now, age](const auto &entry) {
         const Job &job = entry.second;
-        return sched::isFinished(job.state) && job.endTime + kMinJobAge < now
+        return sched::isFinished(job.state) && job.endTime + age < now
             && !m_unsaved.contains(job.id); // kept until its record is stored
     });
     dropRows();
@@ -1143,6 +1167,21 @@ Json Controller::launchOrder(const Job &job) const
     j.set("cpus_on_node", job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size())));
     j.set("node_list", sched::compressHostlist(job.nodeList));
     j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
+    if (job.timeLimit > 0 && job.timeLimit != sched::kInfinite) {
+        // OverTimeLimit: the node ends the job that much after its limit (never, when
+        // UNLIMITED); a --signal stays timed from the limit itself.
+        const Seconds over = m_config.overTimeLimit.value_or(sched::kInfinite);
+        j.set("time_limit", over == sched::kInfinite ? Json(-1) : Json(job.timeLimit + over));
+        const std::string &signal = job.spec.signal;
+        const auto at = signal.find('@');
+        if (over > 0 && over != sched::kInfinite && at != std::string::npos) {
+            Json spec = j["spec"];
+            spec.set("signal",
+                signal.substr(0, at + 1)
+                    + std::to_string(std::atoll(signal.c_str() + at + 1) + over));
+            j.set("spec", std::move(spec));
+        }
+    }
     order.set("job", std::move(j));
     return order;
 }

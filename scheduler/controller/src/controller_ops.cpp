@@ -30,17 +30,10 @@ std::string upper(std::string text)
     return text;
 }
 
-// Collects per-job failures as `cancel` does: [{job_id, error, errno}].
+// Collects per-job failures as `cancel` does: [{job_id, job, error, errno}].
 class Results {
 public:
-    void fail(std::uint32_t id, std::string_view message, int slurmErrno)
-    {
-        Json r = Json::object();
-        r.set("job_id", static_cast<std::int64_t>(id));
-        r.set("error", message);
-        r.set("errno", slurmErrno);
-        m_list.push(std::move(r));
-    }
+    void add(Json failure) { m_list.push(std::move(failure)); }
     Json reply()
     {
         Json reply = success();
@@ -115,20 +108,22 @@ Json Controller::holdOrRelease(const Json &request, Seconds now, bool hold)
     // scontrol hold by an operator is an admin hold; uhold (admin=false) always a user hold.
     const bool adminHold = hold && admin && request["admin"].toBool(true);
     Results results;
-    for (const auto &idJson : request["job_ids"].items()) {
-        const auto id = static_cast<std::uint32_t>(idJson.toInt());
-        auto it = m_jobs.find(JobId{id});
+    for (const NamedJob &named : namedJobs(request["job_ids"], now)) {
+        auto fail = [&](std::string_view message, int slurmErrno) {
+            results.add(jobFailure(named, message, slurmErrno));
+        };
+        auto it = named.id ? m_jobs.find(*named.id) : m_jobs.end();
         if (it == m_jobs.end()) {
-            results.fail(id, "Invalid job id specified", kInvalidJobId);
+            fail("Invalid job id specified", kInvalidJobId);
             continue;
         }
         Job &job = it->second;
         if (!admin && job.spec.user != user) {
-            results.fail(id, "Access/permission denied", kAccessDenied);
+            fail("Access/permission denied", kAccessDenied);
             continue;
         }
         if (sched::isFinished(job.state)) {
-            results.fail(id, "Job/step already completing or completed", kAlreadyDone);
+            fail("Job/step already completing or completed", kAlreadyDone);
             continue;
         }
         if (hold) {
@@ -141,7 +136,7 @@ Json Controller::holdOrRelease(const Json &request, Seconds now, bool hold)
         } else {
             auto released = sched::releaseJob(job, admin);
             if (!released) {
-                results.fail(id, "Access/permission denied", kAccessDenied);
+                fail("Access/permission denied", kAccessDenied);
                 continue;
             }
             job = std::move(*released);
@@ -158,29 +153,32 @@ Json Controller::requeue(const Json &request, Seconds now)
     const bool admin = isAdmin(user);
     const bool hold = request["hold"].toBool();
     Results results;
-    for (const auto &idJson : request["job_ids"].items()) {
-        const auto id = static_cast<std::uint32_t>(idJson.toInt());
-        auto it = m_jobs.find(JobId{id});
+    for (const NamedJob &named : namedJobs(request["job_ids"], now)) {
+        auto fail = [&](std::string_view message, int slurmErrno) {
+            results.add(jobFailure(named, message, slurmErrno));
+        };
+        auto it = named.id ? m_jobs.find(*named.id) : m_jobs.end();
         if (it == m_jobs.end()) {
-            results.fail(id, "Invalid job id specified", kInvalidJobId);
+            fail("Invalid job id specified", kInvalidJobId);
             continue;
         }
         Job &job = it->second;
+        const std::uint32_t id = job.id.value;
         if (!admin && job.spec.user != user) {
-            results.fail(id, "Access/permission denied", kAccessDenied);
+            fail("Access/permission denied", kAccessDenied);
             continue;
         }
         if (job.isPending()) {
-            results.fail(id, "Job is pending execution", kJobPending);
+            fail("Job is pending execution", kJobPending);
             continue;
         }
         if (job.spec.interactive) {
-            results.fail(id, "Only batch jobs are accepted or processed", kNotSupported);
+            fail("Only batch jobs are accepted or processed", kNotSupported);
             continue;
         }
         if (sched::isFinished(job.state)) {
             // Slurm requeues a finished batch job too: it runs again under the same id.
-            job = sched::requeueJob(std::move(job), now);
+            job = sched::requeueJob(std::move(job), now, m_config.requeueDelay);
             job.exit = {};
             if (hold) {
                 job = sched::holdJob(std::move(job), false);
@@ -207,10 +205,24 @@ Json Controller::requeue(const Json &request, Seconds now)
 
 Json Controller::update(const Json &request, Seconds now)
 {
-    const auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
+    // job_id: a number, or "12", "12_3", "12_[1-3]" (each task in turn; the first failure).
+    Json ids = Json::array();
+    ids.push(request["job_id"]);
+    for (const NamedJob &named : namedJobs(ids, now)) {
+        Json reply = named.id ? updateJob(*named.id, request, now)
+                              : failure("Invalid job id specified", kInvalidJobId);
+        if (!reply["ok"].toBool()) {
+            return reply;
+        }
+    }
+    return success();
+}
+
+Json Controller::updateJob(JobId id, const Json &request, Seconds now)
+{
     const std::string user = request["user"].toString();
     const bool admin = isAdmin(user);
-    auto it = m_jobs.find(JobId{id});
+    auto it = m_jobs.find(id);
     if (it == m_jobs.end()) {
         return failure("Invalid job id specified", kInvalidJobId);
     }
@@ -276,8 +288,12 @@ Json Controller::update(const Json &request, Seconds now)
             job.spec.constraint = value.toString();
         } else if (key == "dependency") {
             const std::string text = value.toString();
-            if (!sched::parseDependency(text)) {
+            const auto dep = sched::parseDependency(text);
+            if (!dep) {
                 return failure("Job dependency problem", kDependencyProblem);
+            }
+            if (sched::dependsOnItself(job, *dep, makeLookup())) {
+                return failure("Circular job dependency", kCircularDependency);
             }
             job.spec.dependency = text;
         } else if (key == "array_task_throttle") {
@@ -464,11 +480,15 @@ Json Controller::configInfo(Seconds now) const
     const auto &p = c.priority;
     // One list (not emplace_back one by one: GCC 12 -O3 reports a false -Warray-bounds).
     std::vector<std::pair<std::string, std::string>> keys{
+        {"BatchStartTimeout", std::to_string(c.batchStartTimeout) + " sec"},
         {"ClusterName", c.clusterName},
         {"DefMemPerCPU", c.defMemPerCpu ? std::to_string(*c.defMemPerCpu) : "UNLIMITED"},
+        {"InactiveLimit", std::to_string(c.inactiveLimit) + " sec"},
         {"JobRequeue", "1"},
         {"KillWait", std::to_string(c.killWait) + " sec"},
-        {"MinJobAge", "300 sec"},
+        {"MinJobAge", std::to_string(c.minJobAge) + " sec"},
+        {"OverTimeLimit",
+            c.overTimeLimit ? std::to_string(*c.overTimeLimit / 60) + " min" : "UNLIMITED"},
         {"PreemptMode",
             c.preemptMode == sched::PreemptMode::Requeue
                 ? "REQUEUE"
@@ -485,6 +505,7 @@ Json Controller::configInfo(Seconds now) const
         {"PriorityWeightJobSize", std::to_string(p.weightJobSize)},
         {"PriorityWeightPartition", std::to_string(p.weightPartition)},
         {"PriorityWeightQOS", std::to_string(p.weightQos)},
+        {"SchedulerParameters", c.schedulerParameters.empty() ? "(null)" : c.schedulerParameters},
         {"SchedulerType",
             c.scheduler == sched::SchedulerKind::Backfill ? "sched/backfill" : "sched/builtin"},
         {"SlurmctldHost[0]", c.controlMachine},

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <memory>
 
 namespace mc::ctl {
 
@@ -21,18 +22,54 @@ using sched::Reason;
 
 sched::JobLookup Controller::makeLookup() const
 {
-    sched::JobLookup lookup;
-    lookup.find = [this](JobId id) -> const Job * {
-        auto it = m_jobs.find(id);
-        return it == m_jobs.end() ? nullptr : &it->second;
+    // A finished job leaves memory after MinJobAge and is not reloaded by a restart, but a
+    // dependency on it is decided by how it ended, for good: what memory lacks comes from the
+    // store (its finished records of that id or array, read once per lookup). Memory wins for
+    // an id it holds (a finished job requeued runs again under its id).
+    auto stored = std::make_shared<std::map<std::uint32_t, std::vector<Job>>>();
+    auto storedOf = [this, stored](std::uint32_t id) -> const std::vector<Job> & {
+        auto [it, added] = stored->try_emplace(id);
+        if (added) {
+            it->second = m_store.finishedJobs(id);
+        }
+        return it->second;
     };
-    lookup.arrayMembers = [this](std::uint32_t arrayId) {
+    sched::JobLookup lookup;
+    lookup.find = [this, storedOf](JobId id) -> const Job * {
+        if (auto it = m_jobs.find(id); it != m_jobs.end()) {
+            return &it->second;
+        }
+        if (id.value > m_lastJobId) {
+            return nullptr;
+        }
+        for (const Job &job : storedOf(id.value)) {
+            if (job.id == id) {
+                return &job;
+            }
+        }
+        return nullptr;
+    };
+    lookup.arrayMembers = [this, storedOf](std::uint32_t arrayId) {
         std::vector<const Job *> members;
+        const auto self = m_jobs.find(JobId{arrayId});
+        if (self != m_jobs.end() && self->second.arrayJobId != arrayId) {
+            return members; // a job of its own, or a task of another array: not an array's id
+        }
         for (auto it = m_jobs.lower_bound(JobId{arrayId}); it != m_jobs.end(); ++it) {
             if (it->second.arrayJobId == arrayId) {
                 members.push_back(&it->second);
             }
         }
+        if (arrayId > m_lastJobId) {
+            return members;
+        }
+        for (const Job &job : storedOf(arrayId)) {
+            if (job.arrayJobId == arrayId && !m_jobs.contains(job.id)) {
+                members.push_back(&job);
+            }
+        }
+        std::sort(members.begin(), members.end(),
+            [](const Job *a, const Job *b) { return a->id < b->id; });
         return members;
     };
     lookup.singletonBlocked = [this](const Job &self) {
@@ -191,22 +228,12 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
     Job *record = &found->second;
     if (start.arrayTaskId) {
         // One record until tasks start: the task leaves the record under a new id.
-        const JobId newId{m_lastJobId + 1};
-        auto split = sched::splitArrayTask(*record, *start.arrayTaskId, newId);
-        if (split.lastTask) {
-            *record = std::move(split.task);
-        } else {
-            m_lastJobId = newId.value;
-            *record = std::move(split.record);
-            persist(*record);
-            emitJob(*record, now);
-            record = &(m_jobs[newId] = std::move(split.task));
-            m_store.setLastJobId(m_lastJobId);
-            if (storeFailing()) { // the task stays pending, saved with the record later
-                m_unsaved.insert(newId);
-                touchRow(*record);
-                return;
-            }
+        record = &splitTask(found->second, *start.arrayTaskId, now);
+        if (record != &found->second && storeFailing()) {
+            // the task stays pending, saved with the record later
+            m_unsaved.insert(record->id);
+            touchRow(*record);
+            return;
         }
     }
     Job &job = *record;
@@ -255,6 +282,18 @@ void Controller::applyWaits(sched::SchedulePlan &plan, Seconds now)
             continue;
         }
         Job &job = it->second;
+        if (wait.reason == Reason::DependencyNeverSatisfied && m_config.killInvalidDepend) {
+            // SchedulerParameters=kill_invalid_depend: Slurm cancels the job (its reason
+            // stays DependencyNeverSatisfied, start and end now, cancelled by nobody).
+            job.state = JobState::Cancelled;
+            job.reason = wait.reason;
+            job.startTime = now;
+            job.endTime = now;
+            m_waits.erase(wait.job);
+            persist(job);
+            emitJob(job, now);
+            continue;
+        }
         auto old = m_waits.find(wait.job);
         const bool changed = job.reason != wait.reason || job.plannedStart != wait.plannedStart
             || old == m_waits.end() || old->second.waitingFor != wait.waitingFor

@@ -27,6 +27,7 @@ inline constexpr int kNotSupported = 2036; // ESLURM_NOT_SUPPORTED
 inline constexpr int kDependencyProblem = 2038; // ESLURM_DEPENDENCY
 inline constexpr int kInvalidTimeLimit = 2050; // ESLURM_INVALID_TIME_LIMIT
 inline constexpr int kInvalidQos = 2066; // ESLURM_INVALID_QOS
+inline constexpr int kCircularDependency = 2071; // ESLURM_CIRCULAR_DEPENDENCY
 
 inline proto::Json success()
 {

@@ -148,7 +148,42 @@ DependencyStatus worst(DependencyStatus a, DependencyStatus b)
     return static_cast<int>(a) > static_cast<int>(b) ? a : b;
 }
 
+// Slurm's _scan_depend(): `budget` counts the lists scanned, across the whole walk. A target
+// that names `job` is a cycle when it is known, and always in the first list (the job being
+// given the dependency may not be stored yet).
+bool scanDepend(
+    const Job &job, const Dependency &dep, const JobLookup &lookup, int &budget, bool first)
+{
+    if (budget-- <= 0) {
+        return false;
+    }
+    for (const DependencyItem &item : dep.items) {
+        for (const DependencyTarget &target : item.targets) {
+            const Job *other = lookup.find ? lookup.find(target.job) : nullptr;
+            const bool names = target.job == job.id
+                || (job.arrayJobId != 0 && target.job.value == job.arrayJobId);
+            if (names && (first || other)) {
+                return true;
+            }
+            if (!other || isFinished(other->state) || other->spec.dependency.empty()) {
+                continue; // unknown, gone or finished: nothing to follow
+            }
+            const auto next = parseDependency(other->spec.dependency);
+            if (next && scanDepend(job, *next, lookup, budget, false)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 } // namespace
+
+bool dependsOnItself(const Job &job, const Dependency &dep, const JobLookup &lookup)
+{
+    int budget = 10; // DependencyParameters=max_depend_depth's default
+    return scanDepend(job, dep, lookup, budget, true);
+}
 
 std::optional<Dependency> parseDependency(std::string_view text)
 {

@@ -56,7 +56,8 @@ std::optional<WaitDecision> ineligible(
         return waiting(job, Reason::PartitionTimeLimit);
     }
     if ((part->maxNodes && entry.shape.nodes > *part->maxNodes)
-        || entry.shape.nodes < part->minNodes) {
+        || entry.shape.nodes < part->minNodes
+        || entry.shape.nodes > static_cast<int>(part->nodes.size())) {
         return waiting(job, Reason::PartitionNodeLimit);
     }
     if (!part->allowAccounts.empty()

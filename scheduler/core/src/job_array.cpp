@@ -60,6 +60,36 @@ std::optional<ArraySpec> parseArraySpec(std::string_view text)
     return spec;
 }
 
+std::optional<JobIdSpec> parseJobIdSpec(std::string_view text)
+{
+    const auto underscore = text.find('_');
+    const auto job = number(text.substr(0, underscore));
+    if (!job || *job == 0) {
+        return std::nullopt;
+    }
+    JobIdSpec spec{*job, {}};
+    if (underscore == std::string_view::npos) {
+        return spec;
+    }
+    std::string_view tasks = text.substr(underscore + 1);
+    if (tasks.size() > 2 && tasks.front() == '[' && tasks.back() == ']') {
+        tasks = tasks.substr(1, tasks.size() - 2);
+        const auto array
+            = tasks.find('%') == std::string_view::npos ? parseArraySpec(tasks) : std::nullopt;
+        if (!array) {
+            return std::nullopt;
+        }
+        spec.tasks = array->taskIds;
+        return spec;
+    }
+    const auto task = number(tasks);
+    if (!task) {
+        return std::nullopt;
+    }
+    spec.tasks.push_back(*task);
+    return spec;
+}
+
 std::string formatArrayTasks(const std::vector<std::uint32_t> &taskIds, int maxRunning)
 {
     std::string text = "[";

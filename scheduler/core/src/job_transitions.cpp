@@ -44,7 +44,7 @@ Job endJob(Job job, JobState state, ExitStatus exit, Seconds now)
     return job;
 }
 
-Job requeueJob(Job job, Seconds now)
+Job requeueJob(Job job, Seconds now, Seconds delay)
 {
     job.state = JobState::Pending;
     job.reason = Reason::None;
@@ -53,7 +53,7 @@ Job requeueJob(Job job, Seconds now)
     job.allocCpus = 0;
     job.startTime = 0;
     job.endTime = 0;
-    job.eligibleTime = now;
+    job.eligibleTime = now + delay;
     job.preemptEnd.reset();
     ++job.restarts;
     return job;

@@ -14,33 +14,32 @@ namespace mc::sched {
 namespace {
 
 // Slurm 22.05 slurm.conf keys (read_config.c) that minicluster accepts without acting on them.
-// ClusterName, SlurmctldHost, ControlMachine, DefMemPerCPU, DefMemPerNode, KillWait and the
+// ClusterName, SlurmctldHost, ControlMachine, DefMemPerCPU, DefMemPerNode, the timing keys and the
 // NodeName/PartitionName lines are read; DownNodes, FrontendName and NodeSet lines are accepted.
-constexpr std::array<std::string_view, 216> kAcceptedKeys{"AccountingStorageTRES",
+constexpr std::array<std::string_view, 210> kAcceptedKeys{"AccountingStorageTRES",
     "AccountingStorageEnforce", "AccountingStorageExternalHost", "AccountingStorageHost",
     "AccountingStorageBackupHost", "AccountingStorageLoc", "AccountingStorageParameters",
     "AccountingStoragePass", "AccountingStoragePort", "AccountingStorageType",
     "AccountingStorageUser", "AccountingStoreFlags", "AccountingStoreJobComment",
     "AcctGatherEnergyType", "AcctGatherNodeFreq", "AcctGatherProfileType",
     "AcctGatherInterconnectType", "AcctGatherInfinibandType", "AcctGatherFilesystemType",
-    "AllowSpecResourcesUsage", "AuthAltTypes", "AuthAltParameters", "AuthInfo", "AuthType",
-    "BackupAddr", "BackupController", "BatchStartTimeout", "BcastExclude", "BcastParameters",
-    "BurstBufferParameters", "BurstBufferType", "CoreSpecPlugin", "CliFilterPlugins",
-    "CommunicationParameters", "CompleteWait", "ControlAddr", "CpuFreqDef", "CpuFreqGovernors",
-    "CredType", "CryptoType", "DebugFlags", "DefCPUPerGPU", "DefMemPerGPU", "DependencyParameters",
-    "DisableRootJobs", "EioTimeout", "EnforcePartLimits", "Epilog", "EpilogMsgTime",
-    "EpilogSlurmctld", "ExtSensorsType", "ExtSensorsFreq", "FairShareDampeningFactor",
-    "FastSchedule", "FederationParameters", "FirstJobId", "GetEnvTimeout", "GresTypes",
-    "GroupUpdateForce", "GroupUpdateTime", "GpuFreqDef", "HealthCheckInterval",
-    "HealthCheckNodeState", "HealthCheckProgram", "InteractiveStepOptions", "InactiveLimit",
-    "JobAcctGatherType", "JobAcctGatherFrequency", "JobAcctGatherParams", "JobCompHost",
-    "JobCompLoc", "JobCompParams", "JobCompPass", "JobCompPort", "JobCompType", "JobContainerType",
-    "JobCompUser", "JobCredentialPrivateKey", "JobCredentialPublicCertificate", "JobFileAppend",
-    "JobRequeue", "JobSubmitPlugins", "KeepAliveTime", "KillOnBadExit", "LaunchParameters",
-    "LaunchType", "Licenses", "LogTimeFormat", "MailDomain", "MailProg", "MaxArraySize",
-    "MaxDBDMsgs", "MaxJobCount", "MaxNodeCount", "MaxJobId", "MaxMemPerCPU", "MaxMemPerNode",
-    "MaxStepCount", "MaxTasksPerNode", "MCSParameters", "MCSPlugin", "MessageTimeout", "MinJobAge",
-    "MpiDefault", "MpiParams", "NodeFeaturesPlugins", "OverTimeLimit", "PluginDir",
+    "AllowSpecResourcesUsage", "AuthAltTypes", "AuthAltParameters", "AuthType", "BackupAddr",
+    "BackupController", "BcastExclude", "BcastParameters", "BurstBufferParameters",
+    "BurstBufferType", "CoreSpecPlugin", "CliFilterPlugins", "CommunicationParameters",
+    "CompleteWait", "ControlAddr", "CpuFreqDef", "CpuFreqGovernors", "CredType", "CryptoType",
+    "DebugFlags", "DefCPUPerGPU", "DefMemPerGPU", "DependencyParameters", "DisableRootJobs",
+    "EioTimeout", "EnforcePartLimits", "Epilog", "EpilogMsgTime", "EpilogSlurmctld",
+    "ExtSensorsType", "ExtSensorsFreq", "FairShareDampeningFactor", "FastSchedule",
+    "FederationParameters", "FirstJobId", "GetEnvTimeout", "GresTypes", "GroupUpdateForce",
+    "GroupUpdateTime", "GpuFreqDef", "HealthCheckInterval", "HealthCheckNodeState",
+    "HealthCheckProgram", "InteractiveStepOptions", "JobAcctGatherType", "JobAcctGatherFrequency",
+    "JobAcctGatherParams", "JobCompHost", "JobCompLoc", "JobCompParams", "JobCompPass",
+    "JobCompPort", "JobCompType", "JobContainerType", "JobCompUser", "JobCredentialPrivateKey",
+    "JobCredentialPublicCertificate", "JobFileAppend", "JobRequeue", "JobSubmitPlugins",
+    "KeepAliveTime", "KillOnBadExit", "LaunchParameters", "LaunchType", "Licenses", "LogTimeFormat",
+    "MailDomain", "MailProg", "MaxArraySize", "MaxDBDMsgs", "MaxJobCount", "MaxNodeCount",
+    "MaxJobId", "MaxMemPerCPU", "MaxMemPerNode", "MaxStepCount", "MaxTasksPerNode", "MCSParameters",
+    "MCSPlugin", "MessageTimeout", "MpiDefault", "MpiParams", "NodeFeaturesPlugins", "PluginDir",
     "PlugStackConfig", "PowerParameters", "PowerPlugin", "PreemptMode", "PreemptType",
     "PreemptExemptTime", "PrEpParameters", "PrEpPlugins", "PriorityDecayHalfLife",
     "PriorityCalcPeriod", "PriorityFavorSmall", "PriorityMaxAge", "PriorityParameters",
@@ -52,18 +51,18 @@ constexpr std::array<std::string_view, 216> kAcceptedKeys{"AccountingStorageTRES
     "PropagateResourceLimitsExcept", "PropagateResourceLimits", "RebootProgram", "ReconfigFlags",
     "RequeueExit", "RequeueExitHold", "ResumeFailProgram", "ResumeProgram", "ResumeRate",
     "ResumeTimeout", "ResvEpilog", "ResvOverRun", "ResvProlog", "ReturnToService", "RoutePlugin",
-    "SallocDefaultCommand", "SbcastParameters", "SchedulerParameters", "SchedulerTimeSlice",
-    "SchedulerType", "ScronParameters", "SelectType", "SelectTypeParameters", "SlurmUser",
-    "SlurmdUser", "SlurmctldAddr", "SlurmctldDebug", "SlurmctldLogFile", "SlurmctldPidFile",
-    "SlurmctldPlugstack", "SlurmctldPort", "SlurmctldPrimaryOffProg", "SlurmctldPrimaryOnProg",
-    "SlurmctldSyslogDebug", "SlurmctldTimeout", "SlurmctldParameters", "SlurmdDebug",
-    "SlurmdLogFile", "SlurmdParameters", "SlurmdPidFile", "SlurmdPort", "SlurmdSpoolDir",
-    "SlurmdSyslogDebug", "SlurmdTimeout", "SlurmSchedLogFile", "SlurmSchedLogLevel", "SrunEpilog",
-    "SrunProlog", "SrunPortRange", "StateSaveLocation", "SuspendExcNodes", "SuspendExcParts",
-    "SuspendProgram", "SuspendRate", "SuspendTime", "SuspendTimeout", "SwitchParameters",
-    "SwitchType", "TaskEpilog", "TaskProlog", "TaskPlugin", "TaskPluginParam", "TCPTimeout",
-    "TmpFS", "TopologyParam", "TopologyPlugin", "TrackWCKey", "TreeWidth", "UnkillableStepProgram",
-    "UnkillableStepTimeout", "UsePAM", "VSizeFactor", "WaitTime", "X11Parameters"};
+    "SallocDefaultCommand", "SbcastParameters", "SchedulerTimeSlice", "SchedulerType",
+    "ScronParameters", "SelectType", "SelectTypeParameters", "SlurmUser", "SlurmdUser",
+    "SlurmctldAddr", "SlurmctldDebug", "SlurmctldLogFile", "SlurmctldPidFile", "SlurmctldPlugstack",
+    "SlurmctldPort", "SlurmctldPrimaryOffProg", "SlurmctldPrimaryOnProg", "SlurmctldSyslogDebug",
+    "SlurmctldTimeout", "SlurmctldParameters", "SlurmdDebug", "SlurmdLogFile", "SlurmdParameters",
+    "SlurmdPidFile", "SlurmdPort", "SlurmdSpoolDir", "SlurmdSyslogDebug", "SlurmdTimeout",
+    "SlurmSchedLogFile", "SlurmSchedLogLevel", "SrunEpilog", "SrunProlog", "SrunPortRange",
+    "StateSaveLocation", "SuspendExcNodes", "SuspendExcParts", "SuspendProgram", "SuspendRate",
+    "SuspendTime", "SuspendTimeout", "SwitchParameters", "SwitchType", "TaskEpilog", "TaskProlog",
+    "TaskPlugin", "TaskPluginParam", "TCPTimeout", "TmpFS", "TopologyParam", "TopologyPlugin",
+    "TrackWCKey", "TreeWidth", "UnkillableStepProgram", "UnkillableStepTimeout", "UsePAM",
+    "VSizeFactor", "WaitTime", "X11Parameters"};
 
 constexpr std::array<std::string_view, 24> kNodeKeys{"BcastAddr", "Boards", "CoreSpecCount",
     "CoresPerSocket", "CPUs", "CPUSpecList", "CpuBind", "Feature", "Features", "Gres",
@@ -385,6 +384,7 @@ private:
     void globalKey(const Pair &pair);
     bool schedulingKey(const Pair &pair);
     void slurmctldHost(const Pair &pair);
+    bool timingKey(const Pair &pair);
     void nodeLine(const std::string &names, const Table &line);
     void nodeCpus(NodeConfig &node, const Table &line);
     void partitionLine(const std::string &name, const Table &line);
@@ -449,12 +449,8 @@ void ConfParser::globalKey(const Pair &pair)
         m_config.clusterName = lowercase(value); // Slurm lowercases it
     } else if (equalsIgnoreCase(key, "ControlMachine")) {
         m_controlMachine = value;
-    } else if (equalsIgnoreCase(key, "KillWait")) {
-        if (const auto wait = parseCount(value, kMax16)) {
-            m_config.killWait = static_cast<Seconds>(*wait);
-        } else {
-            badValue(key, value);
-        }
+    } else if (timingKey(pair)) {
+        return;
     } else if (equalsIgnoreCase(key, "DefMemPerCPU") || equalsIgnoreCase(key, "DefMemPerNode")) {
         const auto mib = parseCount(value, kMax64);
         const bool perNode = equalsIgnoreCase(key, "DefMemPerNode");
@@ -479,6 +475,52 @@ void ConfParser::globalKey(const Pair &pair)
     } else {
         problem("unknown key " + key + "=");
     }
+}
+
+// KillWait, MinJobAge, InactiveLimit, BatchStartTimeout (seconds) and OverTimeLimit (minutes,
+// or UNLIMITED), each of Slurm's width. False when `pair` is none of them.
+bool ConfParser::timingKey(const Pair &pair)
+{
+    const std::string &key = pair.key;
+    const std::string &value = pair.value;
+    if (equalsIgnoreCase(key, "OverTimeLimit")) {
+        if (equalsIgnoreCase(value, "UNLIMITED") || equalsIgnoreCase(value, "INFINITE")) {
+            m_config.overTimeLimit.reset();
+        } else if (const auto minutes = parseCount(value, kMax16 - 1)) {
+            m_config.overTimeLimit = static_cast<Seconds>(*minutes) * 60;
+        } else {
+            badValue(key, value);
+        }
+        return true;
+    }
+    const struct {
+        std::string_view name;
+        Seconds *field;
+        std::uint64_t max;
+        Seconds slurmDefault; // other values are reported when minicluster ignores the key
+        bool honoured;
+    } keys[] = {{"KillWait", &m_config.killWait, kMax16, 30, true},
+        {"MinJobAge", &m_config.minJobAge, kMax32, 300, true},
+        {"InactiveLimit", &m_config.inactiveLimit, kMax16, 0, false},
+        {"BatchStartTimeout", &m_config.batchStartTimeout, kMax16, 10, false}};
+    for (const auto &k : keys) {
+        if (!equalsIgnoreCase(key, k.name)) {
+            continue;
+        }
+        const auto seconds = parseCount(value, k.max);
+        if (!seconds) {
+            badValue(key, value);
+            return true;
+        }
+        *k.field = static_cast<Seconds>(*seconds);
+        if (!k.honoured && *k.field != k.slurmDefault) {
+            problem(std::string(k.name) + "=" + value
+                + " is accepted but not enforced by minicluster (it keeps Slurm's default of "
+                + std::to_string(k.slurmDefault) + ")");
+        }
+        return true;
+    }
+    return false;
 }
 
 // SchedulerType, PriorityType, PriorityWeight*, PriorityMaxAge, PriorityDecayHalfLife,
@@ -544,9 +586,7 @@ bool ConfParser::schedulingKey(const Pair &pair)
             + " is accepted but ignored by minicluster (no FAIR_TREE or other flags; fairshare "
               "is the classic 2^(-usage/shares))");
     } else if (equalsIgnoreCase(key, "AccountingStoreFlags")) {
-        if (listHas(value, "job_comment")) {
-            m_config.storeJobComment = true;
-        }
+        m_config.storeJobComment = m_config.storeJobComment || listHas(value, "job_comment");
     } else if (equalsIgnoreCase(key, "AccountingStoreJobComment")) {
         m_config.storeJobComment = parseBoolean(value).value_or(false);
     } else if (equalsIgnoreCase(key, "PriorityFavorSmall")) {
@@ -576,9 +616,25 @@ bool ConfParser::schedulingKey(const Pair &pair)
         }
     } else if (equalsIgnoreCase(key, "SlurmctldParameters")) {
         // A comma-separated list; only preempt_send_user_signal changes what minicluster does.
-        if (listHas(value, "preempt_send_user_signal")) {
-            m_config.preemptSendUserSignal = true;
+        m_config.preemptSendUserSignal
+            = m_config.preemptSendUserSignal || listHas(value, "preempt_send_user_signal");
+    } else if (equalsIgnoreCase(key, "AuthInfo")) {
+        // Only cred_expire= matters here (Slurm's slurm_cred.c: below 5 is an error).
+        const auto at = lowercase(value).find("cred_expire=");
+        if (at != std::string::npos) {
+            const std::string rest = value.substr(at + 12, value.find(',', at) - at - 12);
+            const auto seconds = parseCount(rest, kMax32);
+            if (!seconds || *seconds < 5) {
+                badValue(key, value);
+            } else {
+                m_config.requeueDelay = static_cast<Seconds>(*seconds) + 1;
+            }
         }
+    } else if (equalsIgnoreCase(key, "SchedulerParameters")) {
+        // Only kill_invalid_depend changes what minicluster does; the rest tune Slurm's
+        // scheduler threads.
+        m_config.schedulerParameters = value;
+        m_config.killInvalidDepend = listHas(value, "kill_invalid_depend");
     } else {
         return false;
     }

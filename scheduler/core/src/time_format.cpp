@@ -184,10 +184,11 @@ void setDate(SpecFields &f, const std::tm &tm)
 
 class SpecParser {
 public:
-    SpecParser(std::string_view text, Seconds now)
+    SpecParser(std::string_view text, Seconds now, TimeSpecFill fill)
         : m_text(text)
         , m_now(now)
         , m_nowTm(localTm(now))
+        , m_past(fill == TimeSpecFill::Past)
     { }
 
     std::optional<Seconds> parse();
@@ -205,6 +206,7 @@ private:
     std::string_view m_text;
     Seconds m_now;
     std::tm m_nowTm;
+    bool m_past; // sacct's parse_time(text, 1)
     std::size_t m_pos = 0;
     SpecFields m_f;
 };
@@ -391,7 +393,7 @@ bool SpecParser::parseDate()
     return true;
 }
 
-// Fills what was not given as Slurm's parse_time() does for a future time (sbatch --begin).
+// Fills what was not given as Slurm's parse_time() does, looking ahead or back.
 std::optional<Seconds> SpecParser::resolve()
 {
     const std::tm &now = m_nowTm;
@@ -404,9 +406,11 @@ std::optional<Seconds> SpecParser::resolve()
     } else if (m_f.month == -1) {
         const bool laterToday
             = m_f.hour > now.tm_hour || (m_f.hour == now.tm_hour && m_f.minute > now.tm_min);
-        setDate(m_f, laterToday ? now : localTm(m_now + kDay));
+        setDate(m_f, m_past || laterToday ? now : localTm(m_now + kDay));
     }
-    if (m_f.year == -1) {
+    if (m_f.year == -1 && m_past) {
+        m_f.year = now.tm_year - (m_f.month > now.tm_mon ? 1 : 0);
+    } else if (m_f.year == -1) {
         const auto key = [](int mon, int mday, int hour, int min) {
             return std::array{mon, mday, hour, min};
         };
@@ -528,9 +532,9 @@ std::string formatTimestamp(Seconds epoch)
     return buffer.data();
 }
 
-std::optional<Seconds> parseTimeSpec(std::string_view text, Seconds now)
+std::optional<Seconds> parseTimeSpec(std::string_view text, Seconds now, TimeSpecFill fill)
 {
-    return SpecParser(text, now).parse();
+    return SpecParser(text, now, fill).parse();
 }
 
 } // namespace mc::sched

@@ -288,7 +288,7 @@ void Simulation::requeueRunning(Job &job)
     allocate(job, -1);
     m_running.erase(job.id.value);
     m_generation[job.id.value]++;
-    job = sched::requeueJob(std::move(job), m_now);
+    job = sched::requeueJob(std::move(job), m_now, m_config.requeueDelay);
     m_pending.insertOrAssign(job.id.value, &job);
     log(EventKind::Requeue, job, {});
 }

@@ -97,6 +97,7 @@ private slots:
     void unknownJobIsSilentUnlessVerbose();
     void finishedJobIsSilent();
     void malformedJobIdIsRejected();
+    void arrayTasksAreSentAsNamed();
     void missingJobIdentificationIsAnError();
     void verboseNamesEachTerminatedJob();
     void nameSelectsActiveJobsOfThatName();
@@ -178,6 +179,23 @@ void ScancelTest::malformedJobIdIsRejected()
     COMPARE_TEXT(r.err, "scancel: error: Invalid job id abc\n");
     QCOMPARE(r.exitCode, 1);
     QVERIFY(h.requests.empty());
+}
+
+void ScancelTest::arrayTasksAreSentAsNamed()
+{
+    // scancel 12_2 "12_[1-3,5]",14: the tasks as named (a comma inside brackets is theirs).
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"36_2", "36_[1-3,5],38"});
+    QCOMPARE(r.exitCode, 0);
+    COMPARE_TEXT(h.requests.front().dump(),
+        R"({"op":"cancel","job_ids":["36_2","36_[1-3,5]",38],"user":"alice"})");
+    for (const char *bad : {"36_", "36_[x]", "36_[1-3%2]"}) {
+        QCOMPARE(
+            h.run<Scancel>({bad}).err, "scancel: error: Invalid job id " + std::string(bad) + "\n");
+    }
+    COMPARE_TEXT(h.run<Scancel>({"36.batch"}).err,
+        "scancel: error: job steps (36.batch) are not supported by minicluster\n");
 }
 
 void ScancelTest::missingJobIdentificationIsAnError()

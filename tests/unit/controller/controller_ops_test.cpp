@@ -43,12 +43,14 @@ private slots:
     void ownerHoldsAndReleasesAdminHoldNeedsAnOperator();
     void requeueOfRunningJobBringsItBackWithRestarts();
     void requeueOfPendingJobIsRefusedWithSlurmsWords();
+    void nodesBeyondThePartitionWaitWithPartitionNodeLimit();
     void cancelledJobWhoseNodeIsLostStaysCancelled();
     void updateChangesAPendingJobOrSaysWhyNot();
     void backfillStartsShortJobAndPlansTheBlockedOne();
     void planEventIsSentOnlyWhenPlannedStartsChange();
     void jobEventsAreSentOnlyWhenSomethingChanged();
     void arrayTasksGetTheirOwnIdsWithinTheThrottle();
+    void arrayTasksAreAddressedBySlurmsIds();
     void dependencyWaitsThenStartsAndUnknownTargetsAreDropped();
     void malformedDependencyIsAJobDependencyProblem();
     void beginTimeHoldsTheJobBack();
@@ -166,9 +168,28 @@ void ControllerOpsTest::requeueOfRunningJobBringsItBackWithRestarts()
     QCOMPARE(j["restarts"].toInt(), 1);
     QCOMPARE(j["nodes"].size(), 0u);
     call(request("release", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
+    // Slurm holds a requeued job back for the credential's lifetime + 1 s: BeginTime first.
     m_ctl->schedule(111);
+    QCOMPARE(reason(1), std::string("BeginTime"));
+    QCOMPARE(job(1)["eligible_time"].toInt(), 110 + 121);
+    m_ctl->schedule(230);
+    QCOMPARE(state(1), std::string("PENDING"));
+    m_ctl->schedule(231);
     QCOMPARE(state(1), std::string("RUNNING"));
     QCOMPARE(ordersOf("launch"), 2u);
+}
+
+void ControllerOpsTest::nodesBeyondThePartitionWaitWithPartitionNodeLimit()
+{
+    // EnforcePartLimits=NO (Slurm's default): accepted, and pending for good.
+    const Json r = call(submitRequest("alice", 1, fields({{"nodes", 3}})));
+    QVERIFY2(r["ok"].toBool(), r["error"].toString().c_str());
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("PENDING"));
+    QCOMPARE(reason(1), std::string("PartitionNodeLimit"));
+    // Nodes that could never hold it are still refused at once.
+    const Json big = call(submitRequest("alice", 8, fields({{"nodes", 3}})));
+    QCOMPARE(big["error"].toString(), std::string("Requested node configuration is not available"));
 }
 
 // scancel, then the node is lost before the job's end is reported: the cancel wins over the
@@ -311,6 +332,50 @@ void ControllerOpsTest::arrayTasksGetTheirOwnIdsWithinTheThrottle()
     QCOMPARE(state(3), std::string("COMPLETING"));
     QCOMPARE(state(4), std::string("COMPLETING"));
     QCOMPARE(state(2), std::string("COMPLETED"));
+}
+
+void ControllerOpsTest::arrayTasksAreAddressedBySlurmsIds()
+{
+    // Held, the whole array stays one pending record: 1_[1-5].
+    call(submitRequest("alice", 1, fields({{"array", "1-5"}, {"hold", true}})));
+    const Json one = call(
+        request("cancel", fields({{"job_ids", Json::array().push("1_2")}, {"user", "alice"}})));
+    QCOMPARE(one["results"].size(), 0u);
+    QCOMPARE(job(1)["array_task_str"].toString(), std::string("1,3-5")); // squeue: 1_[1,3-5]
+    QCOMPARE(job(2)["array_task_id"].toInt(), 2); // the task left the record under its own id
+    QCOMPARE(state(2), std::string("CANCELLED"));
+    const Json range = call(request("cancel",
+        fields({{"job_ids", Json::array().push("1_[4-5]").push("1_9")}, {"user", "alice"}})));
+    QCOMPARE(job(1)["array_task_str"].toString(), std::string("1,3"));
+    QCOMPARE(state(3), std::string("CANCELLED"));
+    QCOMPARE(state(4), std::string("CANCELLED"));
+    QCOMPARE(range["results"].size(), 1u); // 1_9 does not exist
+    QCOMPARE(range["results"].items().at(0)["job"].toString(), std::string("1_9"));
+    QCOMPARE(range["results"].items().at(0)["error"].toString(),
+        std::string("Invalid job id specified"));
+    // scontrol release 1_3: that task alone runs, the record keeps waiting.
+    call(request("release", fields({{"job_ids", Json::array().push("1_3")}, {"user", "alice"}})));
+    m_ctl->schedule(101);
+    QCOMPARE(job(5)["array_task_id"].toInt(), 3);
+    QCOMPARE(state(5), std::string("RUNNING"));
+    QCOMPARE(reason(1), std::string("JobHeldUser"));
+    // The last pending task takes the array's own id.
+    const Json update = call(request("update",
+        fields({{"job_id", "1_1"}, {"user", "alice"}, {"fields", fields({{"name", "last"}})}})));
+    QVERIFY(update["ok"].toBool());
+    QCOMPARE(job(1)["array_task_id"].toInt(), 1);
+    QCOMPARE(job(1)["name"].toString(), std::string("last"));
+    // scontrol requeue 1_3: the running task is ended to be requeued.
+    const Json requeue = call(
+        request("requeue", fields({{"job_ids", Json::array().push("1_3")}, {"user", "alice"}})));
+    QCOMPARE(requeue["results"].size(), 0u);
+    // sacct -j 1: the tasks in task order, whatever their job ids.
+    const Json acct = call(request("acct", fields({{"job_ids", ids({1})}})));
+    std::vector<std::int64_t> order;
+    for (const auto &j : acct["jobs"].items()) {
+        order.push_back(j["job_id"].toInt());
+    }
+    QCOMPARE(order, (std::vector<std::int64_t>{1, 2, 5, 3, 4}));
 }
 
 void ControllerOpsTest::dependencyWaitsThenStartsAndUnknownTargetsAreDropped()

@@ -235,7 +235,10 @@ void ControllerTest::lostNodeDaemonRequeuesJobsByDefault()
     m_ctl->nodeLost("cn01", 110); // RUNNING until cn01's next daemon says it is gone
     QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
     QCOMPARE(job(1)["nodes"].toStringList(), std::vector<std::string>{"cn01"});
-    m_ctl->nodeRegistered("cn01", registration("cn01"), 120); // JobRequeue=1: runs again
+    m_ctl->nodeRegistered("cn01", registration("cn01"), 120); // JobRequeue=1: back to the queue
+    QCOMPARE(job(1)["state"].toString(), std::string("PENDING"));
+    QCOMPARE(job(1)["reason"].toString(), std::string("BeginTime")); // the requeue delay
+    m_ctl->schedule(120 + 121);
     QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
     QCOMPARE(job(1)["restarts"].toInt(), 1);
     QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("launch"));

@@ -29,6 +29,19 @@ private slots:
         QVERIFY(!parseArraySpec("0-1001"));
     }
 
+    void readsJobIdsAsSlurmsCommandsDo()
+    {
+        QCOMPARE(parseJobIdSpec("12")->job, 12u);
+        QVERIFY(parseJobIdSpec("12")->tasks.empty()); // the whole job or array
+        QCOMPARE(parseJobIdSpec("12_2")->tasks, (std::vector<std::uint32_t>{2}));
+        QCOMPARE(parseJobIdSpec("12_[1-3,5]")->tasks, (std::vector<std::uint32_t>{1, 2, 3, 5}));
+        QCOMPARE(parseJobIdSpec("12_[3]")->job, 12u);
+        for (const char *bad : {"", "0", "x", "12_", "12_x", "12_[]", "12_[1-3%2]", "12_[3-1]",
+                 "12_1_2", "-4", "12.batch"}) {
+            QVERIFY2(!parseJobIdSpec(bad), bad);
+        }
+    }
+
     void formatsPendingTasksAsSqueueDoes()
     {
         QCOMPARE(formatArrayTasks({3, 4, 5, 6, 7, 8, 9, 10}, 2), std::string("[3-10%2]"));

@@ -28,11 +28,11 @@ private slots:
         Job j;
         j.state = JobState::Running;
         j.nodeList = {"cn01"};
-        const Job r = requeueJob(j, 300);
+        const Job r = requeueJob(j, 300, 121);
         QCOMPARE(r.state, JobState::Pending);
         QVERIFY(r.nodeList.empty());
         QCOMPARE(r.restarts, 1);
-        QCOMPARE(r.eligibleTime, 300);
+        QCOMPARE(r.eligibleTime, 300 + 121); // BeginTime until the requeue delay is over
     }
 
     void userCannotReleaseAnAdminHold()

@@ -120,6 +120,7 @@ private slots:
     void defMemPerNodeExcludesDefMemPerCpu();
     void readsSchedulingPriorityAndPreemptionKeys();
     void readsCalcPeriodAndCommentStorageAndSaysPriorityFlagsAreIgnored();
+    void readsTimingKeysAndSchedulerParameters();
 };
 
 void SlurmConfTest::readsTheReferenceClusterWithoutProblems()
@@ -455,6 +456,49 @@ void SlurmConfTest::readsCalcPeriodAndCommentStorageAndSaysPriorityFlagsAreIgnor
         = mc::sched::parseSlurmConf("LaunchParameters=enable_nss_slurm,Use_Interactive_Step\n");
     QVERIFY(launch.config.useInteractiveStep);
     QVERIFY(launch.problems.empty());
+}
+
+void SlurmConfTest::readsTimingKeysAndSchedulerParameters()
+{
+    const ClusterConfig defaults = mc::sched::parseSlurmConf("NodeName=cn01 CPUs=4\n").config;
+    QCOMPARE(defaults.minJobAge, 300); // Slurm 22.05's defaults
+    QCOMPARE(defaults.killWait, 30);
+    QCOMPARE(defaults.overTimeLimit, std::optional<mc::sched::Seconds>(0));
+    QCOMPARE(defaults.inactiveLimit, 0);
+    QCOMPARE(defaults.batchStartTimeout, 10);
+    QVERIFY(!defaults.killInvalidDepend);
+    const ParsedConfig parsed = mc::sched::parseSlurmConf("MinJobAge=0\n"
+                                                          "KillWait=5\n"
+                                                          "OverTimeLimit=3\n"
+                                                          "SchedulerParameters=bf_continue,"
+                                                          "Kill_Invalid_Depend\n"
+                                                          "InactiveLimit=0\n"
+                                                          "BatchStartTimeout=10\n");
+    QVERIFY(parsed.problems.empty());
+    QCOMPARE(parsed.config.minJobAge, 0);
+    QCOMPARE(parsed.config.killWait, 5);
+    QCOMPARE(parsed.config.overTimeLimit, std::optional<mc::sched::Seconds>(180)); // minutes
+    QVERIFY(parsed.config.killInvalidDepend);
+    QCOMPARE(parsed.config.schedulerParameters, std::string("bf_continue,Kill_Invalid_Depend"));
+    QVERIFY(!mc::sched::parseSlurmConf("OverTimeLimit=UNLIMITED\n").config.overTimeLimit);
+    QVERIFY(
+        !mc::sched::parseSlurmConf("SchedulerParameters=bf_continue\n").config.killInvalidDepend);
+    // Keys minicluster reads but does not act on say so when set to anything but the default.
+    const ParsedConfig ignored
+        = mc::sched::parseSlurmConf("InactiveLimit=120\nBatchStartTimeout=30\n");
+    QCOMPARE(ignored.problems.size(), std::size_t(2));
+    QCOMPARE(ignored.problems[0].message,
+        std::string("InactiveLimit=120 is accepted but not enforced by minicluster (it keeps "
+                    "Slurm's default of 0)"));
+    QCOMPARE(ignored.config.inactiveLimit, 120); // shown as configured by scontrol show config
+    // A requeued job waits the launch credential's lifetime + 1 s.
+    QCOMPARE(defaults.requeueDelay, 121);
+    QCOMPARE(mc::sched::parseSlurmConf("AuthInfo=socket=/run/munge.sock,cred_expire=30\n")
+                 .config.requeueDelay,
+        31);
+    QCOMPARE(mc::sched::parseSlurmConf("AuthInfo=cred_expire=4\n").problems.size(), std::size_t(1));
+    QCOMPARE(mc::sched::parseSlurmConf("MinJobAge=soon\n").problems.at(0).message,
+        std::string("bad value for MinJobAge=soon"));
 }
 
 QTEST_APPLESS_MAIN(SlurmConfTest)

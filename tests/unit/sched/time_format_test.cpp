@@ -39,6 +39,8 @@ private slots:
     void parsesBeginTimesRelativeToNow();
     void rejectsMalformedBeginTimes_data();
     void rejectsMalformedBeginTimes();
+    void parsesSacctTimesLookingBack_data();
+    void parsesSacctTimesLookingBack();
 };
 
 void TimeFormatTest::initTestCase()
@@ -243,13 +245,23 @@ void TimeFormatTest::parsesBeginTimesRelativeToNow_data()
                            << "2027-01-15T08:00:00";
 }
 
-void TimeFormatTest::parsesBeginTimesRelativeToNow()
+namespace {
+
+// The row's `text` read at kNow, looking ahead or back, is the row's `time`.
+void compareParsedTime(mc::sched::TimeSpecFill fill)
 {
     QFETCH(QString, text);
     QFETCH(QString, time);
-    const auto parsed = mc::sched::parseTimeSpec(text.toStdString(), kNow);
+    const auto parsed = mc::sched::parseTimeSpec(text.toStdString(), kNow, fill);
     QVERIFY(parsed.has_value());
     QCOMPARE(QString::fromStdString(mc::sched::formatTimestamp(*parsed)), time);
+}
+
+} // namespace
+
+void TimeFormatTest::parsesBeginTimesRelativeToNow()
+{
+    compareParsedTime(mc::sched::TimeSpecFill::Future);
 }
 
 void TimeFormatTest::rejectsMalformedBeginTimes_data()
@@ -275,6 +287,45 @@ void TimeFormatTest::rejectsMalformedBeginTimes()
 {
     QFETCH(QString, text);
     QVERIFY(!mc::sched::parseTimeSpec(text.toStdString(), kNow).has_value());
+}
+
+void TimeFormatTest::parsesSacctTimesLookingBack_data()
+{
+    // sacct -S/-E: Slurm's parse_time(text, 1). A clock time is today's, even when it is still
+    // to come; a date without a year is this year's unless its month is still to come.
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("time"); // in UTC; now is 2026-11-21T11:09:33
+    QTest::newRow("HH:MM earlier today") << "00:00"
+                                         << "2026-11-21T00:00:00";
+    QTest::newRow("HH:MM later today") << "20:00"
+                                       << "2026-11-21T20:00:00";
+    QTest::newRow("HH:MM:SS") << "11:05:30"
+                              << "2026-11-21T11:05:30";
+    QTest::newRow("midnight is this morning") << "midnight"
+                                              << "2026-11-21T00:00:00";
+    QTest::newRow("noon") << "noon"
+                          << "2026-11-21T12:00:00";
+    QTest::newRow("now-1hour") << "now-1hour"
+                               << "2026-11-21T10:09:33";
+    QTest::newRow("MMDD earlier this year") << "0115"
+                                            << "2026-01-15T00:00:00";
+    QTest::newRow("MMDD of today") << "1121"
+                                   << "2026-11-21T00:00:00";
+    QTest::newRow("MMDD of a month to come is last year") << "1224"
+                                                          << "2025-12-24T00:00:00";
+    QTest::newRow("MMDDYY") << "122425"
+                            << "2025-12-24T00:00:00";
+    QTest::newRow("iso date") << "2026-11-01"
+                              << "2026-11-01T00:00:00";
+    QTest::newRow("iso date and time") << "2026-11-21T08:30"
+                                       << "2026-11-21T08:30:00";
+    QTest::newRow("iso with seconds") << "2026-11-21T08:30:15"
+                                      << "2026-11-21T08:30:15";
+}
+
+void TimeFormatTest::parsesSacctTimesLookingBack()
+{
+    compareParsedTime(mc::sched::TimeSpecFill::Past);
 }
 
 QTEST_APPLESS_MAIN(TimeFormatTest)

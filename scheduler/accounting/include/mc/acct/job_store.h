@@ -70,6 +70,9 @@ public:
     std::optional<std::int64_t> meta(const std::string &key);
     void setMeta(const std::string &key, std::int64_t value);
 
+    // The finished records (no steps) whose id or array id is `id`, by id: what a dependency
+    // on a job no longer in the controller's memory is judged on.
+    std::vector<sched::Job> finishedJobs(std::uint32_t id);
     // Jobs by id; `jobIds` match a job's id or its array's id (every task of an array).
     std::vector<AcctRow> query(const AcctQuery &query, std::string &error);
     // The step records of one job, in the order they were first stored.

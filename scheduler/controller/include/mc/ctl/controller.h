@@ -217,10 +217,28 @@ private:
     void chargeRunningJobs(Seconds now);
     bool isAdmin(const std::string &user) const;
     std::optional<proto::Json> validate(sched::Job &job, Seconds now);
+    // Array tasks by Slurm's ids (controller_array_ids.cpp). A job a request's `job_ids` names:
+    // as written ("12", "12_3"), its record (nullopt: no such job or task), and whether it
+    // was named by the job's id alone (an array's id names the whole array).
+    struct NamedJob {
+        std::string text;
+        std::optional<sched::JobId> id;
+        bool wholeJob = true;
+    };
+    // Every job `ids` names (numbers, or "12", "12_3", "12_[1-3,5]"), a range of tasks one by
+    // one. A task still pending in its array's record is split into a record of its own.
+    std::vector<NamedJob> namedJobs(const proto::Json &ids, Seconds now);
+    // A per-job failure of cancel, hold, release or requeue: {job_id, job (as named), error,
+    // errno}; job_id is the record's id, else the job id of the name.
+    static proto::Json jobFailure(const NamedJob &named, std::string_view message, int slurmErrno);
+    // Task `taskId` of pending array record `record` as a record of its own (a new id, unless
+    // it is the last task: then `record` itself); returns it.
+    sched::Job &splitTask(sched::Job &record, std::uint32_t taskId, Seconds now);
     // Requests (controller_ops.cpp).
     proto::Json holdOrRelease(const proto::Json &request, Seconds now, bool hold);
     proto::Json requeue(const proto::Json &request, Seconds now);
     proto::Json update(const proto::Json &request, Seconds now);
+    proto::Json updateJob(sched::JobId id, const proto::Json &request, Seconds now);
     proto::Json priorities(const proto::Json &request, Seconds now) const;
     proto::Json shares(const proto::Json &request, Seconds now) const;
     proto::Json nodeUpdate(const proto::Json &request, Seconds now);

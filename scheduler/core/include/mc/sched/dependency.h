@@ -37,7 +37,9 @@ enum class DependencyStatus { Satisfied, Waiting, Never };
 
 // What evaluation needs from the controller's job table.
 struct JobLookup {
-    // The job with this id, or nullptr when unknown (purged jobs count as done and fine).
+    // The job with this id, or nullptr when no such job ever existed. A finished job that left
+    // the controller's memory (MinJobAge, a restart) is still found, from the store: its
+    // outcome decides the dependency for good.
     std::function<const Job *(JobId)> find;
     // Every job record of the array whose %A is `arrayJobId` (tasks and the pending record).
     std::function<std::vector<const Job *>(std::uint32_t arrayJobId)> arrayMembers;
@@ -55,5 +57,12 @@ struct DependencyResult {
 
 // Evaluates `job.spec.dependency` at `now`. An empty dependency is satisfied.
 DependencyResult evaluateDependency(const Job &job, const JobLookup &lookup, Seconds now);
+
+// Slurm's test for ESLURM_CIRCULAR_DEPENDENCY ("Circular job dependency"): true when `dep`,
+// given to `job`, names the job itself (its id; for an array task or record, its array's id),
+// directly or through the dependencies of the unfinished jobs it names, followed as far as
+// Slurm follows them (ten lists: DependencyParameters' max_depend_depth default). `job` need
+// not be known to `lookup` (a submission being accepted).
+bool dependsOnItself(const Job &job, const Dependency &dep, const JobLookup &lookup);
 
 } // namespace mc::sched

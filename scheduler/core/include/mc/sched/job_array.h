@@ -26,4 +26,13 @@ std::optional<ArraySpec> parseArraySpec(std::string_view text);
 // shown as "[0,2,4,...]" ranges of consecutive ids: "[0,2,4-6]".
 std::string formatArrayTasks(const std::vector<std::uint32_t> &taskIds, int maxRunning);
 
+// A job id as scancel, scontrol, squeue -j and sacct -j read it: "12" (the job; for an array,
+// the whole array), "12_3" (one task), "12_[1-3,5]" (some tasks, any --array form without
+// a "%" limit). nullopt when malformed.
+struct JobIdSpec {
+    std::uint32_t job = 0;
+    std::vector<std::uint32_t> tasks; // ascending; empty: the whole job
+};
+std::optional<JobIdSpec> parseJobIdSpec(std::string_view text);
+
 } // namespace mc::sched

@@ -22,8 +22,10 @@ Job startJob(Job job, const StartDecision &start, Seconds now);
 Job endJob(Job job, JobState state, ExitStatus exit, Seconds now);
 
 // Back to PENDING (scontrol requeue, preemption with REQUEUE, node failure): nodes are given
-// back, Restarts grows, and the job is eligible again at `now`.
-Job requeueJob(Job job, Seconds now);
+// back, Restarts grows, and the job waits with reason BeginTime until `now` + `delay`. Slurm's
+// batch_requeue_fini() sets that begin time past the launch credential's lifetime plus one
+// second: ClusterConfig::requeueDelay (AuthInfo=cred_expire=, 120 s by default).
+Job requeueJob(Job job, Seconds now, Seconds delay);
 
 // scontrol hold (admin = true: JobHeldAdmin) or sbatch --hold / scontrol hold by the owner.
 Job holdJob(Job job, bool admin);

@@ -76,6 +76,23 @@ struct ClusterConfig {
     std::optional<MiB> defMemPerCpu; // DefMemPerCPU=
     std::optional<MiB> defMemPerNode; // DefMemPerNode=
     Seconds killWait = 30; // KillWait= (seconds)
+    // How long a requeued job waits (BeginTime) before it may run again: the launch
+    // credential's lifetime (AuthInfo=cred_expire=, at least 5 s, 120 s by default) plus one.
+    Seconds requeueDelay = 121;
+    // MinJobAge= (seconds): how long a finished job stays in the controller's memory (squeue,
+    // scontrol show job); its record stays in the store for good. 0: never forgotten.
+    Seconds minJobAge = 300;
+    // OverTimeLimit= (minutes in the file, seconds here): how long past its time limit a job
+    // may run before it is ended; nullopt: UNLIMITED.
+    std::optional<Seconds> overTimeLimit = Seconds{0};
+    // InactiveLimit= and BatchStartTimeout= (seconds): read and shown by scontrol show config;
+    // minicluster does not act on them (a value other than the default is reported).
+    Seconds inactiveLimit = 0;
+    Seconds batchStartTimeout = 10;
+    // SchedulerParameters= as written ("" when absent); kill_invalid_depend cancels a job whose
+    // dependency can never be satisfied instead of leaving it DependencyNeverSatisfied.
+    std::string schedulerParameters;
+    bool killInvalidDepend = false;
     SchedulerKind scheduler = SchedulerKind::Backfill; // SchedulerType=
     PriorityConfig priority;
     bool preemptPartitionPrio = false; // PreemptType=preempt/partition_prio

@@ -38,8 +38,13 @@ std::string formatTimestamp(Seconds epoch);
 // "now+1hour", "now+2days", "now-1week", "today", "tomorrow", "midnight", "noon", "fika",
 // "teatime", "HH:MM[:SS] [AM|PM]", "YYYY-MM-DD[THH:MM[:SS]]", "MM/DD[/YY]", "MMDD[YY]",
 // "MM.DD[.YY]", "uts<epoch>", in local time. `now` is the reference time. Missing parts are
-// filled as sbatch --begin does: a clock time not later than now means tomorrow, a date
-// without a year not later than now means next year. nullopt when the text is not a time.
-std::optional<Seconds> parseTimeSpec(std::string_view text, Seconds now);
+// filled as Slurm's parse_time() does, in the direction given: looking ahead (sbatch --begin),
+// a clock time not later than now means tomorrow and a date without a year not later than
+// now means next year; looking back (sacct -S/-E), a clock time is today's and a date without
+// a year is this year's, or last year's when its month is still to come. nullopt when the
+// text is not a time.
+enum class TimeSpecFill { Future, Past };
+std::optional<Seconds> parseTimeSpec(
+    std::string_view text, Seconds now, TimeSpecFill fill = TimeSpecFill::Future);
 
 } // namespace mc::sched
