@@ -16,7 +16,7 @@ std::optional<std::int64_t> parseTime(const std::string &text, std::int64_t now,
 {
     auto when = sched::parseTimeSpec(text, now);
     if (!when) {
-        err = "Invalid time specification (pos=0): " + text + "\n";
+        err = invalidTimeLine(text);
     }
     return when;
 }
