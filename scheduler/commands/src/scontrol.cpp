@@ -6,6 +6,7 @@
 #include "mc/sched/hostlist.h"
 #include "outcome.h"
 #include "scontrol_actions.h"
+#include "scontrol_config.h"
 #include "scontrol_options.h"
 #include "scontrol_records.h"
 #include "text.h"
@@ -170,7 +171,7 @@ Outcome showPartitions(Context &ctx, const Settings &s, const std::vector<std::s
         }
     }
     if (out.empty() && !args.empty()) {
-        return {{}, "Partition " + args.front() + " not found\n", 1};
+        return {"Partition " + args.front() + " not found\n", {}, 1}; // stdout, as Slurm
     }
     if (out.empty()) {
         return {"No partitions in the system\n", {}, 0};
@@ -187,9 +188,14 @@ Outcome showConfig(Context &ctx, const std::vector<std::string> &args)
         return {{},
             "slurm_load_ctl_conf error: Unable to contact slurm controller (connect failure)\n", 1};
     }
-    const std::string conf = ctx.readSlurmConf ? ctx.readSlurmConf().value_or("") : "";
-    std::string text = configText(conf, ctx.getenv("SLURM_CONF").value_or(""),
-        (*reply)["cluster_name"].toString(), (*reply)["now"].toInt(ctx.now));
+    ConfigFacts facts;
+    facts.slurmConf = ctx.readSlurmConf ? ctx.readSlurmConf().value_or("") : "";
+    facts.confPath = ctx.getenv("SLURM_CONF").value_or("");
+    facts.clusterName = (*reply)["cluster_name"].toString();
+    facts.hostname = sched::parseSlurmConf(facts.slurmConf).config.controlMachine;
+    facts.now = (*reply)["now"].toInt(ctx.now);
+    facts.lookupUser = ctx.lookupUser;
+    const std::string text = configText(facts);
     if (args.empty()) {
         return {text, {}, 0};
     }
