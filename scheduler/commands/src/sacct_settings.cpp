@@ -62,6 +62,9 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     case kBrief:
         s.brief = true;
         break;
+    case kLong:
+        s.longFormat = true;
+        break;
     case kDelimiter:
         s.layout.delimiter = value;
         break;
