@@ -230,6 +230,13 @@ std::vector<Row> buildRows(const Settings &s, const ClusterView &view,
         group(nullptr, nodes);
         return rows;
     }
+    // Slurm splits rows by partition only when the partition's name is shown (%P, %R); else
+    // the partitions' nodes merge into rows by the fields shown, each node counted once.
+    const bool byPartition
+        = s.nodeCentric || std::any_of(columns.begin(), columns.end(), [](const Column &c) {
+              return c.field && (c.field->letter == 'P' || c.field->letter == 'R');
+          });
+    std::map<std::string, std::size_t> merged;
     for (const auto &part : view.partitions) {
         if (!s.partitions.empty()
             && std::find(s.partitions.begin(), s.partitions.end(), part.name)
@@ -244,8 +251,21 @@ std::vector<Row> buildRows(const Settings &s, const ClusterView &view,
             }
         }
         const std::size_t before = rows.size();
-        group(&part, nodes);
-        if (rows.size() == before && !s.nodeCentric && (s.nodes || part.nodes.empty())) {
+        if (byPartition) {
+            group(&part, nodes);
+        } else {
+            for (const NodeView *n : nodes) {
+                Row single{&part, {n}, &view, lookup};
+                auto [it, added] = merged.emplace(groupKey(columns, single), rows.size());
+                if (added) {
+                    rows.push_back(std::move(single));
+                } else if (auto &list = rows[it->second].nodes;
+                           std::find(list.begin(), list.end(), n) == list.end()) {
+                    list.push_back(n);
+                }
+            }
+        }
+        if (rows.size() == before && byPartition && (s.nodes || part.nodes.empty())) {
             rows.push_back(Row{&part, {}, &view, lookup}); // Slurm's "n/a" line
         }
     }

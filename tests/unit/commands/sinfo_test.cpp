@@ -48,6 +48,7 @@ private slots:
     void summarizeCountsNodesAllocatedIdleOtherTotal();
     void longShowsJobSizeRootOversubscribeAndGroups();
     void partitionAndFormatOptionsSelectAndShape();
+    void formatWithoutPartitionMergesPartitionsNodes();
     void busyClusterSplitsRowsByStateDrainedFirst();
     void listReasonsShowsDrainedNodesWithWhoAndWhen();
     void nodeCentricFormatShowsCpuCountsPerNode();
@@ -154,6 +155,19 @@ void SinfoTest::partitionAndFormatOptionsSelectAndShape()
         "cpu up 2-00:00:00 4 idle node[01-04]\n");
     r = runSinfo(clusterReply(), {"-h", "--format=%R:%L:%c:%m"});
     COMPARE_TEXT(r.out, "debug:10:00:4:4000\ncpu:n/a:4:4000\n");
+}
+
+// Real Slurm 22.05 (tests/differential, sinfo-views): without %P or %R the rows are not split
+// by partition, and a node in two partitions counts once.
+void SinfoTest::formatWithoutPartitionMergesPartitionsNodes()
+{
+    Result r = runSinfo(clusterReply(), {"-o", "%D %t %N"});
+    COMPARE_TEXT(r.out, "NODES STATE NODELIST\n4 idle node[01-04]\n");
+    r = runSinfo(clusterReply(), {"-O", "Nodes,Time"});
+    COMPARE_TEXT(r.out,
+        "NODES               TIMELIMIT           \n"
+        "2                   30:00               \n"
+        "4                   2-00:00:00          \n");
 }
 
 void SinfoTest::busyClusterSplitsRowsByStateDrainedFirst()
