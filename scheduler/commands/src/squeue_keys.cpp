@@ -105,6 +105,9 @@ void add(std::vector<std::string> &keys, const Keys &more)
 
 std::vector<std::string_view> keysOfField(const Field &field)
 {
+    if (!field.value) {
+        return {}; // a fixed value reads nothing
+    }
     for (const auto &entry : kEntries) {
         if (entry.field == field.name) {
             return entry.keys;
