@@ -135,26 +135,27 @@ Outcome showNodes(Context &ctx, const Settings &s, const std::vector<std::string
     for (const auto &arg : args) {
         auto expanded = sched::expandHostlist(arg);
         if (!expanded) {
-            return {{}, "Node " + arg + " not found\n", 1};
+            return {"Node " + arg + " not found\n", {}, 1}; // stdout, as Slurm
         }
         names.insert(names.end(), expanded->begin(), expanded->end());
     }
     std::string out;
-    std::string err;
     if (names.empty()) {
         for (const auto &n : view->nodes) {
             out += render(nodeRecord(n, *view), s.oneLiner);
         }
         return {out, {}, 0};
     }
+    bool missing = false;
     for (const auto &name : names) {
         if (const NodeView *n = view->node(name)) {
             out += render(nodeRecord(*n, *view), s.oneLiner);
         } else {
-            err += "Node " + name + " not found\n";
+            out += "Node " + name + " not found\n"; // stdout, as Slurm
+            missing = true;
         }
     }
-    return {out, err, err.empty() ? 0 : 1};
+    return {out, {}, missing ? 1 : 0};
 }
 
 Outcome showPartitions(Context &ctx, const Settings &s, const std::vector<std::string> &args)

@@ -109,7 +109,11 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
 {
     const std::string state = job["state"].toString();
     const std::int64_t submit = job["submit_time"].toInt();
-    const std::int64_t eligible = job["eligible_time"].toInt(submit);
+    // A job held from its submission has never been eligible: Slurm prints Unknown.
+    const std::string reason = job["reason"].toString();
+    const bool heldPending
+        = state == "PENDING" && (reason == "JobHeldUser" || reason == "JobHeldAdmin");
+    const std::int64_t eligible = heldPending ? 0 : job["eligible_time"].toInt(submit);
     const std::int64_t start = job["start_time"].toInt();
     const std::int64_t end = job["end_time"].toInt();
     const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
@@ -125,7 +129,6 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
     if ((running || pending) && limit != sched::kInfinite && start > 0) {
         endTime = start + limit; // pending: the expected end, as Slurm shows it
     }
-    const std::string reason = job["reason"].toString("None");
     const bool accrues = !pending
         || (reason != "BeginTime" && reason != "Dependency" && reason.rfind("JobHeld", 0) != 0);
     const std::string user = job["user"].toString();
