@@ -73,13 +73,21 @@ std::optional<StateMatch> stateMatch(std::string_view word)
     return StateMatch{it->second, false};
 }
 
+constexpr std::string_view kValidStates
+    = "valid states: unknown,down,idle,allocated,?,mixed,future,drain,drained,draining,"
+      "no_respond,reserved,perfctrs,cloud,completing,powering_down,powered_down,power_down,"
+      "powering_up,fail,maint,reboot,reboot^,unknown";
+
 std::optional<Outcome> setStates(Settings &s, const std::string &text)
 {
     s.states.clear();
     for (const auto &word : splitList(text)) {
         auto match = stateMatch(word);
         if (!match) {
-            return Outcome{{}, errorLine(kProgram, "Invalid node state specified: " + word), 1};
+            return Outcome{{},
+                errorLine(kProgram, "Bad state string: \"" + word + "\"")
+                    + errorLine(kProgram, kValidStates),
+                1};
         }
         s.states.push_back(*match);
     }
@@ -386,15 +394,12 @@ int Sinfo::run()
     std::vector<Column> columns = s.longFormat
         ? parseLongFormat(*s.longFormat, errors)
         : parseFormat(s.format.value_or(std::string(chooseFormat(s))), errors);
-    if (!errors.empty()) {
-        return deliver(m_ctx, Outcome{out, errors, 1});
-    }
+    *m_ctx.err << errors; // Slurm goes on after a bad format, with exit 0
     const UserLookup *lookup = &m_ctx.lookupUser;
     std::vector<Row> rows = buildRows(s, *view, columns, lookup);
     const std::string defaultSort = s.nodeCentric ? "N" : (s.reasons ? "" : "#P,-t");
-    if (auto bad = sortRows(rows, *view, s.sort.value_or(defaultSort))) {
-        return deliver(
-            m_ctx, Outcome{out, errorLine(kProgram, "Invalid sort specification: " + *bad), 1});
+    if (sortRows(rows, *view, s.sort.value_or(defaultSort))) {
+        sortRows(rows, *view, defaultSort); // Slurm ignores a sort letter it does not know
     }
     fitColumns(columns, rows);
     if (!s.noHeader) {

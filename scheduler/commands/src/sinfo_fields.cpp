@@ -246,7 +246,7 @@ const std::array kFields{
                 },
                 "Unknown");
         }},
-    Field{'i', "reservation", "RESERVATION", false,
+    Field{0, "reservation", "RESERVATION", false, // Slurm 22.05 has no %i
         [](const Row &) {
             return Cell{"(null)"};
         }},
@@ -459,8 +459,8 @@ std::vector<Column> parseFormat(std::string_view format, std::string &errors)
         Column column{byLetter(token.letter), token.width, token.right, token.fitToData,
             std::move(token.suffix)};
         if (!column.field) {
-            errors += errorLine(
-                "sinfo", std::string("Invalid node format specification: ") + token.letter);
+            // Slurm's words here have no "sinfo: error: " and the letter prints as typed
+            errors += std::string("Invalid node format specification: ") + token.letter + "\n";
             column.suffix = "%" + token.raw;
         }
         columns.push_back(std::move(column));
@@ -480,7 +480,7 @@ std::vector<Column> parseLongFormat(std::string_view format, std::string &errors
         }
         Column column{byName(token.name), token.width, token.right, false, std::move(token.suffix)};
         if (!column.field) {
-            errors += errorLine("sinfo", "Invalid node format specification: " + token.name);
+            errors += errorLine("sinfo", "Invalid job format specification: " + token.name); // sic
             continue;
         }
         columns.push_back(std::move(column));
