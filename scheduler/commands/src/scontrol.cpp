@@ -298,7 +298,7 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
             return notSupported(kProgram, "show " + std::string(known));
         }
     }
-    return {{}, "invalid entity:" + entity + " for keyword:show\n", 1};
+    return {{}, "invalid entity:" + entity + " for keyword:show \n", 1}; // sic: the space
 }
 
 } // namespace

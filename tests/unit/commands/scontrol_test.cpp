@@ -473,7 +473,7 @@ void ScontrolTest::unknownKeywordAndEntityAreErrors()
     COMPARE_TEXT(r.err, "invalid keyword: frobnicate\n");
     QCOMPARE(r.exitCode, 1);
     r = runScontrol({"show", "gizmo"});
-    COMPARE_TEXT(r.err, "invalid entity:gizmo for keyword:show\n");
+    COMPARE_TEXT(r.err, "invalid entity:gizmo for keyword:show \n");
     QCOMPARE(r.exitCode, 1);
 }
 
