@@ -273,7 +273,8 @@ std::vector<Row> buildRows(const Settings &s, const ClusterView &view,
                 }
             }
         }
-        if (rows.size() == before && byPartition && (s.nodes || part.nodes.empty())) {
+        const bool nodeFilter = s.nodes || !s.states.empty() || s.dead || s.responding;
+        if (rows.size() == before && byPartition && (nodeFilter || part.nodes.empty())) {
             rows.push_back(Row{&part, {}, &view, lookup}); // Slurm's "n/a" line
         }
     }

@@ -339,8 +339,8 @@ const std::array kFields{
             return Cell{"22.05.8"};
         }},
     Field{'V', "cluster", "CLUSTER", false,
-        [](const Row &r) {
-            return Cell{r.cluster ? r.cluster->clusterName : std::string()};
+        [](const Row &) {
+            return Cell{"N/A"}; // Slurm names the cluster only with -M (not supported)
         }},
     Field{'w', "weight", "WEIGHT", false,
         [](const Row &r) {
@@ -381,7 +381,7 @@ const std::array kFields{
     Field{0, "gresused", "GRES_USED", false,
         [](const Row &r) {
             return first(r, [](const NodeView &n) {
-                return n.gpus > 0 ? "gpu:0(IDX:N/A)" : std::string("gpu:0");
+                return n.gpus > 0 ? "gpu:0(IDX:N/A)" : std::string("(null)");
             });
         }},
     Field{0, "port", "PORT", false,
