@@ -339,6 +339,12 @@ const std::array kFields{
         }},
     Field{0, "eligibletime", "ELIGIBLE_TIME", true,
         [](const JobRow &r) {
+            // held or waiting on a dependency: never eligible yet (Slurm prints N/A)
+            const std::string reason = text(r, "reason");
+            if (text(r, "state") == "PENDING"
+                && (reason.rfind("JobHeld", 0) == 0 || reason == "Dependency")) {
+                return Cell{"N/A"};
+            }
             return timestamp(r.job["eligible_time"].toInt());
         }},
     Field{0, "exit_code", "EXIT_CODE", true,

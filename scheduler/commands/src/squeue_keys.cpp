@@ -80,7 +80,7 @@ const std::array kEntries{
     Entry{"numtasks", {"num_tasks"}},
     Entry{"cpus-per-task", {"cpus_per_task"}},
     Entry{"cpuspertask", {"cpus_per_task"}},
-    Entry{"eligibletime", {"eligible_time"}},
+    Entry{"eligibletime", {"eligible_time", "state", "reason"}},
     Entry{"exit_code", {"exit_code", "exit_signal"}},
     Entry{"stdout", {"std_out"}},
     Entry{"stderr", {"std_err"}},
