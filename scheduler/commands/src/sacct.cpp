@@ -27,6 +27,17 @@ constexpr std::string_view kProgram = "sacct";
 constexpr std::string_view kDefaultFields
     = "jobid,jobname,partition,account,alloccpus,state,exitcode";
 constexpr std::string_view kBriefFields = "jobid,state,exitcode";
+// sacct -l, as Slurm 22.05's sacct.h LONG_FIELDS.
+constexpr std::string_view kLongFields
+    = "jobid,jobidraw,jobname,partition,maxvmsize,maxvmsizenode,maxvmsizetask,avevmsize,maxrss,"
+      "maxrssnode,maxrsstask,averss,maxpages,maxpagesnode,maxpagestask,avepages,mincpu,"
+      "mincpunode,mincputask,avecpu,ntasks,alloccpus,elapsed,state,exitcode,avecpufreq,"
+      "reqcpufreqmin,reqcpufreqmax,reqcpufreqgov,reqmem,consumedenergy,maxdiskread,"
+      "maxdiskreadnode,maxdiskreadtask,avediskread,maxdiskwrite,maxdiskwritenode,"
+      "maxdiskwritetask,avediskwrite,reqtres,alloctres,tresusageinave,tresusageinmax,"
+      "tresusageinmaxn,tresusageinmaxt,tresusageinmin,tresusageinminn,tresusageinmint,"
+      "tresusageintot,tresusageoutmax,tresusageoutmaxn,tresusageoutmaxt,tresusageoutave,"
+      "tresusageouttot";
 
 std::int64_t midnight(std::int64_t now)
 {
@@ -168,6 +179,9 @@ int Sacct::run()
     std::string fields = s.fieldList;
     if (s.brief) {
         fields += std::string(kBriefFields) + ",";
+    }
+    if (s.longFormat) {
+        fields += std::string(kLongFields) + ",";
     }
     if (fields.empty()) {
         fields = m_ctx.getenv("SACCT_FORMAT").value_or(std::string(kDefaultFields));

@@ -38,7 +38,7 @@ constexpr std::array kOptions{
     OptionDef{"jobs", 'j', kReq, kJobs},
     OptionDef{"timelimit-min", 'k', kReq, kTimelimitMin, kRefused},
     OptionDef{"timelimit-max", 'K', kReq, kTimelimitMax, kRefused},
-    OptionDef{"long", 'l', kNo, kLong, kRefused},
+    OptionDef{"long", 'l', kNo, kLong},
     OptionDef{"allclusters", 'L', kNo, kAllClusters},
     OptionDef{"cluster", 'M', kReq, kClusters, kRefused},
     OptionDef{"clusters", 0, kReq, kClusters, kRefused},

@@ -18,7 +18,7 @@ std::optional<std::int64_t> parseTime(const std::string &text, std::int64_t now,
     // sacct reads -S/-E with parse_time(text, 1): looking back, not as sbatch --begin.
     auto when = sched::parseTimeSpec(text, now, sched::TimeSpecFill::Past);
     if (!when) {
-        err = "Invalid time specification (pos=0): " + text + "\n";
+        err = invalidTimeLine(text);
     }
     return when;
 }
@@ -63,6 +63,9 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         break;
     case kBrief:
         s.brief = true;
+        break;
+    case kLong:
+        s.longFormat = true;
         break;
     case kDelimiter:
         s.layout.delimiter = value;

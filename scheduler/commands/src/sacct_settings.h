@@ -30,6 +30,7 @@ struct Settings {
     enum class Help { None, Help, Fields, Usage };
     Help help = Help::None; // shown after every option is read, as Slurm does
     bool allUsers = false, allocations = false, brief = false, noHeader = false;
+    bool longFormat = false; // -l: Slurm's long field list
     bool noConvert = false;
     int verbose = 0;
     Layout layout;

@@ -1,5 +1,6 @@
 #include "mc/cmd/sbatch.h"
 
+#include "cluster_view.h"
 #include "mc/sched/batch_script.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
@@ -139,6 +140,60 @@ Outcome testOnlyOutcome(const Json &reply)
     return Outcome{{}, std::move(line), 0};
 }
 
+// The line slurmctld sends before "Batch job submission failed: <error>" when it can name the
+// cause: the partition it does not know, or a node too small for the memory or the CPUs asked
+// per node. Empty when Slurm has none (a node list or an exclusion that leaves no node).
+std::string submitFailureCause(const std::string &error, const Json &job, Context &ctx)
+{
+    std::string loadError;
+    const auto cluster = loadClusterView(ctx, loadError);
+    const std::string requested = job["partition"].toString();
+    if (error == "Invalid partition name specified") {
+        for (const std::string &name : splitList(requested)) {
+            if (!cluster || !cluster->partition(name)) {
+                return "invalid partition specified: " + name;
+            }
+        }
+        return {};
+    }
+    if (error != "Requested node configuration is not available" || !cluster) {
+        return {};
+    }
+    const PartitionView *partition = nullptr;
+    for (const PartitionView &p : cluster->partitions) {
+        if (requested.empty() ? p.isDefault : splitList(requested).front() == p.name) {
+            partition = &p;
+        }
+    }
+    int maxCpus = 0;
+    std::int64_t maxMemory = 0;
+    for (const NodeView &node : cluster->nodes) {
+        if (!partition
+            || std::find(partition->nodes.begin(), partition->nodes.end(), node.name)
+                != partition->nodes.end()) {
+            maxCpus = std::max(maxCpus, node.cpus);
+            maxMemory = std::max(maxMemory, node.memory);
+        }
+    }
+    const std::int64_t cpusPerTask = job["cpus_per_task"].toInt();
+    const std::int64_t tasksPerNode
+        = job["ntasks_per_node"].isNumber() ? job["ntasks_per_node"].toInt() : 1;
+    if (cpusPerTask * tasksPerNode > maxCpus) {
+        return "CPU count per node can not be satisfied";
+    }
+    if ((job["mem_per_node"].isNumber() && job["mem_per_node"].toInt() > maxMemory)
+        || (job["mem_per_cpu"].isNumber() && job["mem_per_cpu"].toInt() > maxMemory)) {
+        return "Memory specification can not be satisfied";
+    }
+    return {};
+}
+
+// "sbatch: error: <cause>\n", or nothing without a cause.
+std::string causeLine(const std::string &cause)
+{
+    return cause.empty() ? std::string() : errorLine(kProgram, cause);
+}
+
 } // namespace
 
 int Sbatch::run()
@@ -224,6 +279,10 @@ int Sbatch::run()
     if (auto end = settleMemory(opts)) {
         return finish(*end);
     }
+    if (opts.nodes == 0) { // slurmctld's refusal (it also uses up a job id there)
+        return finish(
+            failure("Batch job submission failed: Node count specification invalid", kExitError));
+    }
 
     // The request.
     const std::string workDir = opts.chdir.value_or(m_ctx.cwd);
@@ -302,8 +361,11 @@ int Sbatch::run()
             kExitError});
     }
     if (reply && opts.testOnly && !(*reply)["ok"].toBool()) {
-        return finish(
-            Outcome{{}, "allocation failure: " + (*reply)["error"].toString() + "\n", kExitError});
+        const std::string error = (*reply)["error"].toString();
+        return finish(Outcome{{},
+            causeLine(submitFailureCause(error, request["job"], m_ctx))
+                + "allocation failure: " + error + "\n",
+            kExitError});
     }
     if (!reply) {
         return finish(failure("Batch job submission failed: Unable to contact slurm controller "
@@ -311,8 +373,10 @@ int Sbatch::run()
             kExitError));
     }
     if (!(*reply)["ok"].toBool()) {
-        return finish(
-            failure("Batch job submission failed: " + (*reply)["error"].toString(), kExitError));
+        const std::string error = (*reply)["error"].toString();
+        Outcome failed = failure("Batch job submission failed: " + error, kExitError);
+        failed.err = causeLine(submitFailureCause(error, request["job"], m_ctx)) + failed.err;
+        return finish(failed);
     }
     if (opts.testOnly) {
         return finish(testOnlyOutcome(*reply));

@@ -47,7 +47,9 @@ std::optional<Outcome> parseNodes(JobOptions &opts, const std::string &value)
                 kExitBadOption);
         }
     }
-    opts.nodes = static_cast<int>(std::max<std::int64_t>(*minimum, 1));
+    // -N 0 alone goes on to the submission, which Slurm refuses; in a range it means 1.
+    opts.nodes = static_cast<int>(
+        dash == std::string::npos ? *minimum : std::max<std::int64_t>(*minimum, 1));
     return std::nullopt;
 }
 
@@ -270,7 +272,9 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         break;
     case kBegin:
         if (!sched::parseTimeSpec(value, ctx.now)) {
-            return failure("Invalid --begin specification", kExitBadOption);
+            Outcome bad = failure("Invalid --begin specification", kExitBadOption);
+            bad.err = invalidTimeLine(value) + bad.err;
+            return bad;
         }
         opts.beginText = value;
         break;

@@ -6,6 +6,7 @@
 #include "mc/sched/hostlist.h"
 #include "outcome.h"
 #include "scontrol_actions.h"
+#include "scontrol_config.h"
 #include "scontrol_options.h"
 #include "scontrol_records.h"
 #include "text.h"
@@ -134,26 +135,27 @@ Outcome showNodes(Context &ctx, const Settings &s, const std::vector<std::string
     for (const auto &arg : args) {
         auto expanded = sched::expandHostlist(arg);
         if (!expanded) {
-            return {{}, "Node " + arg + " not found\n", 1};
+            return {"Node " + arg + " not found\n", {}, 1}; // stdout, as Slurm
         }
         names.insert(names.end(), expanded->begin(), expanded->end());
     }
     std::string out;
-    std::string err;
     if (names.empty()) {
         for (const auto &n : view->nodes) {
             out += render(nodeRecord(n, *view), s.oneLiner);
         }
         return {out, {}, 0};
     }
+    bool missing = false;
     for (const auto &name : names) {
         if (const NodeView *n = view->node(name)) {
             out += render(nodeRecord(*n, *view), s.oneLiner);
         } else {
-            err += "Node " + name + " not found\n";
+            out += "Node " + name + " not found\n"; // stdout, as Slurm
+            missing = true;
         }
     }
-    return {out, err, err.empty() ? 0 : 1};
+    return {out, {}, missing ? 1 : 0};
 }
 
 Outcome showPartitions(Context &ctx, const Settings &s, const std::vector<std::string> &args)
@@ -170,7 +172,7 @@ Outcome showPartitions(Context &ctx, const Settings &s, const std::vector<std::s
         }
     }
     if (out.empty() && !args.empty()) {
-        return {{}, "Partition " + args.front() + " not found\n", 1};
+        return {"Partition " + args.front() + " not found\n", {}, 1}; // stdout, as Slurm
     }
     if (out.empty()) {
         return {"No partitions in the system\n", {}, 0};
@@ -187,9 +189,14 @@ Outcome showConfig(Context &ctx, const std::vector<std::string> &args)
         return {{},
             "slurm_load_ctl_conf error: Unable to contact slurm controller (connect failure)\n", 1};
     }
-    const std::string conf = ctx.readSlurmConf ? ctx.readSlurmConf().value_or("") : "";
-    std::string text = configText(conf, ctx.getenv("SLURM_CONF").value_or(""),
-        (*reply)["cluster_name"].toString(), (*reply)["now"].toInt(ctx.now));
+    ConfigFacts facts;
+    facts.slurmConf = ctx.readSlurmConf ? ctx.readSlurmConf().value_or("") : "";
+    facts.confPath = ctx.getenv("SLURM_CONF").value_or("");
+    facts.clusterName = (*reply)["cluster_name"].toString();
+    facts.hostname = sched::parseSlurmConf(facts.slurmConf).config.controlMachine;
+    facts.now = (*reply)["now"].toInt(ctx.now);
+    facts.lookupUser = ctx.lookupUser;
+    const std::string text = configText(facts);
     if (args.empty()) {
         return {text, {}, 0};
     }
@@ -291,7 +298,7 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
             return notSupported(kProgram, "show " + std::string(known));
         }
     }
-    return {{}, "invalid entity:" + entity + " for keyword:show\n", 1};
+    return {{}, "invalid entity:" + entity + " for keyword:show \n", 1}; // sic: the space
 }
 
 } // namespace

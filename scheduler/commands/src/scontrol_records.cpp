@@ -109,7 +109,11 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
 {
     const std::string state = job["state"].toString();
     const std::int64_t submit = job["submit_time"].toInt();
-    const std::int64_t eligible = job["eligible_time"].toInt(submit);
+    // A job held from its submission has never been eligible: Slurm prints Unknown.
+    const std::string reason = job["reason"].toString();
+    const bool heldPending
+        = state == "PENDING" && (reason == "JobHeldUser" || reason == "JobHeldAdmin");
+    const std::int64_t eligible = heldPending ? 0 : job["eligible_time"].toInt(submit);
     const std::int64_t start = job["start_time"].toInt();
     const std::int64_t end = job["end_time"].toInt();
     const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
@@ -125,7 +129,6 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
     if ((running || pending) && limit != sched::kInfinite && start > 0) {
         endTime = start + limit; // pending: the expected end, as Slurm shows it
     }
-    const std::string reason = job["reason"].toString("None");
     const bool accrues = !pending
         || (reason != "BeginTime" && reason != "Dependency" && reason.rfind("JobHeld", 0) != 0);
     const std::string user = job["user"].toString();
@@ -311,53 +314,6 @@ Record partitionRecord(const PartitionView &p, const ClusterView &view)
     r.push_back("TRES=cpu=" + str(cpus) + ",mem=" + sched::formatMemory(memory) + ",node=" + nodes
         + ",billing=" + str(cpus) + (gpus > 0 ? ",gres/gpu=" + str(gpus) : ""));
     return r;
-}
-
-std::string configText(const std::string &slurmConf, const std::string &confPath,
-    const std::string &clusterName, std::int64_t now)
-{
-    std::vector<std::pair<std::string, std::string>> keys;
-    auto set = [&keys](const std::string &key, const std::string &value) {
-        for (auto &[k, v] : keys) {
-            if (equalsIgnoreCase(k, key)) {
-                v = value;
-                return;
-            }
-        }
-        keys.emplace_back(key, value);
-    };
-    std::istringstream lines(slurmConf);
-    std::string line;
-    while (std::getline(lines, line)) {
-        line = line.substr(0, line.find('#'));
-        std::istringstream words(line);
-        std::string word;
-        bool first = true;
-        while (words >> word) {
-            const auto eq = word.find('=');
-            if (eq == std::string::npos) {
-                break;
-            }
-            const std::string key = word.substr(0, eq);
-            if (first
-                && (equalsIgnoreCase(key, "NodeName") || equalsIgnoreCase(key, "PartitionName")
-                    || equalsIgnoreCase(key, "DownNodes") || equalsIgnoreCase(key, "NodeSet"))) {
-                break;
-            }
-            first = false;
-            set(key, word.substr(eq + 1));
-        }
-    }
-    set("ClusterName", clusterName);
-    set("SLURM_CONF", confPath);
-    set("SLURM_VERSION", "22.05.8");
-    std::sort(keys.begin(), keys.end(),
-        [](const auto &a, const auto &b) { return toLower(a.first) < toLower(b.first); });
-    std::string text = "Configuration data as of " + stamp(now) + "\n";
-    for (const auto &[key, value] : keys) {
-        text += padRight(key, 23) + " = " + value + "\n";
-    }
-    return text;
 }
 
 } // namespace mc::cmd::scontrol

@@ -22,9 +22,4 @@ Record jobRecord(const proto::Json &job, std::int64_t now, int detail);
 Record nodeRecord(const NodeView &node, const ClusterView &view);
 Record partitionRecord(const PartitionView &part, const ClusterView &view);
 
-// "Configuration data as of <now>" and "Key = value" lines from slurm.conf's global keys plus
-// the values every cluster has (ClusterName, SLURM_CONF, SLURM_VERSION, ...), sorted by key.
-std::string configText(const std::string &slurmConf, const std::string &confPath,
-    const std::string &clusterName, std::int64_t now);
-
 } // namespace mc::cmd::scontrol

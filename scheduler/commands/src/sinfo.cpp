@@ -73,13 +73,21 @@ std::optional<StateMatch> stateMatch(std::string_view word)
     return StateMatch{it->second, false};
 }
 
+constexpr std::string_view kValidStates
+    = "valid states: unknown,down,idle,allocated,?,mixed,future,drain,drained,draining,"
+      "no_respond,reserved,perfctrs,cloud,completing,powering_down,powered_down,power_down,"
+      "powering_up,fail,maint,reboot,reboot^,unknown";
+
 std::optional<Outcome> setStates(Settings &s, const std::string &text)
 {
     s.states.clear();
     for (const auto &word : splitList(text)) {
         auto match = stateMatch(word);
         if (!match) {
-            return Outcome{{}, errorLine(kProgram, "Invalid node state specified: " + word), 1};
+            return Outcome{{},
+                errorLine(kProgram, "Bad state string: \"" + word + "\"")
+                    + errorLine(kProgram, kValidStates),
+                1};
         }
         s.states.push_back(*match);
     }
@@ -230,6 +238,13 @@ std::vector<Row> buildRows(const Settings &s, const ClusterView &view,
         group(nullptr, nodes);
         return rows;
     }
+    // Slurm splits rows by partition only when the partition's name is shown (%P, %R); else
+    // the partitions' nodes merge into rows by the fields shown, each node counted once.
+    const bool byPartition
+        = s.nodeCentric || std::any_of(columns.begin(), columns.end(), [](const Column &c) {
+              return c.field && (c.field->letter == 'P' || c.field->letter == 'R');
+          });
+    std::map<std::string, std::size_t> merged;
     for (const auto &part : view.partitions) {
         if (!s.partitions.empty()
             && std::find(s.partitions.begin(), s.partitions.end(), part.name)
@@ -244,8 +259,22 @@ std::vector<Row> buildRows(const Settings &s, const ClusterView &view,
             }
         }
         const std::size_t before = rows.size();
-        group(&part, nodes);
-        if (rows.size() == before && !s.nodeCentric && (s.nodes || part.nodes.empty())) {
+        if (byPartition) {
+            group(&part, nodes);
+        } else {
+            for (const NodeView *n : nodes) {
+                Row single{&part, {n}, &view, lookup};
+                auto [it, added] = merged.emplace(groupKey(columns, single), rows.size());
+                if (added) {
+                    rows.push_back(std::move(single));
+                } else if (auto &list = rows[it->second].nodes;
+                           std::find(list.begin(), list.end(), n) == list.end()) {
+                    list.push_back(n);
+                }
+            }
+        }
+        const bool nodeFilter = s.nodes || !s.states.empty() || s.dead || s.responding;
+        if (rows.size() == before && byPartition && (nodeFilter || part.nodes.empty())) {
             rows.push_back(Row{&part, {}, &view, lookup}); // Slurm's "n/a" line
         }
     }
@@ -366,15 +395,12 @@ int Sinfo::run()
     std::vector<Column> columns = s.longFormat
         ? parseLongFormat(*s.longFormat, errors)
         : parseFormat(s.format.value_or(std::string(chooseFormat(s))), errors);
-    if (!errors.empty()) {
-        return deliver(m_ctx, Outcome{out, errors, 1});
-    }
+    *m_ctx.err << errors; // Slurm goes on after a bad format, with exit 0
     const UserLookup *lookup = &m_ctx.lookupUser;
     std::vector<Row> rows = buildRows(s, *view, columns, lookup);
     const std::string defaultSort = s.nodeCentric ? "N" : (s.reasons ? "" : "#P,-t");
-    if (auto bad = sortRows(rows, *view, s.sort.value_or(defaultSort))) {
-        return deliver(
-            m_ctx, Outcome{out, errorLine(kProgram, "Invalid sort specification: " + *bad), 1});
+    if (sortRows(rows, *view, s.sort.value_or(defaultSort))) {
+        sortRows(rows, *view, defaultSort); // Slurm ignores a sort letter it does not know
     }
     fitColumns(columns, rows);
     if (!s.noHeader) {

@@ -246,7 +246,7 @@ const std::array kFields{
                 },
                 "Unknown");
         }},
-    Field{'i', "reservation", "RESERVATION", false,
+    Field{0, "reservation", "RESERVATION", false, // Slurm 22.05 has no %i
         [](const Row &) {
             return Cell{"(null)"};
         }},
@@ -339,8 +339,8 @@ const std::array kFields{
             return Cell{"22.05.8"};
         }},
     Field{'V', "cluster", "CLUSTER", false,
-        [](const Row &r) {
-            return Cell{r.cluster ? r.cluster->clusterName : std::string()};
+        [](const Row &) {
+            return Cell{"N/A"}; // Slurm names the cluster only with -M (not supported)
         }},
     Field{'w', "weight", "WEIGHT", false,
         [](const Row &r) {
@@ -381,7 +381,7 @@ const std::array kFields{
     Field{0, "gresused", "GRES_USED", false,
         [](const Row &r) {
             return first(r, [](const NodeView &n) {
-                return n.gpus > 0 ? "gpu:0(IDX:N/A)" : std::string("gpu:0");
+                return n.gpus > 0 ? "gpu:0(IDX:N/A)" : std::string("(null)");
             });
         }},
     Field{0, "port", "PORT", false,
@@ -459,8 +459,8 @@ std::vector<Column> parseFormat(std::string_view format, std::string &errors)
         Column column{byLetter(token.letter), token.width, token.right, token.fitToData,
             std::move(token.suffix)};
         if (!column.field) {
-            errors += errorLine(
-                "sinfo", std::string("Invalid node format specification: ") + token.letter);
+            // Slurm's words here have no "sinfo: error: " and the letter prints as typed
+            errors += std::string("Invalid node format specification: ") + token.letter + "\n";
             column.suffix = "%" + token.raw;
         }
         columns.push_back(std::move(column));
@@ -480,7 +480,7 @@ std::vector<Column> parseLongFormat(std::string_view format, std::string &errors
         }
         Column column{byName(token.name), token.width, token.right, false, std::move(token.suffix)};
         if (!column.field) {
-            errors += errorLine("sinfo", "Invalid node format specification: " + token.name);
+            errors += errorLine("sinfo", "Invalid job format specification: " + token.name); // sic
             continue;
         }
         columns.push_back(std::move(column));

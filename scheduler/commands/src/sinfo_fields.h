@@ -49,10 +49,11 @@ struct Column {
 };
 
 // Parses an -o format ("%#P %.5a %N", "%all"); text before the first '%' prints as is. Unknown
-// letters append "sinfo: error: Invalid node format specification: X\n" to `errors`.
+// letters print as typed and append "Invalid node format specification: X\n" to `errors`.
 std::vector<Column> parseFormat(std::string_view format, std::string &errors);
 
 // Parses an -O format ("NodeList:20,StateLong:.10,CPUs"); a field without a size is 20 wide.
+// Unknown names are left out with Slurm's "sinfo: error: Invalid job format specification: X".
 std::vector<Column> parseLongFormat(std::string_view format, std::string &errors);
 
 // Resolves the '#' widths of the columns for the rows to print.

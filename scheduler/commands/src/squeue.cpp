@@ -1,5 +1,6 @@
 #include "mc/cmd/squeue.h"
 
+#include "cluster_view.h"
 #include "help_texts.h"
 #include "json_commands.h"
 #include "mc/sched/hostlist.h"
@@ -248,6 +249,19 @@ Json jobsRequest(const Settings &s)
     return request;
 }
 
+// squeue -w: Slurm looks the names up first and stops at the first it does not know.
+std::optional<Outcome> unknownNode(const std::vector<std::string> &nodes, Context &ctx)
+{
+    std::string error;
+    const auto view = nodes.empty() ? std::nullopt : loadClusterView(ctx, error);
+    for (const std::string &name : nodes) {
+        if (view && !view->node(name)) {
+            return Outcome{{}, errorLine(kProgram, "Invalid node name " + name), 1};
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int Squeue::run()
@@ -293,6 +307,9 @@ int Squeue::run()
         return finish(*end);
     }
     *m_ctx.err << s.userErrors;
+    if (auto end = unknownNode(s.filter.nodes, m_ctx)) {
+        return finish(*end);
+    }
     if (auto data = dataFormat(cli, kJson, kYaml)) {
         return finish(squeueJson(m_ctx, *data)); // Slurm 22.05: every job, whatever the filters
     }

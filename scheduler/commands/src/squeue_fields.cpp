@@ -264,10 +264,7 @@ const std::array kFields{
             return Cell{text(r, "reason")};
         }},
     Field{'R', "reasonlist", "NODELIST(REASON)", false, reasonList},
-    Field{'s', "selectjobinfo", "SELECT_JOBINFO", true,
-        [](const JobRow &) {
-            return Cell{"(null)"};
-        }},
+    Field{'s', "selectjobinfo", "", true, nullptr}, // Slurm 22.05 prints nothing, header included
     Field{'S', "starttime", "START_TIME", true,
         [](const JobRow &r) {
             return timestamp(startTime(r));
@@ -342,6 +339,12 @@ const std::array kFields{
         }},
     Field{0, "eligibletime", "ELIGIBLE_TIME", true,
         [](const JobRow &r) {
+            // held or waiting on a dependency: never eligible yet (Slurm prints N/A)
+            const std::string reason = text(r, "reason");
+            if (text(r, "state") == "PENDING"
+                && (reason.rfind("JobHeld", 0) == 0 || reason == "Dependency")) {
+                return Cell{"N/A"};
+            }
             return timestamp(r.job["eligible_time"].toInt());
         }},
     Field{0, "exit_code", "EXIT_CODE", true,
@@ -364,6 +367,43 @@ const std::array kFields{
         [](const JobRow &) {
             return Cell{"1"};
         }},
+    // Features minicluster does not have; Slurm prints these for every job without them
+    // ("VIALBLE" is Slurm 22.05's own spelling).
+    Field{0, "burstbuffer", "BURST_BUFFER", true, nullptr, "(null)"},
+    Field{0, "burstbufferstate", "BURST_BUFFER_STATE", true, nullptr, "(null)"},
+    Field{0, "clusterfeature", "CLUSTER_FEATURES", true, nullptr, "(null)"},
+    Field{0, "deadline", "DEADLINE", true, nullptr, "N/A"},
+    Field{0, "delayboot", "DELAY_BOOT", true, nullptr, "0:00"},
+    Field{0, "hetjobid", "HET_JOB_ID", true, nullptr, "N/A"},
+    Field{0, "hetjobidset", "HET_JOB_ID_SET", true, nullptr, "N/A"},
+    Field{0, "hetjoboffset", "HET_JOB_OFFSET", true, nullptr, "N/A"},
+    Field{0, "mcslabel", "MCSLABEL", true, nullptr, "(null)"},
+    Field{0, "boardspernode", "BOARDS_PER_NODE", true, nullptr, "0"},
+    Field{0, "ntperboard", "NTASKS_PER_BOARD", true, nullptr, "0"},
+    Field{0, "sperboard", "SOCKETS_PER_BOARD", true, nullptr, "0"},
+    Field{0, "ntpercore", "NTASKS_PER_CORE", true, nullptr, "N/A"},
+    Field{0, "ntpersocket", "NTASKS_PER_SOCKET", true, nullptr, "N/A"},
+    Field{0, "network", "NETWORK", true, nullptr, "(null)"},
+    Field{0, "origin", "ORIGIN", true, nullptr, "NA"},
+    Field{0, "originraw", "ORIGIN_RAW", true, nullptr, "NA"},
+    Field{0, "siblingsactive", "ACTIVE_SIBLINGS", true, nullptr, "NA"},
+    Field{0, "siblingsactiveraw", "ACTIVE_SIBLINGS_RAW", true, nullptr, "NA"},
+    Field{0, "siblingsviable", "VIABLE_SIBLINGS", true, nullptr, "NA"},
+    Field{0, "siblingsviableraw", "VIALBLE_SIBLINGS_RAW", true, nullptr, "NA"},
+    Field{0, "prefer", "PREFER", true, nullptr, "(null)"},
+    Field{0, "profile", "PROFILE", true, nullptr, "NotSet"},
+    Field{0, "reboot", "REBOOT", true, nullptr, "0"},
+    Field{0, "reqswitch", "REQ_SWITCH", true, nullptr, "0"},
+    Field{0, "wait4switch", "WAIT4SWITCH", true, nullptr, "0:00"},
+    Field{0, "resizetime", "RESIZE_TIME", true, nullptr, "N/A"},
+    Field{0, "admin_comment", "ADMIN_COMMENT", true, nullptr, "(null)"},
+    Field{0, "system_comment", "SYSTEM_COMMENT", true, nullptr, "(null)"},
+    Field{0, "cpus-per-tres", "CPUS_PER_TRES", true, nullptr, "N/A"},
+    Field{0, "mem-per-tres", "MEM_PER_TRES", true, nullptr, "N/A"},
+    Field{0, "tres-bind", "TRES_BIND", true, nullptr, "N/A"},
+    Field{0, "tres-freq", "TRES_FREQ", true, nullptr, "N/A"},
+    Field{0, "tres-per-socket", "TRES_PER_SOCKET", true, nullptr, "N/A"},
+    Field{0, "tres-per-task", "TRES_PER_TASK", true, nullptr, "N/A"},
 };
 
 } // namespace

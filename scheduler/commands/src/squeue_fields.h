@@ -32,7 +32,10 @@ struct Field {
     std::string_view name; // -O name, lower case; empty for -o only
     std::string_view header;
     bool cutHeader;
-    Cell (*value)(const JobRow &);
+    Cell (*value)(const JobRow &); // null for a fixed value
+    // What Slurm prints for every job of a cluster without the feature (federation, burst
+    // buffers, heterogeneous jobs, switches...): minicluster has none of them.
+    std::string_view fixed = {};
 };
 
 // Every field, in Slurm's letter order.

@@ -75,7 +75,8 @@ void appendLine(std::string &out, const std::vector<Column> &columns, const JobR
     for (const auto &column : columns) {
         if (column.field) {
             if (row) {
-                const Cell cell = column.field->value(*row);
+                const Cell cell = column.field->value ? column.field->value(*row)
+                                                      : Cell{std::string(column.field->fixed)};
                 appendFitted(out, cell.text, column.width, column.right, cell.cut);
             } else {
                 appendFitted(

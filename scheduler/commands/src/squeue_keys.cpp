@@ -80,7 +80,7 @@ const std::array kEntries{
     Entry{"numtasks", {"num_tasks"}},
     Entry{"cpus-per-task", {"cpus_per_task"}},
     Entry{"cpuspertask", {"cpus_per_task"}},
-    Entry{"eligibletime", {"eligible_time"}},
+    Entry{"eligibletime", {"eligible_time", "state", "reason"}},
     Entry{"exit_code", {"exit_code", "exit_signal"}},
     Entry{"stdout", {"std_out"}},
     Entry{"stderr", {"std_err"}},
@@ -105,6 +105,9 @@ void add(std::vector<std::string> &keys, const Keys &more)
 
 std::vector<std::string_view> keysOfField(const Field &field)
 {
+    if (!field.value) {
+        return {}; // a fixed value reads nothing
+    }
     for (const auto &entry : kEntries) {
         if (entry.field == field.name) {
             return entry.keys;

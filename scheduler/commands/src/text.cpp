@@ -5,6 +5,11 @@
 
 namespace mc::cmd {
 
+std::string invalidTimeLine(std::string_view text)
+{
+    return "Invalid time specification (pos=0): " + std::string(text) + "\n";
+}
+
 std::string errorLine(std::string_view program, std::string_view message)
 {
     std::string line(program);

@@ -14,6 +14,9 @@ inline constexpr std::string_view kSlurmVersion = "slurm-wlm 22.05.8\n";
 
 // "<program>: error: <message>\n", Slurm's error() line.
 std::string errorLine(std::string_view program, std::string_view message);
+// Slurm's parse_time() complaint, printed with no program prefix before the option's own error:
+// "Invalid time specification (pos=0): <text>\n".
+std::string invalidTimeLine(std::string_view text);
 
 // Splits on `separator` and drops empty pieces, as strtok() does.
 std::vector<std::string> splitList(std::string_view text, char separator = ',');

@@ -411,9 +411,16 @@ void SacctTest::versionUsageAndHelpMatchSlurm()
 void SacctTest::unsupportedAndUnknownOptionsAreRefused()
 {
     Harness h = harness();
-    const Result longOutput = h.run<Sacct>({"-l"});
-    COMPARE_TEXT(longOutput.err, "sacct: error: --long is not supported by minicluster\n");
-    QCOMPARE(longOutput.exitCode, 1);
+    const Result truncate = h.run<Sacct>({"-T"});
+    COMPARE_TEXT(truncate.err, "sacct: error: --truncate is not supported by minicluster\n");
+    QCOMPARE(truncate.exitCode, 1);
+    // -l is Slurm's long field list (tests/differential: 54 columns, as real sacct -l).
+    const Result longOutput = h.run<Sacct>({"-l", "-X"});
+    QVERIFY(longOutput.out.rfind("JobID        JobIDRaw        JobName  Partition  MaxVMSize  "
+                                 "MaxVMSizeNode  MaxVMSizeTask  AveVMSize     MaxRSS ",
+                0)
+        == 0);
+    QVERIFY(longOutput.out.find("TRESUsageOutAve TRESUsageOutTot \n") != std::string::npos);
     const Result unknown = h.run<Sacct>({"--bogus"});
     COMPARE_TEXT(unknown.err, "sacct: unrecognized option '--bogus'\n");
     QCOMPARE(unknown.exitCode, 1);

@@ -1,6 +1,7 @@
 #include "command_harness.h"
 #include "mc/cmd/sbatch.h"
 #include "mc/sched/time_format.h"
+#include "reference_cluster.h"
 
 #include <QtTest>
 
@@ -73,6 +74,7 @@ private slots:
     void unknownOptionsGetGetoptsMessageAndTheHelpHint();
     void strayWordInDirectivesIsAnInvalidDirective();
     void controllerRefusalIsReported();
+    void refusalNamesTheUnknownPartitionOrTheNodeLimitFirst();
     void unreachableControllerIsReported();
     void versionHelpAndUsageMatchSlurm();
     void schedulerRequestsAreSentAsTheContractNamesThem();
@@ -450,8 +452,50 @@ void SbatchTest::controllerRefusalIsReported()
     };
     const Result r = h.run<Sbatch>({"-p", "nosuch", "hello.sh"});
     COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err,
+        "sbatch: error: invalid partition specified: nosuch\n"
+        "sbatch: error: Batch job submission failed: Invalid partition name specified\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+// Real Slurm 22.05 (tests/differential, sbatch-errors): the controller's cause comes first.
+void SbatchTest::refusalNamesTheUnknownPartitionOrTheNodeLimitFirst()
+{
+    Harness h = harness();
+    serveCluster(h, clusterReply());
+    auto cluster = h.reply;
+    h.reply = [cluster](const Json &request) -> std::optional<Json> {
+        if (request["op"].toString() == "submit") {
+            const std::string partition = request["job"]["partition"].toString();
+            return errorReply(partition.find("nosuch") != std::string::npos
+                    ? "Invalid partition name specified"
+                    : "Requested node configuration is not available");
+        }
+        return cluster(request);
+    };
+    Result r = h.run<Sbatch>({"-p", "debug,nosuch", "--wrap=true"});
+    COMPARE_TEXT(r.err,
+        "sbatch: error: invalid partition specified: nosuch\n"
+        "sbatch: error: Batch job submission failed: Invalid partition name specified\n");
+    const std::string notAvailable
+        = "sbatch: error: Batch job submission failed: Requested node configuration is not "
+          "available\n";
+    r = h.run<Sbatch>({"--mem=999999", "--wrap=true"});
     COMPARE_TEXT(
-        r.err, "sbatch: error: Batch job submission failed: Invalid partition name specified\n");
+        r.err, "sbatch: error: Memory specification can not be satisfied\n" + notAvailable);
+    r = h.run<Sbatch>({"--mem-per-cpu=5000", "--wrap=true"});
+    COMPARE_TEXT(
+        r.err, "sbatch: error: Memory specification can not be satisfied\n" + notAvailable);
+    r = h.run<Sbatch>({"-c", "5", "--wrap=true"});
+    COMPARE_TEXT(r.err, "sbatch: error: CPU count per node can not be satisfied\n" + notAvailable);
+    r = h.run<Sbatch>({"--ntasks-per-node=5", "--wrap=true"});
+    COMPARE_TEXT(r.err, "sbatch: error: CPU count per node can not be satisfied\n" + notAvailable);
+    r = h.run<Sbatch>({"-w", "node04", "--wrap=true"}); // Slurm names no cause for a node list
+    COMPARE_TEXT(r.err, notAvailable);
+    QCOMPARE(r.exitCode, 1);
+    r = h.run<Sbatch>({"-N", "0", "--wrap=true"});
+    COMPARE_TEXT(
+        r.err, "sbatch: error: Batch job submission failed: Node count specification invalid\n");
     QCOMPARE(r.exitCode, 1);
 }
 
@@ -553,7 +597,9 @@ void SbatchTest::badBeginTimeMinAndExclusiveAreRejectedWithExit255()
 {
     Harness h = harness();
     const Result begin = h.run<Sbatch>({"--begin=someday", "hello.sh"});
-    COMPARE_TEXT(begin.err, "sbatch: error: Invalid --begin specification\n");
+    COMPARE_TEXT(begin.err,
+        "Invalid time specification (pos=0): someday\nsbatch: error: Invalid --begin "
+        "specification\n");
     QCOMPARE(begin.exitCode, 255);
     const Result timeMin = h.run<Sbatch>({"--time-min=abc", "hello.sh"});
     COMPARE_TEXT(timeMin.err, "sbatch: error: Invalid --time-min specification\n");

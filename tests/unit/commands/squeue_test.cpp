@@ -2,6 +2,7 @@
 #include "mc/cmd/squeue.h"
 #include "mc/sched/job_state.h"
 #include "mc/sched/time_format.h"
+#include "reference_cluster.h"
 
 #include <QtTest>
 
@@ -93,6 +94,9 @@ bool listed(const Json &list, const Json &value)
 auto controllerWith(std::vector<Json> jobs, std::int64_t now)
 {
     return [jobs = std::move(jobs), now](const Json &request) -> std::optional<Json> {
+        if (request["op"].toString() == "cluster") { // squeue -w checks the node names
+            return clusterReply();
+        }
         Json reply = okReply();
         reply.set("now", now);
         Json selected = Json::array();
@@ -302,6 +306,10 @@ void SqueueTest::jobsAndPartitionAndNodeFiltersSelectJobs()
             + "                14     debug  longrun    alice  R       0:07      2 node[01-02]\n");
     COMPARE_TEXT(h.run<Squeue>({"-j", "14", "-o", "%i %j %P"}).out,
         "JOBID NAME PARTITION\n14 longrun debug\n");
+    const Result unknownNode = h.run<Squeue>({"-w", "node99"});
+    COMPARE_TEXT(unknownNode.out, "");
+    COMPARE_TEXT(unknownNode.err, "squeue: error: Invalid node name node99\n");
+    QCOMPARE(unknownNode.exitCode, 1);
 }
 
 void SqueueTest::noHeaderWithCustomFormatPrintsOnlyRows()
