@@ -18,7 +18,7 @@ fi
 root=""
 cleanup() {
   if [ -n "$root" ]; then
-    for m in proc sys dev; do umount -l "$root/$m" 2>/dev/null || true; done
+    for m in tmp/.X11-unix proc sys dev; do umount -l "$root/$m" 2>/dev/null || true; done
     rm -rf "$root"
   fi
 }
@@ -71,6 +71,22 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 echo "job from the .deb as student: $(tr '\n' ' ' <"$f")"
+# The app, on a display of the host's (its socket bound into the chroot), as student.
+if command -v Xvfb >/dev/null && command -v import >/dev/null; then
+  Xvfb :88 -screen 0 1280x800x24 >/dev/null 2>&1 &
+  xvfb=$!
+  sleep 1
+  mkdir -p "$root/tmp/.X11-unix"
+  mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
+  chroot "$root" su - student -c 'DISPLAY=:88 minicluster-gui >/dev/null 2>&1 &'
+  sleep 8
+  DISPLAY=:88 import -window root "${MC_FRESH_SHOT:-/tmp/fresh-deb-app.png}"
+  echo "the app from the .deb as student: ${MC_FRESH_SHOT:-/tmp/fresh-deb-app.png}"
+  pkill -f "$root/opt/minicluster/bin/minicluster-gui" || true
+  sleep 1
+  umount "$root/tmp/.X11-unix"
+  kill "$xvfb"
+fi
 chroot "$root" su - student -c 'minicluster status | head -3; minicluster down >/dev/null'
 
 echo "medians over $runs runs:"

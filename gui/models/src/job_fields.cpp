@@ -3,6 +3,7 @@
 #include "mc/emu/output_pattern.h"
 #include "mc/proto/json.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
 
@@ -117,7 +118,10 @@ QList<JobField> jobFields(const mc::proto::Json &job, qint64 now)
     f << JobField{QStringLiteral("RunTime"), q(mc::sched::formatHms(runTime))};
     f << JobField{QStringLiteral("TimeLimit"), q(mc::sched::formatHms(limit))};
     f << JobField{QStringLiteral("SubmitTime"), stamp(submit)};
-    f << JobField{QStringLiteral("EligibleTime"), stamp(job["eligible_time"].toInt(submit))};
+    const bool neverEligible
+        = mc::sched::heldPending(job["state"].toString(), job["reason"].toString());
+    f << JobField{QStringLiteral("EligibleTime"),
+        stamp(neverEligible ? 0 : job["eligible_time"].toInt(submit))};
     f << JobField{QStringLiteral("StartTime"), stamp(start)};
     f << JobField{QStringLiteral("EndTime"), stamp(end)};
     f << JobField{QStringLiteral("Partition"), q(job["partition"].toString())};

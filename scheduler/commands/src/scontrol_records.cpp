@@ -1,6 +1,7 @@
 #include "scontrol_records.h"
 
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
 #include "text.h"
@@ -111,8 +112,7 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
     const std::int64_t submit = job["submit_time"].toInt();
     // A job held from its submission has never been eligible: Slurm prints Unknown.
     const std::string reason = job["reason"].toString();
-    const bool heldPending
-        = state == "PENDING" && (reason == "JobHeldUser" || reason == "JobHeldAdmin");
+    const bool heldPending = sched::heldPending(state, reason);
     const std::int64_t eligible = heldPending ? 0 : job["eligible_time"].toInt(submit);
     const std::int64_t start = job["start_time"].toInt();
     const std::int64_t end = job["end_time"].toInt();

@@ -208,7 +208,11 @@ void ControllerOpsTest::cancelledJobWhoseNodeIsLostStaysCancelled()
         m_ctl->nodeRegistered(node, request("node_register", fields({{"node", node}})), 103);
     }
     QCOMPARE(state(1), std::string("CANCELLED"));
-    QCOMPARE(state(2), std::string("RUNNING")); // requeued, and started again at once
+    QCOMPARE(state(2), std::string("PENDING")); // requeued: waits the requeue delay first
+    QCOMPARE(job(2)["reason"].toString(), std::string("BeginTime"));
+    m_ctl->schedule(103 + 121);
+    QCOMPARE(state(1), std::string("CANCELLED"));
+    QCOMPARE(state(2), std::string("RUNNING"));
     QCOMPARE(job(2)["restarts"].toInt(), 1);
 }
 

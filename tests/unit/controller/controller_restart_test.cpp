@@ -155,6 +155,10 @@ void ControllerRestartTest::lostNodeDaemonKeepsItsJobsUntilItsNextDaemonRegister
     QCOMPARE(orders("launch", 1), 1);
 
     m_ctl->nodeRegistered("cn01", registration("cn01"), 120); // without job 1: requeued
+    QCOMPARE(job(1)["state"].toString(), std::string("PENDING"));
+    QCOMPARE(job(1)["reason"].toString(), std::string("BeginTime")); // the requeue delay
+    QCOMPARE(orders("launch", 1), 1);
+    m_ctl->schedule(120 + 121);
     QCOMPARE(job(1)["state"].toString(), std::string("RUNNING"));
     QCOMPARE(job(1)["restarts"].toInt(), 1);
     QCOMPARE(orders("launch", 1), 2);

@@ -64,4 +64,11 @@ enum class Reason {
 std::string_view reasonName(Reason reason);
 std::optional<Reason> parseReason(std::string_view text);
 
+// A job pending under a hold (user or admin) has never been eligible as far as Slurm shows it:
+// scontrol and the app print EligibleTime=Unknown for it. Names as the protocol carries them.
+inline bool heldPending(std::string_view state, std::string_view reason)
+{
+    return state == "PENDING" && (reason == "JobHeldUser" || reason == "JobHeldAdmin");
+}
+
 } // namespace mc::sched
