@@ -51,6 +51,18 @@ QString nodeLine(const ClusterFixture &cluster, const QString &node)
     return {};
 }
 
+// Polls squeue once a second until the queue is empty or `ms` have passed; the counts that
+// follow say what was not finished.
+void waitForEmptyQueue(const ClusterFixture &cluster, qint64 ms)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (cluster.shell(QStringLiteral("squeue -h | wc -l")).out.trimmed() != QStringLiteral("0")
+        && waited.elapsed() < ms) {
+        QTest::qWait(1000);
+    }
+}
+
 } // namespace
 
 class FaultTest : public QObject {
@@ -138,12 +150,7 @@ void FaultTest::controllerKilledTwiceWhileJobsRunRunsEachJobOnce()
         QCOMPARE(cluster.minicluster({QStringLiteral("up")}).exitCode, 0);
     }
     QTRY_COMPARE_WITH_TIMEOUT(started(), jobs, 120000);
-    QElapsedTimer waited;
-    waited.start();
-    while (cluster.shell(QStringLiteral("squeue -h | wc -l")).out.trimmed() != QStringLiteral("0")
-        && waited.elapsed() < 120000) {
-        QTest::qWait(1000);
-    }
+    waitForEmptyQueue(cluster, 120000);
     int twice = 0;
     int lost = 0;
     for (int id = 1; id <= jobs; ++id) {
@@ -415,12 +422,7 @@ void FaultTest::fullDiskRefusesWorkKeepsEndReportsAndStoresThemWhenSpaceReturns(
 
     QVERIFY(QFile::remove(state + QStringLiteral("/filler"))); // space returns
     QTRY_COMPARE_WITH_TIMEOUT(runs.entryList(QDir::Files).size(), jobs, 120000);
-    QElapsedTimer waited;
-    waited.start();
-    while (cluster.shell(QStringLiteral("squeue -h | wc -l")).out.trimmed() != QStringLiteral("0")
-        && waited.elapsed() < 120000) {
-        QTest::qWait(1000);
-    }
+    waitForEmptyQueue(cluster, 120000);
     int twice = 0;
     for (int id = 1; id <= jobs; ++id) {
         twice += readFile(runs.filePath(QString::number(id))).count(QLatin1Char('\n')) > 1 ? 1 : 0;
