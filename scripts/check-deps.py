@@ -62,6 +62,7 @@ TEST_USES = {
     "Xvfb": "GUI tests under a virtual display (tests/gui)",
     "xauth": "xvfb-run",
     "hyperfine": "bench/*.sh",
+    "/usr/sbin/debootstrap": "bench/fresh_install.sh",
     "snakemake": "integration.workflow_clients",
     "makeflow": "integration.workflow_clients",
 }

@@ -42,8 +42,8 @@ runtime_packages=(
 test_packages=(
   # the formatting check, the app's tests under a virtual display
   clang-format xvfb xauth
-  # benchmarks (bench/): Google Benchmark, hyperfine
-  libbenchmark-dev hyperfine
+  # benchmarks (bench/): Google Benchmark, hyperfine; debootstrap for bench/fresh_install.sh
+  libbenchmark-dev hyperfine debootstrap
   # workflow managers that must run unmodified against the cluster (integration.workflow_clients)
   snakemake coop-computing-tools
 )
