@@ -5,6 +5,7 @@
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
 #include "mc/sched/time_format.h"
+#include "sbatch_foreign.h"
 #include "sbatch_job_options.h"
 #include "sbatch_options.h"
 #include "sbatch_script.h"
@@ -264,6 +265,18 @@ int Sbatch::run()
         return finish(
             failure("Invalid directive found in batch script: " + directives.operands.front(),
                 kExitBadOption));
+    }
+    if (!early.ignorePbs && !opts.ignorePbs) { // #PBS and #BSUB lines, as Slurm maps them
+        const ForeignDirectives foreign = foreignDirectives(script);
+        for (const MappedOption &option : foreign.options) {
+            if (auto end
+                = apply(opts, *findOption(option.id), option.value, Source::Directive, m_ctx)) {
+                return finish(*end);
+            }
+        }
+        if (foreign.error) {
+            return finish(*foreign.error);
+        }
     }
     if (auto end = applyEnvironment(opts, m_ctx)) {
         return finish(*end);

@@ -321,8 +321,10 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         opts.testOnly = true;
         break;
     case kIgnorePbs:
+        opts.ignorePbs = true;
+        break;
     case kMailUser:
-        break; // minicluster reads no #PBS lines and, like Slurm without a mailer, sends no mail
+        break; // like Slurm without a mailer, minicluster sends no mail
     case kMailType:
         if (!isMailType(value)) {
             return failure("Invalid --mail-type specification", kExitBadOption);

@@ -45,6 +45,7 @@ struct JobOptions {
     std::string beginText; // --begin as given; sbatch resolves it on the cluster's clock
     std::optional<sched::Seconds> timeMin;
     bool exclusive = false, testOnly = false;
+    bool ignorePbs = false; // --ignore-pbs: #PBS and #BSUB lines are not read
     std::vector<std::string> nodeList, excludeNodes; // expanded hostlists
     std::optional<int> ntasksPerNode;
     std::optional<int> gpusPerNode; // --gres=gpu:N, --gpus-per-node=N
