@@ -1,5 +1,6 @@
 #include "mc/emu/job_environment.h"
 
+#include "mc/emu/foreign_environment.h"
 #include "mc/sched/hostlist.h"
 
 #include <algorithm>
@@ -105,6 +106,8 @@ std::vector<std::string> batchJobEnvironment(
         set("USER", f.user);
         set("LOGNAME", f.user);
     }
+
+    addForeignVariables(env, f); // bsub's and qsub's jobs: LSB_* or PBS_* too
 
     std::vector<std::string> out;
     out.reserve(env.size());

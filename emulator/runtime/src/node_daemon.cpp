@@ -1,5 +1,6 @@
 #include "mc/emu/node_daemon.h"
 
+#include "mc/emu/foreign_environment.h"
 #include "mc/emu/job_environment.h"
 #include "mc/emu/job_limits.h"
 #include "mc/emu/output_pattern.h"
@@ -359,7 +360,11 @@ void NodeDaemon::launch(const Json &job)
     std::string tmpHost = layout.localScratch(node) + "/" + tmpName;
     ::mkdir(tmpHost.c_str(), 0700);
     facts.tmpDir = bwrap ? "/localscratch/" + tmpName : tmpHost;
+    facts.nodeFilePath = facts.tmpDir + "/.pbs_nodefile";
     auto env = batchJobEnvironment(facts, spec["env"].toStringList());
+    if (std::find(env.begin(), env.end(), "PBS_NODEFILE=" + facts.nodeFilePath) != env.end()) {
+        writeFile(tmpHost + "/.pbs_nodefile", pbsNodeFileText(facts), 0644); // qsub's jobs
+    }
     env.push_back("MINICLUSTER_SOCKET=" + view.runDir + "/ctld.sock");
     if (!bwrap) {
         // The plain fallback: `hostname` answers the node's name through a shim.

@@ -41,6 +41,7 @@ struct BatchJobFacts {
     std::optional<std::uint32_t> arrayTaskId;
     std::string arraySpec; // sbatch --array text ("1-10%2", "0-6:3", "1,3,5-6")
     int restarts = 0; // SLURM_RESTART_COUNT, set once the job was requeued
+    std::string nodeFilePath; // PBS_NODEFILE of a job submitted with qsub, as the job sees it
 };
 
 // What SLURM_ARRAY_TASK_COUNT/MIN/MAX/STEP say of an --array specification.

@@ -1,0 +1,113 @@
+#include "foreign_submit.h"
+
+#include "../text.h"
+#include "mc/cmd/sbatch.h"
+#include "mc/sched/batch_script.h"
+
+#include <ctime>
+#include <sstream>
+
+namespace mc::cmd::foreign {
+
+Submission submitWithSbatch(const Context &ctx, std::vector<std::string> args,
+    const std::string &script, std::string_view system)
+{
+    Context inner = ctx;
+    std::ostringstream out;
+    std::ostringstream err;
+    inner.args = std::move(args);
+    inner.out = &out;
+    inner.err = &err;
+    inner.readStdin = [script] {
+        return script;
+    };
+    inner.environment.push_back("MINICLUSTER_BATCH_SYSTEM=" + std::string(system));
+    Sbatch(inner).run();
+
+    Submission result;
+    const std::string text = out.str();
+    if (const auto pos = text.rfind(' '); pos != std::string::npos) {
+        result.jobId = parseLeadingInteger(text.substr(pos + 1));
+    }
+    std::istringstream lines(err.str());
+    for (std::string line; std::getline(lines, line);) {
+        constexpr std::string_view kPrefix = "sbatch: error: ";
+        if (line.rfind(kPrefix, 0) == 0) {
+            line = line.substr(kPrefix.size());
+        }
+        constexpr std::string_view kFailed = "Batch job submission failed: ";
+        if (line.rfind(kFailed, 0) == 0) {
+            line = line.substr(kFailed.size());
+        }
+        if (line.rfind("sbatch: warning: ", 0) != 0) {
+            result.errors.push_back(line);
+        }
+    }
+    if (result.jobId > 0) {
+        result.errors.clear();
+        if (auto jobs = listJobs(ctx, {result.jobId}); jobs && !jobs->empty()) {
+            result.partition = jobs->front()["partition"].toString();
+        }
+    }
+    return result;
+}
+
+std::optional<std::vector<proto::Json>> listJobs(
+    const Context &ctx, const std::vector<std::int64_t> &jobIds)
+{
+    proto::Json request = proto::Json::object();
+    request.set("op", "jobs");
+    if (!jobIds.empty()) {
+        proto::Json ids = proto::Json::array();
+        for (const std::int64_t id : jobIds) {
+            ids.push(id);
+        }
+        request.set("job_ids", std::move(ids));
+    }
+    auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    if (!reply || !(*reply)["ok"].toBool(true)) {
+        return std::nullopt;
+    }
+    return (*reply)["jobs"].items();
+}
+
+std::vector<std::string> directiveWords(std::string_view script, std::string_view prefix)
+{
+    return sched::parseDirectives(script, prefix);
+}
+
+namespace {
+
+std::string localTime(std::int64_t epoch, const char *format)
+{
+    const std::time_t t = static_cast<std::time_t>(epoch);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char buffer[64];
+    std::strftime(buffer, sizeof buffer, format, &tm);
+    return buffer;
+}
+
+} // namespace
+
+std::string lsfTime(std::int64_t epoch)
+{
+    return localTime(epoch, "%b %e %H:%M");
+}
+
+std::string pbsTime(std::int64_t epoch)
+{
+    return localTime(epoch, "%a %b %e %H:%M:%S %Y");
+}
+
+std::optional<std::int64_t> jobIdOf(std::string_view word)
+{
+    const auto dot = word.find('.');
+    auto id = parseInteger(word.substr(0, dot));
+    if (!id || *id <= 0) {
+        return std::nullopt;
+    }
+    return id;
+}
+
+} // namespace mc::cmd::foreign

@@ -1,0 +1,47 @@
+#pragma once
+// What LSF's and PBS's commands (bsub, qsub, bjobs, qstat...) share: they are clients of the
+// same controller as the Slurm commands. A submission is translated into sbatch's own options
+// and run through mc::cmd::Sbatch in process (one set of checks, one submit request), with
+// MINICLUSTER_BATCH_SYSTEM=<lsf|pbs> in the job's environment so that the node gives the job
+// its LSB_* or PBS_* variables (emu::foreignJobEnvironment).
+
+#include "mc/cmd/context.h"
+#include "mc/proto/json.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mc::cmd::foreign {
+
+struct Submission {
+    std::int64_t jobId = 0; // 0 when refused
+    std::string partition; // the queue the job went to (the default one when none was asked)
+    std::vector<std::string> errors; // sbatch's error messages without "sbatch: error: "
+};
+
+// Submits `script` (its text, sent as sbatch's standard input) with sbatch's `args`.
+// `system` is "lsf" or "pbs".
+Submission submitWithSbatch(const Context &ctx, std::vector<std::string> args,
+    const std::string &script, std::string_view system);
+
+// The controller's jobs (`jobs` op, active and recently finished), restricted to `jobIds` when
+// not empty; nullopt when the controller cannot be reached.
+std::optional<std::vector<proto::Json>> listJobs(
+    const Context &ctx, const std::vector<std::int64_t> &jobIds = {});
+
+// The words of every line of `script` that starts with `prefix` ("#BSUB", "#PBS") before the
+// first command, in order.
+std::vector<std::string> directiveWords(std::string_view script, std::string_view prefix);
+
+// Local time as LSF prints it ("Nov 26 00:12") and as PBS -f does ("Thu Nov 26 00:12:05 2026").
+std::string lsfTime(std::int64_t epoch);
+std::string pbsTime(std::int64_t epoch);
+
+// The job ids a user names (digits, optionally followed by ".server" for PBS); nullopt if one
+// is not a job id.
+std::optional<std::int64_t> jobIdOf(std::string_view word);
+
+} // namespace mc::cmd::foreign
