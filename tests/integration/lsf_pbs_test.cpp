@@ -17,6 +17,19 @@ echo "slurm=$SLURM_JOB_ID marker=${MINICLUSTER_BATCH_SYSTEM:-unset}"
 EOF
 )";
 
+const char *const kPbsScript = R"SH(cat > pbs.sh <<'EOF'
+#!/bin/bash
+#PBS -N pbsjob
+#PBS -l select=1:ncpus=2:mem=100mb
+#PBS -l walltime=00:05:00
+#PBS -j oe
+cd "$PBS_O_WORKDIR"
+echo "id=$PBS_JOBID name=$PBS_JOBNAME dir=$PWD queue=$PBS_QUEUE env=$PBS_ENVIRONMENT"
+echo "nodes=$(tr '\n' ' ' < "$PBS_NODEFILE")"
+echo "to stderr" >&2
+EOF
+)SH";
+
 } // namespace
 
 class LsfPbsTest : public QObject {
@@ -24,6 +37,7 @@ class LsfPbsTest : public QObject {
 
 private slots:
     void bsubJobRunsWithLsfVariablesAndBjobsFollowsIt();
+    void qsubJobRunsWithPbsVariablesAndQstatFollowsIt();
 };
 
 void LsfPbsTest::bsubJobRunsWithLsfVariablesAndBjobsFollowsIt()
@@ -65,6 +79,59 @@ void LsfPbsTest::bsubJobRunsWithLsfVariablesAndBjobsFollowsIt()
     QTRY_VERIFY_WITH_TIMEOUT(cluster.shell(QStringLiteral("bjobs"))
                                  .err.contains(QStringLiteral("No unfinished job found")),
         20000);
+}
+
+void LsfPbsTest::qsubJobRunsWithPbsVariablesAndQstatFollowsIt()
+{
+    ClusterFixture cluster(QStringLiteral("plain"));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+
+    ShellResult submit
+        = cluster.shell(QString::fromUtf8(kPbsScript) + QStringLiteral("qsub pbs.sh"));
+    QCOMPARE(submit.err, QString());
+    QCOMPARE(submit.exitCode, 0);
+    QVERIFY2(submit.out.startsWith(QStringLiteral("1.")), qPrintable(submit.out));
+    const QString id = submit.out.trimmed();
+    const QString server = id.mid(2);
+
+    // PBS's default output file, <name>.o<sequence>, holds stderr too with -j oe.
+    const QString outFile = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("pbsjob.o1"));
+    QTRY_VERIFY_WITH_TIMEOUT(readTextFile(outFile).contains(QStringLiteral("to stderr")), 20000);
+    const QString home = cluster.shell(QStringLiteral("echo $HOME")).out.trimmed();
+    QCOMPARE(readTextFile(outFile),
+        QStringLiteral("id=%1 name=pbsjob dir=%2 queue=cpu env=PBS_BATCH\nnodes=cn01 \n"
+                       "to stderr\n")
+            .arg(id, home));
+
+    QTRY_VERIFY_WITH_TIMEOUT(
+        cluster.shell(QStringLiteral("qstat -x 1")).out.contains(QStringLiteral(" F cpu")), 20000);
+    const QStringList rows = outputLines(cluster.shell(QStringLiteral("qstat -x")).out);
+    QCOMPARE(rows.value(0),
+        QStringLiteral("Job id            Name             User              Time Use S Queue"));
+    QCOMPARE(rows.value(1),
+        QStringLiteral("----------------  ---------------- ----------------  -------- - -----"));
+    QVERIFY2(rows.value(2).startsWith(QStringLiteral("%1 pbsjob           alice             ")
+                                          .arg(id.leftJustified(17, QLatin1Char(' '), true))),
+        qPrintable(rows.value(2)));
+    ShellResult full = cluster.shell(QStringLiteral("qstat -f ") + id);
+    QVERIFY2(full.out.startsWith(QStringLiteral("Job Id: ") + id + QStringLiteral("\n")),
+        qPrintable(full.out));
+    QVERIFY(full.out.contains(QStringLiteral("    Resource_List.walltime = 00:05:00\n")));
+    QVERIFY(full.out.contains(QStringLiteral("    Exit_status = 0\n")));
+
+    ShellResult held = cluster.shell(QStringLiteral("echo 'sleep 60' | qsub -h -N waiting"));
+    QCOMPARE(held.out, QStringLiteral("2.") + server + QStringLiteral("\n"));
+    QVERIFY(cluster.shell(QStringLiteral("qstat")).out.contains(QStringLiteral(" H cpu")));
+    ShellResult del = cluster.shell(QStringLiteral("qdel 2.") + server);
+    QCOMPARE(del.err, QString());
+    QCOMPARE(del.exitCode, 0);
+    ShellResult unknown = cluster.shell(QStringLiteral("qdel 99"));
+    QCOMPARE(
+        unknown.err, QStringLiteral("qdel: Unknown Job Id 99.") + server + QStringLiteral("\n"));
+    QCOMPARE(unknown.exitCode, 153);
+    ShellResult nodes = cluster.shell(QStringLiteral("pbsnodes -a"));
+    QVERIFY2(nodes.out.startsWith(QStringLiteral("cn01\n     Mom = cn01\n     ntype = PBS\n")),
+        qPrintable(nodes.out));
 }
 
 QTEST_GUILESS_MAIN(LsfPbsTest)

@@ -71,6 +71,34 @@ std::optional<std::vector<proto::Json>> listJobs(
     return (*reply)["jobs"].items();
 }
 
+std::optional<std::vector<std::pair<std::int64_t, std::string>>> cancelJobs(
+    const Context &ctx, const std::vector<std::int64_t> &jobIds)
+{
+    proto::Json request = proto::Json::object();
+    request.set("op", "cancel");
+    proto::Json list = proto::Json::array();
+    for (const std::int64_t id : jobIds) {
+        list.push(id);
+    }
+    request.set("job_ids", std::move(list));
+    request.set("user", ctx.user.name);
+    auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    if (!reply) {
+        return std::nullopt;
+    }
+    std::vector<std::pair<std::int64_t, std::string>> outcome;
+    for (const std::int64_t id : jobIds) {
+        std::string error = (*reply)["ok"].toBool(true) ? "" : (*reply)["error"].toString();
+        for (const auto &result : (*reply)["results"].items()) {
+            if (result["job_id"].toInt() == id) {
+                error = result["error"].toString("error");
+            }
+        }
+        outcome.emplace_back(id, error);
+    }
+    return outcome;
+}
+
 std::vector<std::string> directiveWords(std::string_view script, std::string_view prefix)
 {
     return sched::parseDirectives(script, prefix);
@@ -98,6 +126,15 @@ std::string lsfTime(std::int64_t epoch)
 std::string pbsTime(std::int64_t epoch)
 {
     return localTime(epoch, "%a %b %e %H:%M:%S %Y");
+}
+
+std::string serverName(const Context &ctx)
+{
+    proto::Json ping = proto::Json::object();
+    ping.set("op", "ping");
+    auto reply = ctx.controller ? ctx.controller(ping) : std::nullopt;
+    const std::string name = reply ? (*reply)["cluster_name"].toString() : std::string();
+    return name.empty() ? "server" : name;
 }
 
 std::optional<std::int64_t> jobIdOf(std::string_view word)

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mc::cmd::foreign {
@@ -32,6 +33,11 @@ Submission submitWithSbatch(const Context &ctx, std::vector<std::string> args,
 std::optional<std::vector<proto::Json>> listJobs(
     const Context &ctx, const std::vector<std::int64_t> &jobIds = {});
 
+// Cancels `jobIds` as the caller (`cancel` op): each id with the controller's error, "" when
+// it was cancelled; nullopt when the controller cannot be reached.
+std::optional<std::vector<std::pair<std::int64_t, std::string>>> cancelJobs(
+    const Context &ctx, const std::vector<std::int64_t> &jobIds);
+
 // The words of every line of `script` that starts with `prefix` ("#BSUB", "#PBS") before the
 // first command, in order.
 std::vector<std::string> directiveWords(std::string_view script, std::string_view prefix);
@@ -39,6 +45,9 @@ std::vector<std::string> directiveWords(std::string_view script, std::string_vie
 // Local time as LSF prints it ("Nov 26 00:12") and as PBS -f does ("Thu Nov 26 00:12:05 2026").
 std::string lsfTime(std::int64_t epoch);
 std::string pbsTime(std::int64_t epoch);
+
+// The PBS server's name: the cluster's (ping's cluster_name), "server" when it has none.
+std::string serverName(const Context &ctx);
 
 // The job ids a user names (digits, optionally followed by ".server" for PBS); nullopt if one
 // is not a job id.

@@ -41,30 +41,13 @@ int Bkill::run()
             return 255;
         }
     }
-    proto::Json request = proto::Json::object();
-    request.set("op", "cancel");
-    proto::Json list = proto::Json::array();
-    for (const std::int64_t id : ids) {
-        list.push(id);
-    }
-    request.set("job_ids", std::move(list));
-    request.set("user", m_ctx.user.name);
-    auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
-    if (!reply) {
+    const auto results = foreign::cancelJobs(m_ctx, ids);
+    if (!results) {
         *m_ctx.err << "LSF is down. Please wait ...\n";
         return 255;
     }
     int code = 0;
-    for (const std::int64_t id : ids) {
-        std::string error;
-        for (const auto &result : (*reply)["results"].items()) {
-            if (result["job_id"].toInt() == id) {
-                error = result["error"].toString("error");
-            }
-        }
-        if (!(*reply)["ok"].toBool(true)) {
-            error = (*reply)["error"].toString();
-        }
+    for (const auto &[id, error] : *results) {
         if (error.empty()) {
             *m_ctx.out << "Job <" << id << "> is being terminated\n";
             continue;
