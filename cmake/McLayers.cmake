@@ -31,7 +31,7 @@ set(MC_MAY_LINK_mc_gui_app mc_gui_models mc_term_core mc_term_widget mc_lessons 
 set(MC_MAY_LINK_minicluster-simulate mc_simulator)
 set(MC_MAY_LINK_minicluster-ctld mc_controller)
 foreach(cmd squeue scancel sacct sinfo scontrol sq sprio sshare sacctmgr
-    bsub bjobs bkill qsub qstat qdel pbsnodes)
+    bsub bjobs bkill bqueues bhosts bpeek bstop bresume qsub qstat qdel pbsnodes)
   set(MC_MAY_LINK_${cmd} mc_commands)
 endforeach()
 # sbatch tells a student over quota at submission, as the Alliance's sbatch does.

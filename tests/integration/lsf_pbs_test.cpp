@@ -38,6 +38,7 @@ class LsfPbsTest : public QObject {
 private slots:
     void bsubJobRunsWithLsfVariablesAndBjobsFollowsIt();
     void qsubJobRunsWithPbsVariablesAndQstatFollowsIt();
+    void dtuPresetSpeaksLsfWithItsQueues();
 };
 
 void LsfPbsTest::bsubJobRunsWithLsfVariablesAndBjobsFollowsIt()
@@ -132,6 +133,52 @@ void LsfPbsTest::qsubJobRunsWithPbsVariablesAndQstatFollowsIt()
     ShellResult nodes = cluster.shell(QStringLiteral("pbsnodes -a"));
     QVERIFY2(nodes.out.startsWith(QStringLiteral("cn01\n     Mom = cn01\n     ntype = PBS\n")),
         qPrintable(nodes.out));
+}
+
+void LsfPbsTest::dtuPresetSpeaksLsfWithItsQueues()
+{
+    ClusterFixture cluster(QStringLiteral("plain"));
+    QVERIFY2(cluster.up({QStringLiteral("--preset"), QStringLiteral("dtu")}),
+        qPrintable(cluster.lastError()));
+
+    const QStringList queues = outputLines(cluster.shell(QStringLiteral("bqueues")).out);
+    QCOMPARE(queues.value(0),
+        QStringLiteral("QUEUE_NAME      PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  "
+                       "SUSP "));
+    QVERIFY2(queues.value(1).startsWith(QStringLiteral("hpc                1  Open:Active ")),
+        qPrintable(queues.value(1)));
+    QVERIFY(queues.value(2).startsWith(QStringLiteral("gpuv100")));
+    const QString hosts = cluster.shell(QStringLiteral("bhosts")).out;
+    QVERIFY2(
+        hosts.startsWith(QStringLiteral("HOST_NAME          STATUS       JL/U    MAX  NJOBS    "
+                                        "RUN  SSUSP  USUSP    RSV \n")),
+        qPrintable(hosts));
+    QVERIFY2(
+        hosts.contains(QStringLiteral(
+            "\nn01                ok              -      8      0      0      0      0      0\n")),
+        qPrintable(hosts));
+
+    // A job that writes, then waits: bpeek shows what it wrote so far.
+    ShellResult submit
+        = cluster.shell(QStringLiteral("bsub -J peek -o peek.out 'echo started; sleep 60'"));
+    QCOMPARE(submit.out, QStringLiteral("Job <1> is submitted to queue <hpc>.\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        cluster.shell(QStringLiteral("bpeek 1")).out.contains(QStringLiteral("started")), 20000);
+    QCOMPARE(cluster.shell(QStringLiteral("bpeek")).out,
+        QStringLiteral("<< output from stdout >>\nstarted\n"));
+    ShellResult stopRunning = cluster.shell(QStringLiteral("bstop 1"));
+    QCOMPARE(stopRunning.err,
+        QStringLiteral("Job <1>: bstop of a running job is not supported by minicluster\n"));
+
+    // A pending job stopped (PSUSP), then resumed.
+    cluster.shell(QStringLiteral("bsub -J later -w 'done(1)' true"));
+    ShellResult stop = cluster.shell(QStringLiteral("bstop 2"));
+    QCOMPARE(stop.out, QStringLiteral("Job <2> is being stopped\n"));
+    QVERIFY(cluster.shell(QStringLiteral("bjobs 2")).out.contains(QStringLiteral(" PSUSP ")));
+    ShellResult resume = cluster.shell(QStringLiteral("bresume 2"));
+    QCOMPARE(resume.out, QStringLiteral("Job <2> is being resumed\n"));
+    QVERIFY(cluster.shell(QStringLiteral("bjobs 2")).out.contains(QStringLiteral(" PEND ")));
+    QCOMPARE(cluster.shell(QStringLiteral("bkill 0")).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(LsfPbsTest)

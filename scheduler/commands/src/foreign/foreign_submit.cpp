@@ -71,11 +71,14 @@ std::optional<std::vector<proto::Json>> listJobs(
     return (*reply)["jobs"].items();
 }
 
-std::optional<std::vector<std::pair<std::int64_t, std::string>>> cancelJobs(
-    const Context &ctx, const std::vector<std::int64_t> &jobIds)
+std::optional<std::vector<std::pair<std::int64_t, std::string>>> actOnJobs(
+    const Context &ctx, const std::vector<std::int64_t> &jobIds, std::string_view op)
 {
     proto::Json request = proto::Json::object();
-    request.set("op", "cancel");
+    request.set("op", std::string(op));
+    if (op == "hold") {
+        request.set("admin", false); // the user's own hold (scontrol uhold)
+    }
     proto::Json list = proto::Json::array();
     for (const std::int64_t id : jobIds) {
         list.push(id);

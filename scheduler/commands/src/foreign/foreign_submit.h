@@ -33,10 +33,11 @@ Submission submitWithSbatch(const Context &ctx, std::vector<std::string> args,
 std::optional<std::vector<proto::Json>> listJobs(
     const Context &ctx, const std::vector<std::int64_t> &jobIds = {});
 
-// Cancels `jobIds` as the caller (`cancel` op): each id with the controller's error, "" when
-// it was cancelled; nullopt when the controller cannot be reached.
-std::optional<std::vector<std::pair<std::int64_t, std::string>>> cancelJobs(
-    const Context &ctx, const std::vector<std::int64_t> &jobIds);
+// Cancels `jobIds` as the caller (`op` "cancel"), or holds them as their user ("hold") or
+// releases them ("release"): each id with the controller's error, "" when it was done; nullopt
+// when the controller cannot be reached.
+std::optional<std::vector<std::pair<std::int64_t, std::string>>> actOnJobs(
+    const Context &ctx, const std::vector<std::int64_t> &jobIds, std::string_view op = "cancel");
 
 // The words of every line of `script` that starts with `prefix` ("#BSUB", "#PBS") before the
 // first command, in order.

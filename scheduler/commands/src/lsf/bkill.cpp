@@ -41,7 +41,7 @@ int Bkill::run()
             return 255;
         }
     }
-    const auto results = foreign::cancelJobs(m_ctx, ids);
+    const auto results = foreign::actOnJobs(m_ctx, ids);
     if (!results) {
         *m_ctx.err << "LSF is down. Please wait ...\n";
         return 255;

@@ -336,13 +336,12 @@ std::vector<std::string> sbatchArgs(const Request &r)
     return args;
 }
 
-std::string quoted(const std::vector<std::string> &words)
+// LSF passes the command line to the shell as one string: the words joined by blanks.
+std::string commandLine(const std::vector<std::string> &words)
 {
     std::string line;
     for (const std::string &word : words) {
-        line += line.empty() ? "" : " ";
-        const bool plain = word.find_first_of(" \t'\"$`\\;&|<>()*?") == std::string::npos;
-        line += plain ? word : "'" + word + "'";
+        line += (line.empty() ? "" : " ") + word;
     }
     return line;
 }
@@ -385,9 +384,9 @@ int Bsub::run()
         if (file && sched::hasShebang(text.str())) {
             script = text.str();
         } else {
-            script = "#!/bin/sh\n" + quoted(command) + "\n";
+            script = "#!/bin/sh\n" + commandLine(command) + "\n";
         }
-        defaultName = quoted(command);
+        defaultName = commandLine(command);
     }
     Request fromScript;
     std::size_t ignored = 0;

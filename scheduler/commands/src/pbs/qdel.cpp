@@ -26,7 +26,7 @@ int Qdel::run()
                       "       qdel --version\n";
         return 2;
     }
-    const auto results = foreign::cancelJobs(m_ctx, ids);
+    const auto results = foreign::actOnJobs(m_ctx, ids);
     if (!results) {
         *m_ctx.err << "Connection refused\nqdel: cannot connect to server " << server << '\n';
         return 1;

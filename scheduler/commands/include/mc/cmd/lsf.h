@@ -46,4 +46,55 @@ private:
     Context &m_ctx;
 };
 
+// bqueues [queue...]: the queues (partitions) and their jobs.
+class Bqueues {
+public:
+    explicit Bqueues(Context &ctx)
+        : m_ctx(ctx)
+    { }
+    int run();
+
+private:
+    Context &m_ctx;
+};
+
+// bhosts [host...]: the compute hosts (nodes), their slots and jobs.
+class Bhosts {
+public:
+    explicit Bhosts(Context &ctx)
+        : m_ctx(ctx)
+    { }
+    int run();
+
+private:
+    Context &m_ctx;
+};
+
+// bpeek [job_id]: the output so far of a running job (the caller's latest without an id).
+class Bpeek {
+public:
+    explicit Bpeek(Context &ctx)
+        : m_ctx(ctx)
+    { }
+    int run();
+
+private:
+    Context &m_ctx;
+};
+
+// bstop / bresume job_id...: suspends or resumes a pending job (PSUSP, a user hold here);
+// suspending a running job is not supported by minicluster.
+class Bstop {
+public:
+    Bstop(Context &ctx, bool resume)
+        : m_ctx(ctx)
+        , m_resume(resume)
+    { }
+    int run();
+
+private:
+    Context &m_ctx;
+    bool m_resume;
+};
+
 } // namespace mc::cmd

@@ -1,0 +1,7 @@
+#include "mc/cmd/lsf.h"
+
+int main(int argc, char **argv)
+{
+    mc::cmd::Context ctx = mc::cmd::systemContext(argc, argv);
+    return mc::cmd::Bqueues(ctx).run();
+}
