@@ -39,6 +39,7 @@ private slots:
     void bsubJobRunsWithLsfVariablesAndBjobsFollowsIt();
     void qsubJobRunsWithPbsVariablesAndQstatFollowsIt();
     void dtuPresetSpeaksLsfWithItsQueues();
+    void lesson14FailsBeforeAndPassesAfterTheThreeSubmissions();
 };
 
 void LsfPbsTest::bsubJobRunsWithLsfVariablesAndBjobsFollowsIt()
@@ -179,6 +180,52 @@ void LsfPbsTest::dtuPresetSpeaksLsfWithItsQueues()
     QCOMPARE(resume.out, QStringLiteral("Job <2> is being resumed\n"));
     QVERIFY(cluster.shell(QStringLiteral("bjobs 2")).out.contains(QStringLiteral(" PEND ")));
     QCOMPARE(cluster.shell(QStringLiteral("bkill 0")).exitCode, 0);
+}
+
+void LsfPbsTest::lesson14FailsBeforeAndPassesAfterTheThreeSubmissions()
+{
+    ClusterFixture cluster(QStringLiteral("plain"));
+    QVERIFY2(cluster.up({QStringLiteral("--preset"), QStringLiteral("dtu")}),
+        qPrintable(cluster.lastError()));
+    auto lesson = [&cluster](const QStringList &args) {
+        return cluster.minicluster(
+            QStringList{QStringLiteral("lesson"), QStringLiteral("--lang"), QStringLiteral("en")}
+            + args);
+    };
+    ShellResult start = lesson({QStringLiteral("start"), QStringLiteral("14")});
+    QVERIFY2(start.exitCode == 0, qPrintable(start.err));
+    QVERIFY(start.out.contains(QStringLiteral("copied same_lsf.sh")));
+
+    // Wrong attempt: the LSF script run on the login node is not a submitted job.
+    QCOMPARE(cluster.shell(QStringLiteral("bash same_lsf.sh")).exitCode, 0);
+    ShellResult wrong = lesson({QStringLiteral("check")});
+    QCOMPARE(wrong.exitCode, 1);
+    QVERIFY2(wrong.out.contains(QStringLiteral("[ ] 1. The job in Slurm's words")),
+        qPrintable(wrong.out));
+    QVERIFY2(wrong.out.contains(QStringLiteral("Submit the Slurm version: sbatch same_slurm.sh.")),
+        qPrintable(wrong.out));
+
+    QCOMPARE(cluster.shell(QStringLiteral("sbatch same_slurm.sh")).exitCode, 0);
+    ShellResult lsf = cluster.shell(QStringLiteral("bsub < same_lsf.sh"));
+    QCOMPARE(lsf.out, QStringLiteral("Job <2> is submitted to queue <hpc>.\n"));
+    ShellResult pbs = cluster.shell(QStringLiteral("qsub same_pbs.sh"));
+    QCOMPARE(pbs.out, QStringLiteral("3.dtu\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        cluster.shell(QStringLiteral("bjobs -a 2")).out.contains(QStringLiteral(" DONE ")), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        cluster.shell(QStringLiteral("qstat -x 3")).out.contains(QStringLiteral(" F hpc")), 30000);
+    ShellResult refused = cluster.shell(QStringLiteral("sbatch same_lsf.sh"));
+    QCOMPARE(refused.err,
+        QStringLiteral("sbatch: invalid option -- 'R'\n"
+                       "sbatch: error: Unrecognized command line parameter ?\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        lesson({QStringLiteral("check"), QStringLiteral("14")}).exitCode == 0, 30000);
+    QCOMPARE(
+        readTextFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("same-pbs.out"))),
+        QStringLiteral("PBS job 3.dtu on n01: 2 tasks\n"));
+    QCOMPARE(
+        readTextFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("same-lsf-2.out"))),
+        QStringLiteral("LSF job 2 on n01: 2 slots\n"));
 }
 
 QTEST_GUILESS_MAIN(LsfPbsTest)
