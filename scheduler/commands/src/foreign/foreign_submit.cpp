@@ -57,6 +57,15 @@ std::optional<std::vector<proto::Json>> listJobs(
 {
     proto::Json request = proto::Json::object();
     request.set("op", "jobs");
+    // Only the members LSF's and PBS's listings read: the explanations are not computed.
+    proto::Json fields = proto::Json::array();
+    for (const char *field : {"job_id", "name", "user", "state", "hold", "reason", "partition",
+             "submit_host", "submit_time", "start_time", "end_time", "num_cpus", "num_nodes",
+             "num_tasks", "nodes", "time_limit", "min_memory", "command", "work_dir", "std_out",
+             "std_err", "exit_code", "array_job_id", "array_task_id", "array_task_str"}) {
+        fields.push(field);
+    }
+    request.set("fields", std::move(fields));
     if (!jobIds.empty()) {
         proto::Json ids = proto::Json::array();
         for (const std::int64_t id : jobIds) {
