@@ -95,6 +95,7 @@ private slots:
     void bjobsListsUnfinishedJobsOfTheCaller();
     void bjobsAllShowsFinishedAndPendingShowsReasons();
     void bjobsWithNothingToShowSaysSo();
+    void bjobsLongTellsTheJobsStory();
     void bkillTerminatesAndNamesUnknownJobs();
 };
 
@@ -226,6 +227,22 @@ void LsfTest::bjobsWithNothingToShowSaysSo()
     r = h.run<Bjobs>({"-z"});
     COMPARE_TEXT(r.err, "bjobs: illegal option -- z\n");
     QCOMPARE(r.exitCode, 255);
+}
+
+void LsfTest::bjobsLongTellsTheJobsStory()
+{
+    Harness h;
+    h.reply = controller({job(13, "PENDING"), job(16, "FAILED")});
+    const Result r = h.run<Bjobs>({"-l", "-a"});
+    QVERIFY2(r.out.find("\nJob <13>, Job Name <myjob>, User <alice>, Project <default>, Status "
+                        "<PEND>, Queue <hpc>, Command <")
+            == 0,
+        r.out.c_str());
+    QVERIFY(r.out.find(": Submitted from host <login1>, CWD <") != std::string::npos);
+    QVERIFY(r.out.find(" PENDING REASONS:\n Job dependency condition not satisfied;\n")
+        != std::string::npos);
+    QVERIFY(r.out.find("Status <EXIT>") != std::string::npos);
+    QVERIFY(r.out.find(": Exited with exit code 0.\n") != std::string::npos);
 }
 
 void LsfTest::bkillTerminatesAndNamesUnknownJobs()

@@ -135,6 +135,11 @@ std::string lsfTime(std::int64_t epoch)
     return localTime(epoch, "%b %e %H:%M");
 }
 
+std::string lsfLongTime(std::int64_t epoch)
+{
+    return localTime(epoch, "%a %b %e %H:%M:%S");
+}
+
 std::string pbsTime(std::int64_t epoch)
 {
     return localTime(epoch, "%a %b %e %H:%M:%S %Y");

@@ -45,6 +45,7 @@ std::vector<std::string> directiveWords(std::string_view script, std::string_vie
 
 // Local time as LSF prints it ("Nov 26 00:12") and as PBS -f does ("Thu Nov 26 00:12:05 2026").
 std::string lsfTime(std::int64_t epoch);
+std::string lsfLongTime(std::int64_t epoch); // bjobs -l: "Thu Nov 26 00:12:05"
 std::string pbsTime(std::int64_t epoch);
 
 // The PBS server's name: the cluster's (ping's cluster_name), "server" when it has none.

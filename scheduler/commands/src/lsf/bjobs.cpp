@@ -82,6 +82,40 @@ std::vector<std::string> execHosts(const Json &job)
     return hosts;
 }
 
+// bjobs -l: the job's story, one dated line per event (LSF 10.1's long form, in part).
+void printLong(std::ostream &out, const Json &j, const std::string &host)
+{
+    const std::string status = lsfStatus(j);
+    out << "\nJob <" << j["job_id"].toInt() << ">, Job Name <" << j["name"].toString()
+        << ">, User <" << j["user"].toString() << ">, Project <default>, Status <" << status
+        << ">, Queue <" << j["partition"].toString() << ">, Command <" << j["command"].toString()
+        << ">\n"
+        << foreign::lsfLongTime(j["submit_time"].toInt()) << ": Submitted from host <"
+        << j["submit_host"].toString(host) << ">, CWD <" << j["work_dir"].toString() << ">, "
+        << j["num_tasks"].toInt(1) << " Task(s);\n";
+    if (j["time_limit"].toInt() > 0) {
+        out << "\n RUNLIMIT                \n " << j["time_limit"].toInt() / 60 << ".0 min\n\n";
+    }
+    if (j["start_time"].toInt() > 0) {
+        std::string hosts;
+        for (const std::string &h : execHosts(j)) {
+            hosts += " <" + h + ">";
+        }
+        out << foreign::lsfLongTime(j["start_time"].toInt()) << ": Started "
+            << j["num_cpus"].toInt(1) << " Task(s) on Host(s)" << hosts << ", Execution CWD <"
+            << j["work_dir"].toString() << ">;\n";
+    }
+    if (isFinished(status)) {
+        out << foreign::lsfLongTime(j["end_time"].toInt())
+            << (status == "DONE" ? std::string(": Done successfully.\n")
+                                 : ": Exited with exit code "
+                           + std::to_string(j["exit_code"].toInt()) + ".\n");
+    }
+    if (status == "PEND" || status == "PSUSP") {
+        out << " PENDING REASONS:\n " << pendingReason(j) << '\n';
+    }
+}
+
 } // namespace
 
 int Bjobs::run()
@@ -148,37 +182,7 @@ int Bjobs::run()
     }
     if (longForm) {
         for (const Json *job : shown) {
-            const Json &j = *job;
-            *m_ctx.out << "\nJob <" << j["job_id"].toInt() << ">, Job Name <"
-                       << j["name"].toString() << ">, User <" << j["user"].toString()
-                       << ">, Status <" << lsfStatus(j) << ">, Queue <" << j["partition"].toString()
-                       << ">, Command <" << j["command"].toString() << ">\n"
-                       << foreign::lsfTime(j["submit_time"].toInt()) << ": Submitted from host <"
-                       << j["submit_host"].toString(m_ctx.hostname) << ">, CWD <"
-                       << j["work_dir"].toString() << ">, " << j["num_tasks"].toInt(1)
-                       << " Task(s);\n";
-            if (j["time_limit"].toInt() > 0) {
-                *m_ctx.out << "\n RUNLIMIT                \n " << j["time_limit"].toInt() / 60
-                           << ".0 min\n";
-            }
-            if (j["start_time"].toInt() > 0) {
-                std::string hosts;
-                for (const std::string &host : execHosts(j)) {
-                    hosts += " <" + host + ">";
-                }
-                *m_ctx.out << foreign::lsfTime(j["start_time"].toInt()) << ": Started "
-                           << j["num_cpus"].toInt(1) << " Task(s) on Host(s)" << hosts
-                           << ", Execution CWD <" << j["work_dir"].toString() << ">;\n";
-            }
-            if (isFinished(lsfStatus(j))) {
-                *m_ctx.out << foreign::lsfTime(j["end_time"].toInt())
-                           << (lsfStatus(j) == "DONE" ? ": Done successfully.\n"
-                                                      : ": Exited with exit code "
-                                          + std::to_string(j["exit_code"].toInt()) + ".\n");
-            }
-            if (lsfStatus(j) == "PEND" || lsfStatus(j) == "PSUSP") {
-                *m_ctx.out << " PENDING REASONS:\n " << pendingReason(j) << '\n';
-            }
+            printLong(*m_ctx.out, *job, m_ctx.hostname);
         }
         return 0;
     }
