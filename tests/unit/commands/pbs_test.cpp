@@ -81,6 +81,7 @@ private slots:
     void qsubRefusesWhatMiniclusterLacks();
     void qstatListsJobsInOpenPbsColumns();
     void qdelNamesUnknownJobs();
+    void qstatFullNamesTheFilesWithTheirPatternsExpanded();
 };
 
 void PbsTest::qsubReadsPbsLinesWithPbsMeanings()
@@ -166,6 +167,24 @@ void PbsTest::qdelNamesUnknownJobs()
     const Result r = h.run<Qdel>({"99.teach"});
     COMPARE_TEXT(r.err, "qdel: Unknown Job Id 99.teach\n");
     QCOMPARE(r.exitCode, 153);
+}
+
+void PbsTest::qstatFullNamesTheFilesWithTheirPatternsExpanded()
+{
+    Json j = job(21, "RUNNING");
+    j.set("std_out", "/home/alice/%x.o%j");
+    j.set("std_err", "");
+    j.set("submit_host", "login1");
+    Harness h;
+    h.reply = controller({j});
+    const Result r = h.run<Qstat>({"-f", "21"});
+    QVERIFY2(r.out.rfind("Job Id: 21.teach\n    Job_Name = a_rather_long_job_name\n", 0) == 0,
+        r.out.c_str());
+    QVERIFY(r.out.find("    Output_Path = login1:/home/alice/a_rather_long_job_name.o21\n")
+        != std::string::npos);
+    QVERIFY(r.out.find("    Error_Path = login1:/home/alice/a_rather_long_job_name.o21\n")
+        != std::string::npos);
+    QVERIFY(r.out.find("    Resource_List.walltime = 01:00:00\n") != std::string::npos);
 }
 
 QTEST_APPLESS_MAIN(PbsTest)

@@ -116,6 +116,35 @@ std::vector<std::string> directiveWords(std::string_view script, std::string_vie
     return sched::parseDirectives(script, prefix);
 }
 
+std::string jobFile(const proto::Json &job, std::string_view member)
+{
+    std::string pattern = job[std::string(member)].toString();
+    if (pattern.empty() && member == "std_err") {
+        pattern = job["std_out"].toString();
+    }
+    if (pattern.empty()) {
+        pattern = job["work_dir"].toString() + "/slurm-%j.out";
+    }
+    const std::string id = std::to_string(job["job_id"].toInt());
+    const bool task = job.contains("array_task_id");
+    std::string path;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] != '%' || i + 1 >= pattern.size()) {
+            path += pattern[i];
+            continue;
+        }
+        const char c = pattern[++i];
+        path += c == 'j' ? id
+            : c == 'x'   ? job["name"].toString()
+            : c == 'u'   ? job["user"].toString()
+            : c == 'A' ? std::to_string(task ? job["array_job_id"].toInt() : job["job_id"].toInt())
+            : c == 'a' ? (task ? std::to_string(job["array_task_id"].toInt()) : "4294967294")
+            : c == '%' ? "%"
+                       : std::string("%") + c;
+    }
+    return path;
+}
+
 namespace {
 
 std::string localTime(std::int64_t epoch, const char *format)

@@ -43,6 +43,11 @@ std::optional<std::vector<std::pair<std::int64_t, std::string>>> actOnJobs(
 // first command, in order.
 std::vector<std::string> directiveWords(std::string_view script, std::string_view prefix);
 
+// The job's output (`member` "std_out") or error ("std_err") file with its %j, %x, %u, %A, %a
+// and %% patterns expanded; sbatch's slurm-<id>.out in its directory when none was given, and
+// the output file for errors that were not split.
+std::string jobFile(const proto::Json &job, std::string_view member);
+
 // Local time as LSF prints it ("Nov 26 00:12") and as PBS -f does ("Thu Nov 26 00:12:05 2026").
 std::string lsfTime(std::int64_t epoch);
 std::string lsfLongTime(std::int64_t epoch); // bjobs -l: "Thu Nov 26 00:12:05"

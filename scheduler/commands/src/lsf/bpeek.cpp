@@ -45,7 +45,7 @@ int Bpeek::run()
         *m_ctx.err << "Job <" << (*chosen)["job_id"].toInt() << ">: Not a running job\n";
         return 255;
     }
-    std::ifstream file((*chosen)["std_out"].toString(), std::ios::binary);
+    std::ifstream file(foreign::jobFile(*chosen, "std_out"), std::ios::binary);
     std::ostringstream text;
     text << file.rdbuf();
     *m_ctx.out << "<< output from stdout >>\n" << text.str();

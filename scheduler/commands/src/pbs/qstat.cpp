@@ -136,7 +136,9 @@ void printFull(std::ostream &out, const std::vector<const Json *> &jobs, const s
         line("queue", j["partition"].toString());
         line("server", server);
         line("ctime", foreign::pbsTime(j["submit_time"].toInt()));
-        line("Error_Path", j["std_err"].toString());
+        const std::string submitHost = j["submit_host"].toString("login1");
+        // PBS's paths name the host they are on.
+        line("Error_Path", submitHost + ":" + foreign::jobFile(j, "std_err"));
         if (!nodes.empty()) {
             std::string hosts;
             std::string vnodes;
@@ -149,7 +151,7 @@ void printFull(std::ostream &out, const std::vector<const Json *> &jobs, const s
             line("exec_vnode", vnodes);
         }
         line("Hold_Types", j["hold"].toString().empty() ? "n" : "u");
-        line("Output_Path", j["std_out"].toString());
+        line("Output_Path", submitHost + ":" + foreign::jobFile(j, "std_out"));
         if (j["min_memory"].toInt() > 0) {
             line("Resource_List.mem", std::to_string(j["min_memory"].toInt()) + "mb");
         }
