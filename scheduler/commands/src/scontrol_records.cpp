@@ -31,8 +31,35 @@ std::string orNull(const std::string &text)
     return text.empty() ? std::string("(null)") : text;
 }
 
-// sbatch's filename patterns as scontrol shows them: %j %x %u %A %a %% expanded, relative paths
-// under the working directory, the default slurm-%j.out when none was given.
+std::string cpuList(int cpus)
+{
+    return cpus <= 1 ? std::string("0") : "0-" + str(cpus - 1);
+}
+
+std::string osText()
+{
+    utsname u{};
+    if (uname(&u) != 0) {
+        return "Linux";
+    }
+    return std::string(u.sysname) + " " + u.release + " " + u.version;
+}
+
+std::string archText()
+{
+    utsname u{};
+    return uname(&u) == 0 ? std::string(u.machine) : std::string("x86_64");
+}
+
+// ",gres/gpu=N" of a GPU job's TRES (N for the whole job), as Slurm appends it.
+std::string gpuTres(const Json &job, int numNodes)
+{
+    const std::int64_t perNode = job["gpus"].toInt();
+    return perNode > 0 ? ",gres/gpu=" + str(perNode * numNodes) : std::string();
+}
+
+} // namespace
+
 std::string stdioPath(const Json &job, const std::string &pattern, bool isInput)
 {
     if (pattern.empty()) {
@@ -62,35 +89,6 @@ std::string stdioPath(const Json &job, const std::string &pattern, bool isInput)
     }
     return absolutePath(out, job["work_dir"].toString());
 }
-
-std::string cpuList(int cpus)
-{
-    return cpus <= 1 ? std::string("0") : "0-" + str(cpus - 1);
-}
-
-std::string osText()
-{
-    utsname u{};
-    if (uname(&u) != 0) {
-        return "Linux";
-    }
-    return std::string(u.sysname) + " " + u.release + " " + u.version;
-}
-
-std::string archText()
-{
-    utsname u{};
-    return uname(&u) == 0 ? std::string(u.machine) : std::string("x86_64");
-}
-
-// ",gres/gpu=N" of a GPU job's TRES (N for the whole job), as Slurm appends it.
-std::string gpuTres(const Json &job, int numNodes)
-{
-    const std::int64_t perNode = job["gpus"].toInt();
-    return perNode > 0 ? ",gres/gpu=" + str(perNode * numNodes) : std::string();
-}
-
-} // namespace
 
 std::string render(const Record &record, bool oneLiner)
 {

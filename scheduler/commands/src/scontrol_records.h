@@ -22,4 +22,9 @@ Record jobRecord(const proto::Json &job, std::int64_t now, int detail);
 Record nodeRecord(const NodeView &node, const ClusterView &view);
 Record partitionRecord(const PartitionView &part, const ClusterView &view);
 
+// sbatch's filename patterns as scontrol shows them: %j %x %u %A %a %% expanded, relative paths
+// under the working directory, the default slurm-%j.out when none was given (/dev/null for
+// standard input). bpeek and qstat -f read the same.
+std::string stdioPath(const proto::Json &job, const std::string &pattern, bool isInput);
+
 } // namespace mc::cmd::scontrol

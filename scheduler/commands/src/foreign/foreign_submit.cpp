@@ -1,5 +1,6 @@
 #include "foreign_submit.h"
 
+#include "../scontrol_records.h"
 #include "../text.h"
 #include "mc/cmd/sbatch.h"
 #include "mc/sched/batch_script.h"
@@ -122,27 +123,7 @@ std::string jobFile(const proto::Json &job, std::string_view member)
     if (pattern.empty() && member == "std_err") {
         pattern = job["std_out"].toString();
     }
-    if (pattern.empty()) {
-        pattern = job["work_dir"].toString() + "/slurm-%j.out";
-    }
-    const std::string id = std::to_string(job["job_id"].toInt());
-    const bool task = job.contains("array_task_id");
-    std::string path;
-    for (std::size_t i = 0; i < pattern.size(); ++i) {
-        if (pattern[i] != '%' || i + 1 >= pattern.size()) {
-            path += pattern[i];
-            continue;
-        }
-        const char c = pattern[++i];
-        path += c == 'j' ? id
-            : c == 'x'   ? job["name"].toString()
-            : c == 'u'   ? job["user"].toString()
-            : c == 'A' ? std::to_string(task ? job["array_job_id"].toInt() : job["job_id"].toInt())
-            : c == 'a' ? (task ? std::to_string(job["array_task_id"].toInt()) : "4294967294")
-            : c == '%' ? "%"
-                       : std::string("%") + c;
-    }
-    return path;
+    return scontrol::stdioPath(job, pattern, false);
 }
 
 namespace {

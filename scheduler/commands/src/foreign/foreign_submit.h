@@ -43,9 +43,9 @@ std::optional<std::vector<std::pair<std::int64_t, std::string>>> actOnJobs(
 // first command, in order.
 std::vector<std::string> directiveWords(std::string_view script, std::string_view prefix);
 
-// The job's output (`member` "std_out") or error ("std_err") file with its %j, %x, %u, %A, %a
-// and %% patterns expanded; sbatch's slurm-<id>.out in its directory when none was given, and
-// the output file for errors that were not split.
+// The job's output (`member` "std_out") or error ("std_err") file as scontrol shows it
+// (scontrol::stdioPath): patterns expanded, slurm-<id>.out when none was given; errors that
+// were not split go to the output file.
 std::string jobFile(const proto::Json &job, std::string_view member);
 
 // Local time as LSF prints it ("Nov 26 00:12") and as PBS -f does ("Thu Nov 26 00:12:05 2026").
