@@ -47,6 +47,9 @@ foreach(p minicluster-stored diskusage_report minicluster-login-notice)
   set(MC_MAY_LINK_${p} mc_storage)
 endforeach()
 set(MC_MAY_LINK_minicluster-gui mc_gui_app mc_gui_models)
+# DTU's bstat and classstat only say that minicluster does not have them.
+set(MC_MAY_LINK_bstat "")
+set(MC_MAY_LINK_classstat "")
 
 # mc_check_layers(): fails configure on a link the table does not allow, and on an mc_* library
 # or program the table does not know.

@@ -180,6 +180,13 @@ void LsfPbsTest::dtuPresetSpeaksLsfWithItsQueues()
     QCOMPARE(resume.out, QStringLiteral("Job <2> is being resumed\n"));
     QVERIFY(cluster.shell(QStringLiteral("bjobs 2")).out.contains(QStringLiteral(" PEND ")));
     QCOMPARE(cluster.shell(QStringLiteral("bkill 0")).exitCode, 0);
+
+    // DTU's own wrappers are not emulated: they say so, not "command not found".
+    ShellResult bstat = cluster.shell(QStringLiteral("bstat"));
+    QCOMPARE(bstat.err,
+        QStringLiteral("bstat: this site's own command is not supported by minicluster; bjobs "
+                       "shows the same in LSF's words\n"));
+    QCOMPARE(bstat.exitCode, 1);
 }
 
 void LsfPbsTest::lesson14FailsBeforeAndPassesAfterTheThreeSubmissions()
