@@ -71,12 +71,13 @@ struct Staging {
     }
 };
 
-// Runs `script` with /bin/sh -e -x inside `rootfs`, writable, as root of a user namespace.
+// Runs `script` with /bin/sh -e -x inside `rootfs`, writable, as root of a user namespace,
+// without network (the nodes have none).
 int runInRoot(const std::string &rootfs, const std::string &script, const std::string &section)
 {
     return runProgram({"bwrap", "--unshare-user", "--uid", "0", "--gid", "0", "--unshare-ipc",
-        "--bind", rootfs, "/", "--bind", "/proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-        "--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--chdir", "/", "--setenv", "PATH",
+        "--unshare-net", "--bind", rootfs, "/", "--bind", "/proc", "/proc", "--dev", "/dev",
+        "--tmpfs", "/tmp", "--chdir", "/", "--setenv", "PATH",
         "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--setenv", "HOME", "/root",
         "--", "/bin/sh", "-e", "-x", "-c", script, section});
 }
