@@ -135,6 +135,9 @@ void ContainersTest::optionsChangeBindsEnvironmentAndWorkingDirectory()
         "touch ~/made'; ls ~/altHome; "
         "echo '== contain'; apptainer exec --contain %1 sh -c 'ls /tmp | wc -l; ls -A $HOME | wc "
         "-l; pwd'; "
+        "echo '== inserm'; APPTAINER_OPTION='-e --writable-tmpfs --sharens --nv'; "
+        "apptainer -q exec $APPTAINER_OPTION %1 sh -c 'echo scratch > /notes && cat /notes; "
+        "touch /usr/x || echo image-read-only'; "
         "echo '== end'")
                                          .arg(kDebian));
     QVERIFY2(part(r.out, QStringLiteral("bind")).contains(QStringLiteral("scratch-data\n")),
@@ -153,6 +156,11 @@ void ContainersTest::optionsChangeBindsEnvironmentAndWorkingDirectory()
         qPrintable(r.out));
     QVERIFY2(
         part(r.out, QStringLiteral("contain")).contains(QStringLiteral("\n0\n0\n/home/alice\n")),
+        qPrintable(r.out));
+    // The Inserm guide's options: -e --writable-tmpfs --sharens --nv.
+    QVERIFY2(part(r.out, QStringLiteral("inserm"))
+                 .contains(QStringLiteral("== inserm\nscratch\ntouch: cannot touch '/usr/x': "
+                                          "Read-only file system\nimage-read-only\n")),
         qPrintable(r.out));
 }
 

@@ -51,7 +51,8 @@ void printHelp(const std::string &program)
                 "  version     Show the version for Apptainer\n\n"
                 "Action options: -B/--bind src[:dest[:ro]], --env KEY=VAL, --env-file FILE,\n"
                 "  -e/--cleanenv, -c/--contain, -C/--containall, -H/--home src[:dest],\n"
-                "  --no-home, --pwd DIR, --nv\n\n"
+                "  --no-home, --pwd DIR, --nv, --sharens, --writable-tmpfs (the root is writable\n"
+                "  in memory, the image's own folders are not)\n\n"
                 "Images shipped with minicluster: /opt/minicluster/software/images\n"
                 "Run '%s --help' for more detailed usage information.\n",
         program.c_str(), program.c_str());

@@ -177,6 +177,11 @@ bool parseApptainerArgs(const std::vector<std::string> &argv, const std::string 
             call.cleanEnv = true;
         } else if (isAction(c) && name == "--nv") {
             call.nv = true;
+        } else if (isAction(c) && name == "--writable-tmpfs") {
+            call.writableTmpfs = true;
+        } else if (isAction(c) && name == "--sharens") {
+            // Every container here is its own bubblewrap under the step: what --sharens shares
+            // (one namespace for the containers a job starts) changes nothing a job can see.
         } else if (isAction(c)
             && std::find(kUnsupportedOptions.begin(), kUnsupportedOptions.end(), name)
                 != kUnsupportedOptions.end()) {

@@ -225,7 +225,9 @@ bool planLaunch(const ApptainerCall &call, const ImageRoot &root, const HostCont
     for (const auto &b : binds) {
         a.insert(a.end(), {b.readOnly ? "--ro-bind" : "--bind", b.source, b.destination});
     }
-    a.insert(a.end(), {"--remount-ro", "/"});
+    if (!call.writableTmpfs) {
+        a.insert(a.end(), {"--remount-ro", "/"});
+    }
     std::string workDir = call.contain ? home : host.cwd;
     if (!call.pwd.empty()) {
         if (call.pwd[0] != '/') {

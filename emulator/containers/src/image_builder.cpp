@@ -139,6 +139,11 @@ int buildImage(const ApptainerCall &call, const BuildLog &log)
             + " needs the network, which minicluster's nodes do not have: start from a shipped "
               "image instead (Bootstrap: localimage, From: /opt/minicluster/software/images/...)");
     }
+    if (source.find("://") != std::string::npos) {
+        return fatal("building from " + source.substr(0, source.find("://") + 3)
+            + " sources is not supported by minicluster: build from a definition file with "
+              "Bootstrap: localimage, a SIF or a sandbox directory");
+    }
     if (pathExists(target) && !call.force) {
         return fatal("Build target '" + call.image
             + "' already exists. Use --force if you want to overwrite it");

@@ -26,6 +26,7 @@ struct ApptainerCall {
     bool cleanEnv = false;
     bool contain = false;
     bool nv = false;
+    bool writableTmpfs = false; // the root is writable in memory; the image's folders are not
     bool quiet = false;
     // build
     bool force = false;
