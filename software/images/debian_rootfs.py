@@ -130,6 +130,9 @@ def main():
                 "/usr/sbin/nologin\n")
     with open(root + "/etc/group", "w") as f:
         f.write("root:x:0:\nnogroup:x:65534:\n")
+    # Bind points of Apptainer's defaults: present, so a container mounts over them in place.
+    for f in ("/etc/hosts", "/etc/resolv.conf", "/etc/localtime"):
+        open(root + f, "a").close()
     with open(root + "/etc/hostname", "w") as f:
         f.write("container\n")
     print(f"{len(names)} packages")

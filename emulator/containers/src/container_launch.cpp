@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <string_view>
@@ -77,8 +78,9 @@ bool under(const std::string &path, const std::string &dir)
 }
 
 // Binds the entries of the image's `hostDir` (seen inside as `inside`) into the new root, one
-// by one; a directory that holds a bind point is made in the tmpfs and filled the same way.
-void underlay(const std::string &hostDir, const std::string &inside,
+// by one; a directory that holds a bind point the image lacks is made in the tmpfs and filled
+// the same way.
+void underlay(const std::string &root, const std::string &hostDir, const std::string &inside,
     const std::vector<std::string> &points, std::vector<std::string> &a)
 {
     std::vector<std::string> names;
@@ -104,11 +106,13 @@ void underlay(const std::string &hostDir, const std::string &inside,
             }
             continue;
         }
+        // A bind point the image has (/etc/passwd, /tmp) is mounted over in place; one it has
+        // not must be made, so its folder is rebuilt in the tmpfs.
         const bool holdsPoint = std::any_of(points.begin(), points.end(),
-            [&](const std::string &p) { return p != in && under(p, in); });
+            [&](const std::string &p) { return p != in && under(p, in) && !pathExists(root + p); });
         if (S_ISDIR(st.st_mode) && holdsPoint) {
             a.insert(a.end(), {"--dir", in});
-            underlay(host, in, points, a);
+            underlay(root, host, in, points, a);
         } else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
             a.insert(a.end(), {"--ro-bind", host, in});
         }
@@ -121,13 +125,34 @@ struct Bind {
     bool readOnly = false;
 };
 
-std::string firstLines(const std::string &file, const std::string &extra)
+// The lines of an /etc/passwd or /etc/group file with `entry` (name:...) last and no other line
+// for the same name.
+std::string withEntry(const std::string &file, const std::string &entry)
 {
-    std::string text = readText(file);
-    if (!text.empty() && text.back() != '\n') {
-        text += '\n';
+    const std::string name = entry.substr(0, entry.find(':') + 1);
+    std::istringstream in(readText(file));
+    std::string out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (name.empty() || line.rfind(name, 0) != 0) {
+            out += line + "\n";
+        }
     }
-    return text + extra + (extra.empty() || extra.back() == '\n' ? "" : "\n");
+    return entry.empty() ? out : out + entry + "\n";
+}
+
+// Makes `path` (in the user's own copy of an image) hold `content`, replaced whole by a rename
+// so that a container starting at the same time reads the old file or the new one.
+void syncFile(const std::string &path, const std::string &content)
+{
+    struct stat st { };
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && readText(path) == content) {
+        return;
+    }
+    const std::string tmp = path + ".mc" + std::to_string(::getpid());
+    if (writeText(tmp, content) && std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+    }
 }
 
 } // namespace
@@ -207,17 +232,58 @@ bool planLaunch(const ApptainerCall &call, const ImageRoot &root, const HostCont
     for (const auto &f : files) {
         points.push_back(f.second);
     }
+    // A SIF's root is the user's own unpacked copy: the bind points it lacks are made in it once,
+    // so the whole root is one read-only bind (each mount costs, more so in a node sandbox's
+    // large mount table). A sandbox directory is not ours to change: it gets the underlay.
+    const bool wholeRoot = root.sif && !call.writableTmpfs;
+    if (wholeRoot) {
+        std::vector<std::string> filePoints = {"/etc/passwd", "/etc/group"};
+        for (const auto &f : files) {
+            filePoints.push_back(f.second);
+        }
+        for (const auto &b : binds) {
+            if (!isDirectory(b.source)) {
+                filePoints.push_back(b.destination);
+            }
+        }
+        for (const auto &p : points) {
+            const std::string inRoot = root.rootfs + p;
+            if (pathExists(inRoot)) {
+                continue;
+            }
+            if (std::find(filePoints.begin(), filePoints.end(), p) == filePoints.end()) {
+                makeDirs(inRoot);
+            } else if (makeDirs(inRoot.substr(0, inRoot.rfind('/')))) {
+                writeText(inRoot, "");
+            }
+        }
+    }
     std::vector<std::string> &a = plan.argv;
-    a = {"bwrap", "--unshare-user", "--unshare-ipc"};
-    underlay(root.rootfs, "/", points, a);
-    a.insert(
-        a.end(), {"--bind", "/proc", "/proc", "--dev", "/dev", "--ro-bind-try", "/sys", "/sys"});
-    plan.dataFiles.push_back(firstLines(root.rootfs + "/etc/passwd", host.passwdLine));
-    plan.dataFiles.push_back(firstLines(root.rootfs + "/etc/group", host.groupLine));
+    a = {"bwrap", "--unshare-user"};
+    if (wholeRoot) {
+        a.insert(a.end(), {"--ro-bind", root.rootfs, "/"});
+    } else {
+        underlay(root.rootfs, root.rootfs, "/", points, a);
+    }
     a.insert(a.end(),
-        {"--ro-bind-data", "@FD0@", "/etc/passwd", "--ro-bind-data", "@FD1@", "/etc/group"});
+        {"--bind", "/proc", "/proc", "--dev-bind", "/dev", "/dev", "--ro-bind-try", "/sys",
+            "/sys"});
+    const std::string passwd = withEntry(root.rootfs + "/etc/passwd", host.passwdLine);
+    const std::string group = withEntry(root.rootfs + "/etc/group", host.groupLine);
+    if (wholeRoot) { // written into the user's copy: no mount at all
+        syncFile(root.rootfs + "/etc/passwd", passwd);
+        syncFile(root.rootfs + "/etc/group", group);
+    } else {
+        plan.dataFiles = {passwd, group};
+        a.insert(a.end(),
+            {"--ro-bind-data", "@FD0@", "/etc/passwd", "--ro-bind-data", "@FD1@", "/etc/group"});
+    }
     for (const auto &f : files) {
-        a.insert(a.end(), {"--ro-bind", f.first, f.second});
+        if (wholeRoot && f.second.rfind("/etc/", 0) == 0) {
+            syncFile(root.rootfs + f.second, readText(f.first));
+        } else {
+            a.insert(a.end(), {"--ro-bind", f.first, f.second});
+        }
     }
     for (const auto &t : tmpfs) {
         a.insert(a.end(), {"--tmpfs", normalize(t)});
@@ -225,7 +291,7 @@ bool planLaunch(const ApptainerCall &call, const ImageRoot &root, const HostCont
     for (const auto &b : binds) {
         a.insert(a.end(), {b.readOnly ? "--ro-bind" : "--bind", b.source, b.destination});
     }
-    if (!call.writableTmpfs) {
+    if (!call.writableTmpfs && !wholeRoot) {
         a.insert(a.end(), {"--remount-ro", "/"});
     }
     std::string workDir = call.contain ? home : host.cwd;

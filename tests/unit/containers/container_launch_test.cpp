@@ -19,6 +19,7 @@ private slots:
     void aBindToAMissingSourceFailsInApptainersWords();
     void theEnvironmentFollowsApptainersRules();
     void nvWithoutGpusWarns();
+    void aSifsOwnCopyIsOneBindWithItsMountPointsMade();
 
 private:
     LaunchPlan plan(const ApptainerCall &call, std::string *error = nullptr);
@@ -42,7 +43,7 @@ void ContainerLaunchTest::init()
     passwd.write("root:x:0:0:root:/root:/bin/bash\n");
     passwd.close();
     QDir().mkpath(m_dir.filePath(QStringLiteral("slurmtmp")));
-    m_root = {"/img/python.sif", root.toStdString(), true, false};
+    m_root = {"/img/python", root.toStdString(), false, false}; // a sandbox directory
     m_host = {};
     m_host.cwd = "/scratch/alice/run";
     m_host.home = "/home/alice";
@@ -154,8 +155,8 @@ void ContainerLaunchTest::theEnvironmentFollowsApptainersRules()
     QCOMPARE(env(p, "GREETING"), std::string("hi"));
     QCOMPARE(env(p, "APPTAINERENV_GREETING"), std::string("<unset>"));
     QCOMPARE(env(p, "MODEL"), std::string("resnet"));
-    QCOMPARE(env(p, "APPTAINER_CONTAINER"), std::string("/img/python.sif"));
-    QCOMPARE(env(p, "APPTAINER_NAME"), std::string("python.sif"));
+    QCOMPARE(env(p, "APPTAINER_CONTAINER"), std::string("/img/python"));
+    QCOMPARE(env(p, "APPTAINER_NAME"), std::string("python"));
     c.cleanEnv = true;
     p = plan(c);
     QCOMPARE(env(p, "SLURM_JOB_ID"), std::string("<unset>"));
@@ -179,6 +180,26 @@ void ContainerLaunchTest::nvWithoutGpusWarns()
     p = plan(c);
     QVERIFY(p.warnings.empty());
     QVERIFY(hasTriple(p, "--ro-bind", "/opt/minicluster/bin/nvidia-smi", "/usr/bin/nvidia-smi"));
+}
+
+void ContainerLaunchTest::aSifsOwnCopyIsOneBindWithItsMountPointsMade()
+{
+    m_root.sif = true; // the user's unpacked copy in the cache
+    ApptainerCall c;
+    c.command = "exec";
+    c.args = {"true"};
+    c.binds = {{"/usr/share", "/data/share", true}};
+    LaunchPlan p = plan(c);
+    QVERIFY(hasTriple(p, "--unshare-user", "--ro-bind", m_root.rootfs));
+    QVERIFY(!hasTriple(p, "--ro-bind", m_root.rootfs + "/usr", "/usr"));
+    QVERIFY(std::find(p.argv.begin(), p.argv.end(), "--remount-ro") == p.argv.end());
+    QVERIFY(QFileInfo(QString::fromStdString(m_root.rootfs + "/home/alice")).isDir());
+    QVERIFY(QFileInfo(QString::fromStdString(m_root.rootfs + "/data/share")).isDir());
+    QVERIFY(QFileInfo(QString::fromStdString(m_root.rootfs + "/etc/group")).isFile());
+    // --writable-tmpfs needs the tmpfs root: the underlay again.
+    c.writableTmpfs = true;
+    p = plan(c);
+    QVERIFY(hasTriple(p, "--ro-bind", m_root.rootfs + "/usr", "/usr"));
 }
 
 QTEST_GUILESS_MAIN(ContainerLaunchTest)

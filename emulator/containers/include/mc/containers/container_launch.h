@@ -2,11 +2,14 @@
 // How `apptainer exec|shell|run` starts a container: one bubblewrap call, nested in the node
 // sandbox, so the job's cgroup, rlimits and signals reach the container's processes (they are
 // the step's children, in the same process group). The user is the same inside (no uid
-// change), the hostname is the node's, /proc is the node's, and the image's root is read-only.
-// The new root is bubblewrap's own tmpfs with the image's top-level entries bound into it
-// (an "underlay", as Apptainer does without overlayfs), so bind points need not exist in the
-// image. Default binds are Apptainer's: $HOME, the working directory, /tmp, /var/tmp,
-// /etc/hosts, /etc/localtime, plus $SLURM_TMPDIR when set; --contain drops them for empty ones.
+// change); the hostname, /proc and /dev are the node's (Apptainer's `mount dev = yes`).
+// A SIF's root is the user's own unpacked copy: the bind points it lacks are made in it and
+// its /etc files written into it, so the whole root is one read-only bind. A sandbox directory
+// is left untouched: the new root is bubblewrap's tmpfs with the image's entries bound into it
+// one by one (an "underlay", as Apptainer does without overlayfs), a folder rebuilt only where
+// it lacks a bind point. Default binds are Apptainer's: $HOME, the working directory, /tmp,
+// /var/tmp, /etc/hosts, /etc/localtime, plus $SLURM_TMPDIR when set; --contain drops them for
+// empty ones.
 
 #include "mc/containers/apptainer_options.h"
 #include "mc/containers/container_root.h"
