@@ -176,7 +176,7 @@ void ContainersTest::runShellInspectAndTheSingularityName()
         "echo '== inspect'; apptainer inspect %1; "
         "echo '== runscript'; apptainer inspect --runscript %1; "
         "echo '== singularity'; singularity exec %1 sh -c 'echo \"$SINGULARITY_NAME $PS1|\"'; "
-        "singularity --version; echo '== end'")
+        "singularity --version; echo '== cache'; apptainer cache list; echo '== end'")
                                          .arg(kPython));
     QVERIFY2(part(r.out, QStringLiteral("run")).contains(QStringLiteral("hello world numpy\n")),
         qPrintable(r.out));
@@ -196,6 +196,11 @@ void ContainersTest::runShellInspectAndTheSingularityName()
     QVERIFY2(singularity.contains(QStringLiteral("python-numpy.sif Singularity> |\n")),
         qPrintable(r.out));
     QVERIFY2(singularity.contains(QStringLiteral("singularity version ")), qPrintable(r.out));
+    // The SIF images unpacked so far, in the user's cache.
+    QVERIFY2(part(r.out, QStringLiteral("cache"))
+                 .contains(QRegularExpression(QStringLiteral(
+                     "There are [1-9][0-9]* container file\\(s\\) using [0-9.]+ MiB"))),
+        qPrintable(r.out));
 }
 
 void ContainersTest::badInputIsRefusedInApptainersWords()

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <grp.h>
 #include <pwd.h>
 #include <string>
@@ -43,6 +44,7 @@ void printHelp(const std::string &program)
                 "Usage:\n  %s [global options...]\n\n"
                 "Available Commands (in minicluster):\n"
                 "  build       Build an Apptainer image (offline: Bootstrap: localimage)\n"
+                "  cache       Manage the local cache (list, clean)\n"
                 "  exec        Run a command within a container\n"
                 "  inspect     Show metadata for an image\n"
                 "  run         Run the user-defined default command within a container\n"
@@ -135,6 +137,49 @@ int inspect(const ApptainerCall &call, const ImageRoot &root)
     return 0;
 }
 
+// `cache list` and `cache clean`: the SIF images unpacked in the user's cache.
+int cache(const ApptainerCall &call, const std::string &dir)
+{
+    const std::string rootfs = dir + "/rootfs";
+    if (call.image == "clean") {
+        if (!call.force) {
+            std::printf("This will delete everything in your cache (containers from all sources "
+                        "and OCI blobs).\nHint: You can see exactly what would be deleted by "
+                        "canceling and using the --dry-run option.\nDo you want to continue? "
+                        "[y/N] ");
+            std::fflush(stdout);
+            char answer[16] = {};
+            if (!std::fgets(answer, sizeof answer, stdin)
+                || (answer[0] != 'y' && answer[0] != 'Y')) {
+                std::printf("\n");
+                say(call, "INFO", "Cache cleanup aborted");
+                return 0;
+            }
+        }
+        return removeTree(rootfs) ? 0 : 255;
+    }
+    int images = 0;
+    std::uintmax_t bytes = 0;
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(rootfs, ec)) {
+        if (entry.path().filename().string().find(".tmp") != std::string::npos) {
+            continue;
+        }
+        ++images;
+        for (auto it = std::filesystem::recursive_directory_iterator(entry.path(), ec);
+             it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+            if (it->is_regular_file(ec) && !it->is_symlink(ec)) {
+                bytes += it->file_size(ec);
+            }
+        }
+    }
+    const double mib = static_cast<double>(bytes) / 1048576.0;
+    std::printf("There are %d container file(s) using %.2f MiB and 0 oci blob file(s) using "
+                "0.00 KiB of space\nTotal space used: %.2f MiB\n",
+        images, mib, mib);
+    return 0;
+}
+
 [[noreturn]] void launch(const LaunchPlan &plan)
 {
     std::vector<std::string> argv = plan.argv;
@@ -216,6 +261,9 @@ int apptainerMain(int argc, char **argv)
         return buildImage(call, log);
     }
     HostContext host = hostContext();
+    if (call.command == "cache") {
+        return cache(call, cacheDir(host.home));
+    }
     ImageRoot root;
     if (!resolveImage(call.image, cacheDir(host.home), root, error)) {
         log("FATAL", error);

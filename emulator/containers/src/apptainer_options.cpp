@@ -11,12 +11,11 @@ namespace {
 // Commands of Apptainer 1.2 that a sandbox without network or privileges cannot offer.
 constexpr std::array<std::string_view, 5> kNetworkCommands
     = {"pull", "push", "search", "remote", "registry"};
-constexpr std::array<std::string_view, 10> kUnsupportedCommands = {
-    "instance", "key", "sign", "verify", "oci", "overlay", "plugin", "cache", "checkpoint", "sif"};
+constexpr std::array<std::string_view, 9> kUnsupportedCommands
+    = {"instance", "key", "sign", "verify", "oci", "overlay", "plugin", "checkpoint", "sif"};
 // Options the action commands accept that minicluster does not implement.
-constexpr std::array<std::string_view, 14> kUnsupportedOptions
-    = {"--writable", "-w", "--writable-tmpfs", "--overlay", "-o", "--fakeroot", "-f", "--net", "-n",
-        "--network", "--userns", "-u", "--security", "--rocm"};
+constexpr std::array<std::string_view, 13> kUnsupportedOptions = {"--writable", "-w", "--overlay",
+    "-o", "--fakeroot", "-f", "--net", "-n", "--network", "--userns", "-u", "--security", "--rocm"};
 
 bool isAction(const std::string &c)
 {
@@ -116,6 +115,23 @@ bool parseApptainerArgs(const std::vector<std::string> &argv, const std::string 
         != kUnsupportedCommands.end()) {
         error = "FATAL:   " + call.program + " " + c + " is not supported by minicluster\n";
         return false;
+    }
+    if (c == "cache") { // cache list | cache clean [-f]
+        call.image = i < argv.size() ? argv[i++] : "";
+        for (; i < argv.size(); ++i) {
+            if (call.image == "clean" && (argv[i] == "-f" || argv[i] == "--force")) {
+                call.force = true;
+            } else {
+                error = unknownFlag(call, argv[i]);
+                return false;
+            }
+        }
+        if (call.image != "list" && call.image != "clean") {
+            error = "FATAL:   " + call.program + " cache " + call.image
+                + " is not supported by minicluster (only list and clean are)\n";
+            return false;
+        }
+        return true;
     }
     if (!isAction(c) && c != "inspect" && c != "build") {
         error = "Error: unknown command \"" + c + "\" for \"" + call.program + "\"\nRun '"

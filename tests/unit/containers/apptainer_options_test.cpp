@@ -76,6 +76,8 @@ void ApptainerOptionsTest::networkCommandsAndUnknownOnesAreRefused()
     QCOMPARE(error,
         std::string("Error: unknown command \"frobnicate\" for \"apptainer\"\n"
                     "Run 'apptainer --help' for usage.\n"));
+    QVERIFY(parse({"cache", "clean", "-f"}, c, error));
+    QVERIFY(c.force);
     QVERIFY(!parse({"instance", "start", "img", "x"}, c, error));
     QCOMPARE(error, std::string("FATAL:   apptainer instance is not supported by minicluster\n"));
 }
