@@ -12,6 +12,8 @@ set(MC_MAY_LINK_mc_cmd_interactive mc_commands)
 set(MC_MAY_LINK_mc_emu_model mc_sched_core)
 set(MC_MAY_LINK_mc_emu_runtime mc_emu_model mc_protocol mc_sched_core)
 set(MC_MAY_LINK_mc_storage mc_emu_model mc_protocol mc_sched_core)
+# Apptainer on the nodes: std-only, links nothing of ours.
+set(MC_MAY_LINK_mc_containers "")
 set(MC_MAY_LINK_mc_lessons mc_protocol mc_emu_model mc_sched_core)
 # To be removed (#14): the workstation reads the lessons' shell-history format, which belongs
 # in the emulator's model.
@@ -46,6 +48,7 @@ set(MC_MAY_LINK_minicluster-logind mc_emu_runtime)
 foreach(p minicluster-stored diskusage_report minicluster-login-notice)
   set(MC_MAY_LINK_${p} mc_storage)
 endforeach()
+set(MC_MAY_LINK_apptainer mc_containers)
 set(MC_MAY_LINK_minicluster-gui mc_gui_app mc_gui_models)
 # DTU's bstat and classstat only say that minicluster does not have them.
 set(MC_MAY_LINK_bstat "")

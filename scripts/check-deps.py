@@ -55,6 +55,8 @@ RUN_USES = {
     "ssh-keygen": "the workstation (emulator/workstation)",
     "/usr/sbin/sshd": "login1's sshd for the workstation (emulator/workstation)",
     "rsync": "the workstation (lesson 1)",
+    "unsquashfs": "apptainer running a SIF image (emulator/containers)",
+    "mksquashfs": "apptainer build, the shipped images (emulator/containers, software/images)",
 }
 TEST_USES = {
     "clang-format": "scripts/check-format.sh",

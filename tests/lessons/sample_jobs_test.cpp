@@ -62,6 +62,9 @@ private slots:
             {QStringLiteral("checkpoint_job.sh"), QStringLiteral("COMPLETED")},
             {QStringLiteral("venv_job.sh"), QStringLiteral("COMPLETED")},
             {QStringLiteral("exclusive_job.sh"), QStringLiteral("COMPLETED")},
+            // Lesson 13: /scratch is not bound into the container until the student adds it.
+            {QStringLiteral("container_job.sh"), QStringLiteral("FAILED")},
+            {QStringLiteral("gpu_container_job.sh"), QStringLiteral("COMPLETED")},
         };
         QMap<QString, QString> names;
         for (const auto &[script, state] : expected) {

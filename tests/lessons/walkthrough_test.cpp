@@ -499,6 +499,50 @@ private slots:
         ShellResult done = lesson(cluster, {QStringLiteral("check")});
         QVERIFY2(done.exitCode == 0, qPrintable(done.out));
     }
+
+    void lesson13Containers()
+    {
+        if (!QFile::exists(QStringLiteral(
+                MC_BIN_DIR "/../share/minicluster/software/images/python-numpy.sif"))) {
+            QSKIP("no container images (squashfs-tools and python3-numpy build them)");
+        }
+        START_CLUSTER(cluster);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("13")}).exitCode, 0);
+        const QString image = QStringLiteral("/opt/minicluster/software/images/python-numpy.sif");
+        // Wrong attempt: NumPy on the login node's own python3, no container.
+        cluster.shell(QStringLiteral("python3 -c 'import numpy'"));
+        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains(QStringLiteral("Run a command in the image with `apptainer "
+                                                   "exec")),
+            qPrintable(wrong.out));
+        QCOMPARE(
+            cluster.shell(QStringLiteral("apptainer exec %1 python3 -c 'import numpy'").arg(image))
+                .exitCode,
+            0);
+        QCOMPARE(
+            cluster.shell(QStringLiteral("echo exit | apptainer shell %1").arg(image)).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch container_job.sh")).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(lesson(cluster, {QStringLiteral("check")})
+                                     .out.contains(QStringLiteral(
+                                         "[x] 3. A containerised job that cannot see its data")),
+            60000);
+        ShellResult unbound = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(unbound.exitCode, 1);
+        QVERIFY2(unbound.out.contains(QStringLiteral("Add `--bind /scratch` before the image")),
+            qPrintable(unbound.out));
+        QVERIFY2(cluster.shell(QStringLiteral("cat container-*.out"))
+                     .out.contains(QStringLiteral("FileNotFoundError")),
+            "the first attempt fails for want of /scratch in the container");
+        QCOMPARE(cluster
+                     .shell(QStringLiteral("sed -i 's|apptainer exec \"$IMAGE\"|apptainer exec "
+                                           "--bind /scratch \"$IMAGE\"|' container_job.sh && "
+                                           "sbatch container_job.sh && sbatch "
+                                           "gpu_container_job.sh"))
+                     .exitCode,
+            0);
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("13")), 90000);
+    }
 };
 
 QTEST_GUILESS_MAIN(WalkthroughTest)
