@@ -36,6 +36,9 @@ runtime_packages=(
   man-db
   # the workstation (lesson 1): ssh, scp and rsync from the emulated laptop to login1's sshd
   openssh-client openssh-server rsync
+  # containers (lesson 13): `apptainer` unpacks SIF images with unsquashfs; the build makes the
+  # shipped images with mksquashfs (software/images)
+  squashfs-tools
 )
 
 # Only the tests and benchmarks.
