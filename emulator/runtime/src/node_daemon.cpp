@@ -339,6 +339,11 @@ void NodeDaemon::launch(const Json &job)
     facts.cpusPerTask = static_cast<int>(spec["cpus_per_task"].toInt(1));
     facts.cpusPerTaskGiven = spec["cpus_per_task_given"].toBool() || facts.cpusPerTask > 1;
     facts.cpusOnNode = static_cast<int>(job["cpus_on_node"].toInt(1));
+    if (job["node_cpus"].isArray()) {
+        for (const auto &cpus : job["node_cpus"].items()) {
+            facts.nodeCpus.push_back(static_cast<int>(cpus.toInt()));
+        }
+    }
     if (spec["mem_per_node"].isNumber()) {
         facts.memPerNode = spec["mem_per_node"].toInt();
     } else {

@@ -22,9 +22,27 @@ using sched::JobState;
 
 namespace {
 
-int perNode(const Job &job)
+// A step's tasks over its nodes as Slurm lays them out: block distribution when every node
+// holds its share, else one task on each node and the rest filling them in order up to what
+// each holds (`cpus`: the job's CPUs on each step node). Empty when they do not fit.
+std::vector<int> stepTaskCounts(int ntasks, const std::vector<int> &cpus, int cpusPerTask)
 {
-    return job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    std::vector<int> counts = sched::blockTaskCounts(ntasks, static_cast<int>(cpus.size()));
+    bool fits = true;
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+        fits = fits && counts[k] * cpusPerTask <= cpus[k];
+    }
+    if (fits || static_cast<int>(cpus.size()) > ntasks) {
+        return fits ? counts : std::vector<int>{};
+    }
+    int rest = ntasks - static_cast<int>(cpus.size());
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+        counts[k] = 1;
+        const int more = std::clamp(cpus[k] / cpusPerTask - 1, 0, rest);
+        counts[k] += more;
+        rest -= more;
+    }
+    return rest == 0 ? counts : std::vector<int>{};
 }
 
 // Slurm's order of a job's steps: by step id as its accounting stores it (a signed 32-bit
@@ -123,7 +141,7 @@ std::vector<acct::StepRecord> Controller::accountedSteps(
             stored.push_back(std::move(step));
         };
         if (!job.spec.interactive && !job.batchHost.empty() && !has("batch")) {
-            addRunning("batch", {job.batchHost}, perNode(job));
+            addRunning("batch", {job.batchHost}, job.cpusOnNode(0));
         }
         if (m_externSteps && !has("extern")) {
             addRunning("extern", job.nodeList, job.allocCpus);
@@ -243,9 +261,18 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     if (ntasks < nodes) {
         ntasks = nodes;
     }
-    const std::vector<int> tasksPerNode = sched::blockTaskCounts(ntasks, nodes);
-    if (tasksPerNode.front() * cpusPerTask > perNode(job)
-        || (ntasksPerNode > 0 && tasksPerNode.front() > ntasksPerNode)) {
+    std::vector<std::string> stepNodes(candidates.begin(), candidates.begin() + nodes);
+    auto rank = [&job](const std::string &name) {
+        return std::find(job.nodeList.begin(), job.nodeList.end(), name) - job.nodeList.begin();
+    };
+    std::sort(stepNodes.begin(), stepNodes.end(),
+        [&rank](const std::string &a, const std::string &b) { return rank(a) < rank(b); });
+    std::vector<int> nodeCpus;
+    for (const auto &name : stepNodes) {
+        nodeCpus.push_back(job.cpusOnNode(static_cast<std::size_t>(rank(name))));
+    }
+    const std::vector<int> tasksPerNode = stepTaskCounts(ntasks, nodeCpus, cpusPerTask);
+    if (tasksPerNode.empty() || (ntasksPerNode > 0 && tasksPerNode.front() > ntasksPerNode)) {
         return failure("More processors requested than permitted", kTooManyProcessors);
     }
 
@@ -267,12 +294,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     RunningStep step;
     step.id = m_nextStep[id]++;
     step.name = request["name"].toString();
-    step.nodes.assign(candidates.begin(), candidates.begin() + nodes);
-    auto rank = [&job](const std::string &name) {
-        return std::find(job.nodeList.begin(), job.nodeList.end(), name) - job.nodeList.begin();
-    };
-    std::sort(step.nodes.begin(), step.nodes.end(),
-        [&rank](const std::string &a, const std::string &b) { return rank(a) < rank(b); });
+    step.nodes = std::move(stepNodes);
     step.ntasks = ntasks;
     step.cpus = ntasks * cpusPerTask;
     step.start = now;
@@ -302,7 +324,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     reply.set("ntasks", ntasks);
     Json j = acct::jobToRecord(job);
     j.set("cluster_name", m_config.clusterName);
-    j.set("cpus_on_node", perNode(job));
+    j.set("cpus_on_node", job.cpusOnNode(0));
     j.set("node_list", sched::compressHostlist(job.nodeList));
     reply.set("job", std::move(j));
     reply.set("now", now);

@@ -1,0 +1,59 @@
+// Jobs over several nodes as Slurm 22.05 lays them out (issue #16): tasks that fit no single
+// node fill the first nodes (-n6 on 4-CPU nodes holds 4,2), the split uses the nodes of the
+// job's own partition, and srun inside the job runs its tasks on every node. The expected
+// layouts were read from real Slurm on the same kind of nodes.
+#include "cluster_fixture.h"
+
+#include <QtTest>
+
+class MultinodeTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes();
+};
+
+void MultinodeTest::tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes()
+{
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    ShellResult run = cluster.shell(QStringLiteral(
+        "cat > six.sh <<'EOF'\n"
+        "#!/bin/bash\n"
+        "env | grep -E '^SLURM_(TASKS_PER_NODE|JOB_CPUS_PER_NODE|NTASKS|JOB_NODELIST)=' | sort\n"
+        "srun printenv SLURMD_NODENAME | sort | uniq -c\n"
+        "srun -n4 printenv SLURMD_NODENAME | sort | uniq -c\n"
+        "EOF\n"
+        "sbatch -W -n6 -o six.out six.sh; cat six.out\n"
+        "scontrol show job 1 | grep -o 'NumCPUs=[0-9]*'\n"
+        "sacct -j 1 -n -P -o JobID,AllocCPUS,NodeList\n"
+        "sbatch -W -p gpu -n9 -o gpu.out --wrap 'echo $SLURM_JOB_CPUS_PER_NODE "
+        "$SLURM_TASKS_PER_NODE $SLURM_JOB_NODELIST'; cat gpu.out\n"
+        "salloc -Q -N2 -n4 bash -c 'echo $SLURM_TASKS_PER_NODE; srun printenv SLURMD_NODENAME "
+        "| sort | uniq -c'\n"));
+    QCOMPARE(run.err, QString());
+    QCOMPARE(run.exitCode, 0);
+    QStringList lines;
+    for (const QString &line : outputLines(run.out)) {
+        lines.append(line.simplified());
+    }
+    QCOMPARE(lines,
+        (QStringList{QStringLiteral("Submitted batch job 1"),
+            QStringLiteral("SLURM_JOB_CPUS_PER_NODE=4,2"),
+            QStringLiteral("SLURM_JOB_NODELIST=cn[01-02]"), QStringLiteral("SLURM_NTASKS=6"),
+            QStringLiteral("SLURM_TASKS_PER_NODE=4,2"),
+            // srun with the job's six tasks: 4 on cn01, 2 on cn02
+            QStringLiteral("4 cn01"), QStringLiteral("2 cn02"),
+            // srun -n4: block distribution, which fits both nodes
+            QStringLiteral("2 cn01"), QStringLiteral("2 cn02"), QStringLiteral("NumCPUs=6"),
+            QStringLiteral("1|6|cn[01-02]"), QStringLiteral("1.batch|4|cn01"),
+            QStringLiteral("1.0|6|cn[01-02]"), QStringLiteral("1.1|4|cn[01-02]"),
+            QStringLiteral("Submitted batch job 2"),
+            // the gpu partition's nodes have 8 CPUs: 8,1 (not the cluster's widest)
+            QStringLiteral("8,1 8,1 gpu[01-02]"),
+            // -N2 -n4: one task on each node, the rest fill the first (Slurm's 3,1)
+            QStringLiteral("3,1"), QStringLiteral("3 cn01"), QStringLiteral("1 cn02")}));
+}
+
+QTEST_GUILESS_MAIN(MultinodeTest)
+#include "multinode_test.moc"
