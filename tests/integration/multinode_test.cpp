@@ -1,7 +1,8 @@
 // Jobs over several nodes as Slurm 22.05 lays them out (issue #16): tasks that fit no single
 // node fill the first nodes (-n6 on 4-CPU nodes holds 4,2), the split uses the nodes of the
 // job's own partition, and srun inside the job runs its tasks on every node. The expected
-// layouts were read from real Slurm on the same kind of nodes.
+// layouts were read from real Slurm on the same kind of nodes. sstat sees the batch, extern and
+// numbered steps of a running job.
 #include "cluster_fixture.h"
 
 #include <QtTest>
@@ -11,6 +12,7 @@ class MultinodeTest : public QObject {
 
 private slots:
     void tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes();
+    void sstatShowsTheBatchExternAndNumberedStepsOfARunningJob();
 };
 
 void MultinodeTest::tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes()
@@ -53,6 +55,34 @@ void MultinodeTest::tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes()
             QStringLiteral("8,1 8,1 gpu[01-02]"),
             // -N2 -n4: one task on each node, the rest fill the first (Slurm's 3,1)
             QStringLiteral("3,1"), QStringLiteral("3 cn01"), QStringLiteral("1 cn02")}));
+}
+
+void MultinodeTest::sstatShowsTheBatchExternAndNumberedStepsOfARunningJob()
+{
+    ClusterFixture cluster;
+    QVERIFY(cluster.setSlurmConf(QStringLiteral("PrologFlags"), QStringLiteral("Contain")));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    // The batch script holds 60 MB itself; its step 0 sleeps on both nodes.
+    ShellResult run = cluster.shell(QStringLiteral(
+        "sbatch -N2 -o /dev/null --wrap 'srun sleep 20 & python3 -c \"b = bytearray(60 * "
+        "2**20); import time; time.sleep(20)\"' >/dev/null\n"
+        "for i in $(seq 50); do sstat -n -P -j 1.batch -o MaxRSS | grep -qv '^0K' && break; "
+        "sleep 0.2; done\n"
+        "sstat -n -P -j 1.batch -o JobID,NTasks,Nodelist,MaxRSS; echo rc=$?\n"
+        "sstat -n -P -j 1.extern -o JobID,NTasks,Nodelist; sstat -n -P -j 1 -o JobID,NTasks\n"
+        "sstat -n -P -a -j 1 -o JobID; sstat -n -j 1.5 -o JobID; echo rc=$?\n"
+        "scancel 1"));
+    QCOMPARE(run.err, QStringLiteral("sstat: error: StepId=1.5 not found running.\n"));
+    const QStringList lines = outputLines(run.out);
+    QCOMPARE(lines.size(), 8);
+    const QStringList batch = lines.value(0).split(QLatin1Char('|'));
+    QCOMPARE(batch.mid(0, 3),
+        (QStringList{QStringLiteral("1.batch"), QStringLiteral("1"), QStringLiteral("cn01")}));
+    QVERIFY2(batch.value(3).chopped(1).toLongLong() > 60 * 1024, qPrintable(run.out));
+    QCOMPARE(lines.mid(1),
+        (QStringList{QStringLiteral("rc=0"), QStringLiteral("1.extern|2|cn[01-02]"),
+            QStringLiteral("1.0|2"), QStringLiteral("1.batch"), QStringLiteral("1.extern"),
+            QStringLiteral("1.0"), QStringLiteral("rc=0")}));
 }
 
 QTEST_GUILESS_MAIN(MultinodeTest)

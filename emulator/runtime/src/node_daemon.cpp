@@ -602,6 +602,18 @@ void NodeDaemon::sampleUsage()
     for (auto &[id, job] : m_running) {
         JobLimiter::Sample s = job.limiter->sample(job.pid, table.empty() ? nullptr : &table);
         job.usage.add(s.rssKb, s.cpuMs);
+        if (job.usage.samples() % 4 == 0 && m_conn && m_registered) {
+            // About once a second, for sstat -j N.batch.
+            Json usage = Json::object();
+            usage.set("total_cpu_ms", job.usage.totalCpuMs());
+            usage.set("max_rss_kb", job.usage.maxRssKb());
+            usage.set("ave_rss_kb", job.usage.aveRssKb());
+            Json message = Json::object();
+            message.set("op", "batch_usage");
+            message.set("job_id", static_cast<std::int64_t>(id));
+            message.set("usage", std::move(usage));
+            m_conn->send(message);
+        }
         const JobLimits &limits = job.limiter->limits();
         const bool polled = job.limiter->mode() == LimitMode::Rlimit;
         if (m_settings.rebootOnMemoryOverrun && !m_rebooting) {

@@ -908,6 +908,11 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
         applyEndReport(node, message, now);
         ackEnd(node, id); // held while the store refuses writes
         schedule(now);
+    } else if (op == "batch_usage") {
+        auto job = m_jobs.find(JobId{id});
+        if (job != m_jobs.end() && job->second.isActive() && job->second.batchHost == node) {
+            m_batchUsage[id] = message["usage"]; // for sstat -j N.batch
+        }
     } else if (op == "node_reboot" && info != m_nodes.end()) {
         nodeRebooting(info->second, JobId{id}, now);
     } else if (op == "node_rebooted" && info != m_nodes.end()) {

@@ -384,28 +384,46 @@ Json Controller::listSteps(const Json &request, Seconds now) const
 {
     const Json &ids = request["job_ids"];
     Json list = Json::array();
-    for (const auto &[jobId, steps] : m_steps) {
+    auto add = [&list](std::uint32_t jobId, const std::string &stepId, const RunningStep &step) {
+        Json s = Json::object();
+        s.set("job_id", static_cast<std::int64_t>(jobId));
+        s.set("step_id", stepId);
+        s.set("name", step.name);
+        s.set("state", "RUNNING");
+        s.set("start_time", step.start);
+        s.set("nodes", proto::stringList(step.nodes));
+        s.set("ntasks", step.ntasks);
+        s.set("num_cpus", step.cpus);
+        s.set("total_cpu_ms", step.usage["total_cpu_ms"].toInt());
+        s.set("max_rss_kb", step.usage["max_rss_kb"].toInt());
+        s.set("ave_rss_kb", step.usage["ave_rss_kb"].toInt());
+        list.push(std::move(s));
+    };
+    for (const auto &[id, job] : m_jobs) {
         bool wanted = ids.size() == 0;
         for (const auto &item : ids.items()) {
-            wanted = wanted || item.toInt(-1) == static_cast<std::int64_t>(jobId);
+            wanted = wanted || item.toInt(-1) == static_cast<std::int64_t>(id.value);
         }
-        if (!wanted) {
+        if (!wanted || job.state != JobState::Running) {
             continue;
         }
-        for (const auto &[stepId, step] : steps) {
-            Json s = Json::object();
-            s.set("job_id", static_cast<std::int64_t>(jobId));
-            s.set("step_id", std::to_string(stepId));
-            s.set("name", step.name);
-            s.set("state", "RUNNING");
-            s.set("start_time", step.start);
-            s.set("nodes", proto::stringList(step.nodes));
-            s.set("ntasks", step.ntasks);
-            s.set("num_cpus", step.cpus);
-            s.set("total_cpu_ms", step.usage["total_cpu_ms"].toInt());
-            s.set("max_rss_kb", step.usage["max_rss_kb"].toInt());
-            s.set("ave_rss_kb", step.usage["ave_rss_kb"].toInt());
-            list.push(std::move(s));
+        // Slurm's order: the batch step, the extern step, then the numbered ones.
+        if (!job.spec.interactive) {
+            RunningStep batch{0, "batch", {job.batchHost}, 1, job.cpusOnNode(0), job.startTime, {}};
+            if (auto usage = m_batchUsage.find(id.value); usage != m_batchUsage.end()) {
+                batch.usage = usage->second;
+            }
+            add(id.value, "batch", batch);
+        }
+        if (m_externSteps) {
+            add(id.value, "extern",
+                RunningStep{0, "extern", job.nodeList, static_cast<int>(job.nodeList.size()),
+                    job.allocCpus, job.startTime, {}});
+        }
+        if (auto steps = m_steps.find(id.value); steps != m_steps.end()) {
+            for (const auto &[stepId, step] : steps->second) {
+                add(id.value, std::to_string(stepId), step);
+            }
         }
     }
     Json reply = Json::object();
@@ -484,6 +502,7 @@ void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit,
         m_steps.erase(steps);
     }
     m_nextStep.erase(job.id.value);
+    m_batchUsage.erase(job.id.value);
     // Whatever still runs of its steps on the nodes goes with it.
     Json order = Json::object();
     order.set("op", "signal");
