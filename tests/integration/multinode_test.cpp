@@ -13,6 +13,8 @@ class MultinodeTest : public QObject {
 private slots:
     void tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes();
     void sstatShowsTheBatchExternAndNumberedStepsOfARunningJob();
+    void aStepOverItsMemoryEndsOutOfMemoryWithSlurmstepdsWords_data();
+    void aStepOverItsMemoryEndsOutOfMemoryWithSlurmstepdsWords();
 };
 
 void MultinodeTest::tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes()
@@ -83,6 +85,54 @@ void MultinodeTest::sstatShowsTheBatchExternAndNumberedStepsOfARunningJob()
         (QStringList{QStringLiteral("rc=0"), QStringLiteral("1.extern|2|cn[01-02]"),
             QStringLiteral("1.0|2"), QStringLiteral("1.batch"), QStringLiteral("1.extern"),
             QStringLiteral("1.0"), QStringLiteral("rc=0")}));
+}
+
+void MultinodeTest::aStepOverItsMemoryEndsOutOfMemoryWithSlurmstepdsWords_data()
+{
+    // A cgroup's OOM kill where the machine has one, and the daemon's polling without.
+    QTest::addColumn<QString>("limits");
+    QTest::newRow("auto") << QStringLiteral("auto");
+    QTest::newRow("rlimit polling") << QStringLiteral("rlimit");
+}
+
+void MultinodeTest::aStepOverItsMemoryEndsOutOfMemoryWithSlurmstepdsWords()
+{
+    QFETCH(QString, limits);
+    ClusterFixture cluster;
+    if (!cluster.up({QStringLiteral("--limits"), limits})) {
+        if (cluster.lastError().contains(QStringLiteral("--limits"))) {
+            QSKIP(qPrintable(cluster.lastError().trimmed()));
+        }
+        QFAIL(qPrintable(cluster.lastError()));
+    }
+    const QString big
+        = QStringLiteral("python3 -c \"b = bytearray(600 * 2**20); import time; time.sleep(3)\"");
+    ShellResult run = cluster.shell(
+        QStringLiteral("sbatch -W --mem=200M -o oom.out --wrap 'srun %1; echo srun=$?' "
+                       ">/dev/null; cat oom.out; sacct -n -P -j 1 -o JobID,State,ExitCode\n"
+                       "srun --mem=200M %1; echo srun=$?; sacct -n -P -j 2 -o JobID,State,ExitCode")
+            .arg(big));
+    QCOMPARE(run.exitCode, 0);
+    // As real Slurm 22.05 prints and records it (cgroup); the polling path says what it saw.
+    const QString notice = limits == QStringLiteral("rlimit")
+        ? QStringLiteral("slurmstepd-cn01: error: StepId=%1.0 exceeded memory limit (")
+        : QStringLiteral("slurmstepd-cn01: error: Detected 1 oom-kill event(s) in StepId=%1.0. "
+                         "Some of your processes may have been killed by the cgroup "
+                         "out-of-memory handler.");
+    const QStringList out = outputLines(run.out);
+    QCOMPARE(out.size(), 9);
+    QCOMPARE(out.value(0), QStringLiteral("srun: error: cn01: task 0: Out Of Memory"));
+    QVERIFY2(out.value(1).startsWith(notice.arg(1)), qPrintable(run.out));
+    QCOMPARE(out.mid(2, 4),
+        (QStringList{QStringLiteral("srun=1"), QStringLiteral("1|COMPLETED|0:0"),
+            QStringLiteral("1.batch|COMPLETED|0:0"), QStringLiteral("1.0|OUT_OF_MEMORY|0:125")}));
+    QCOMPARE(out.value(6), QStringLiteral("srun=1"));
+    QCOMPARE(out.mid(7, 2),
+        (QStringList{
+            QStringLiteral("2|OUT_OF_MEMORY|0:125"), QStringLiteral("2.0|OUT_OF_MEMORY|0:125")}));
+    const QStringList err = outputLines(run.err);
+    QCOMPARE(err.value(0), QStringLiteral("srun: error: cn01: task 0: Out Of Memory"));
+    QVERIFY2(err.value(1).startsWith(notice.arg(2)), qPrintable(run.err));
 }
 
 QTEST_GUILESS_MAIN(MultinodeTest)

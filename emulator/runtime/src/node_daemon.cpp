@@ -112,6 +112,19 @@ void NodeDaemon::start()
     steps.hasBatchJob = [this](std::uint32_t jobId) {
         return m_running.contains(jobId);
     };
+    steps.memoryOverrun = [this](std::uint32_t jobId, std::int64_t rssKb) {
+        if (!m_settings.rebootOnMemoryOverrun || m_rebooting) {
+            return false;
+        }
+        // A step over its memory restarts the node as the batch script would
+        // (MemoryOverrun=reboot-node); posted: the step server is inside a task's end.
+        m_loop.post([this, jobId, rssKb] {
+            if (!m_rebooting) {
+                rebootForMemoryOverrun(jobId, rssKb);
+            }
+        });
+        return true;
+    };
     m_steps = std::make_unique<StepServer>(m_loop, steps);
     if (std::string error; !m_steps->listen(error)) {
         std::fprintf(stderr, "minicluster-noded %s: srun steps: %s\n", m_settings.name.c_str(),

@@ -474,6 +474,8 @@ Json Controller::allocationRelease(const Json &request, Seconds now)
     if (request["lost"].toBool() || job.state == JobState::Completing) {
         state = JobState::Cancelled; // its salloc/srun died, or scancel
         exit = {};
+    } else if (request["step_end"]["oom"].toBool()) {
+        state = JobState::OutOfMemory; // srun's own allocation ends with its step: 0:125
     } else if (exit.code != 0 || exit.signal != 0) {
         state = JobState::Failed;
     }
