@@ -21,6 +21,22 @@ QString sacctField(const ClusterFixture &cluster, int job, const char *field)
         .out.trimmed();
 }
 
+// Before up(): the default preset with the Inserm policy (MemoryOverrun=reboot-node, a node
+// back 3 s later) and Comments kept in accounting.
+bool setRebootPolicy(ClusterFixture &cluster)
+{
+    QFile preset(QStringLiteral(MC_SOURCE_DIR "/emulator/presets/default/minicluster.conf"));
+    QFile site(cluster.dir() + QStringLiteral("/etc/minicluster.conf"));
+    if (!preset.open(QIODevice::ReadOnly) || !QDir().mkpath(cluster.dir() + QStringLiteral("/etc"))
+        || !site.open(QIODevice::WriteOnly)) {
+        return false;
+    }
+    site.write(preset.readAll() + "MemoryOverrun=reboot-node RebootTime=3\n");
+    site.close();
+    return cluster.setSlurmConf(
+        QStringLiteral("AccountingStoreFlags"), QStringLiteral("job_comment"));
+}
+
 } // namespace
 
 class MemoryOverrunTest : public QObject {
@@ -45,15 +61,7 @@ void MemoryOverrunTest::overrunRestartsTheNodeAndTheCommentSaysWhy()
 {
     QFETCH(QString, limits);
     ClusterFixture cluster;
-    QFile preset(QStringLiteral(MC_SOURCE_DIR "/emulator/presets/default/minicluster.conf"));
-    QVERIFY(preset.open(QIODevice::ReadOnly));
-    QVERIFY(QDir().mkpath(cluster.dir() + QStringLiteral("/etc")));
-    QFile site(cluster.dir() + QStringLiteral("/etc/minicluster.conf"));
-    QVERIFY(site.open(QIODevice::WriteOnly));
-    site.write(preset.readAll() + "MemoryOverrun=reboot-node RebootTime=3\n");
-    site.close();
-    QVERIFY(cluster.setSlurmConf(
-        QStringLiteral("AccountingStoreFlags"), QStringLiteral("job_comment")));
+    QVERIFY(setRebootPolicy(cluster));
     // The requeued bystander waits cred_expire + 1 s (BeginTime) before it runs again.
     QVERIFY(cluster.setSlurmConf(QStringLiteral("AuthInfo"), QStringLiteral("cred_expire=5")));
     if (!cluster.up({QStringLiteral("--limits"), limits})) {
@@ -109,15 +117,7 @@ void MemoryOverrunTest::overrunRestartsTheNodeAndTheCommentSaysWhy()
 void MemoryOverrunTest::aStepOverItsMemoryRestartsTheNodeAsTheBatchScriptWould()
 {
     ClusterFixture cluster;
-    QFile preset(QStringLiteral(MC_SOURCE_DIR "/emulator/presets/default/minicluster.conf"));
-    QVERIFY(preset.open(QIODevice::ReadOnly));
-    QVERIFY(QDir().mkpath(cluster.dir() + QStringLiteral("/etc")));
-    QFile site(cluster.dir() + QStringLiteral("/etc/minicluster.conf"));
-    QVERIFY(site.open(QIODevice::WriteOnly));
-    site.write(preset.readAll() + "MemoryOverrun=reboot-node RebootTime=3\n");
-    site.close();
-    QVERIFY(cluster.setSlurmConf(
-        QStringLiteral("AccountingStoreFlags"), QStringLiteral("job_comment")));
+    QVERIFY(setRebootPolicy(cluster));
     QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
     // The batch script stays small; its srun step goes over the job's 100M.
     const ShellResult submit = cluster.shell(QStringLiteral(
