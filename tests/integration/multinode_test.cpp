@@ -5,6 +5,7 @@
 // numbered steps of a running job.
 #include "cluster_fixture.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 
 class MultinodeTest : public QObject {
@@ -15,6 +16,7 @@ private slots:
     void sstatShowsTheBatchExternAndNumberedStepsOfARunningJob();
     void aStepOverItsMemoryEndsOutOfMemoryWithSlurmstepdsWords_data();
     void aStepOverItsMemoryEndsOutOfMemoryWithSlurmstepdsWords();
+    void nodeNamesResolveFromTheLoginNodeAndFromOtherNodes();
 };
 
 void MultinodeTest::tasksBeyondOneNodeFillTheFirstNodesAsSlurmDoes()
@@ -133,6 +135,23 @@ void MultinodeTest::aStepOverItsMemoryEndsOutOfMemoryWithSlurmstepdsWords()
     const QStringList err = outputLines(run.err);
     QCOMPARE(err.value(0), QStringLiteral("srun: error: cn01: task 0: Out Of Memory"));
     QVERIFY2(err.value(1).startsWith(notice.arg(2)), qPrintable(run.err));
+}
+
+void MultinodeTest::nodeNamesResolveFromTheLoginNodeAndFromOtherNodes()
+{
+    if (!bubblewrapWorks()) {
+        QSKIP("the node image's /etc/hosts needs the bubblewrap sandbox");
+    }
+    ClusterFixture cluster(QStringLiteral("bubblewrap"));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    // One shared network (no namespace per node): every name is the loopback address.
+    ShellResult run = cluster.shell(
+        QStringLiteral("getent hosts cn01 gpu02; srun -w cn02 getent hosts cn01 login1"));
+    QCOMPARE(run.err, QString());
+    QCOMPARE(outputLines(run.out).replaceInStrings(
+                 QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" ")),
+        (QStringList{QStringLiteral("127.0.0.1 cn01"), QStringLiteral("127.0.0.1 gpu02"),
+            QStringLiteral("127.0.0.1 cn01"), QStringLiteral("127.0.0.1 login1")}));
 }
 
 QTEST_GUILESS_MAIN(MultinodeTest)

@@ -212,6 +212,14 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
         nodes.push_back(n.name);
         result.nodes.push_back(n.name);
     }
+    // The node image's /etc/hosts: every node's name resolves, from login1 and from the other
+    // nodes. The nodes share the laptop's one network (no network namespace per node), so
+    // every name is the loopback address.
+    std::string hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n";
+    for (const auto &n : nodes) {
+        hosts += "127.0.0.1\t" + n + "\n";
+    }
+    writeFile(layout.etc() + "/hosts", hosts);
     for (const auto &n : nodes) {
         for (const auto &dir : {layout.spool(n), layout.localScratch(n), layout.tmp(n)}) {
             fs::create_directories(dir, ec);

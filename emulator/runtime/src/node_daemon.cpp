@@ -397,6 +397,7 @@ void NodeDaemon::launch(const Json &job)
     sandbox.mounts = mounts;
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
+    sandbox.hostsFile = layout.etc() + "/hosts";
     sandbox.workDir = workDir;
     std::vector<std::string> command = {scriptSeen};
     for (const auto &arg : spec["argv"].toStringList()) {

@@ -316,6 +316,7 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     sandbox.mounts = nodeMounts(layout, node, m_settings.binDir);
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
+    sandbox.hostsFile = layout.etc() + "/hosts";
     sandbox.workDir = cwd;
     std::vector<std::string> join = step->limiter->joinFiles();
     auto rlimits = step->limiter->rlimits();
