@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue #16 figures, as hyperfine medians in the login shell of a fresh cluster:
-#   `srun -N2 -n8 hostname` from the login node (allocation on two nodes, step, release), and
+#   `srun -N2 -n8 hostname` from the login node (allocation on two nodes, step, release),
 #   Open MPI's `mpirun` of an mpi4py hello on 4 ranks over 2 nodes inside `salloc -N2 -n4`
 #   (mpirun's daemons through srun, MPI_Init, an allreduce, MPI_Finalize).
+#   When real Slurm answers on this machine (/usr/bin/sinfo), its `srun -N2 -n8 hostname` too.
 # Needs hyperfine, openmpi-bin and python3-mpi4py.
 # Usage: bench/parallel_latency.sh [BUILD_DIR] [RUNS] [UP_ARGS...]
 #   (default build/release, 20; UP_ARGS go to `minicluster up`, e.g. --limits rlimit)
@@ -35,3 +36,14 @@ for name, path in (('srun -N2 -n8 hostname (allocation, step, release)', 'srun.j
           f'max {r[\"max\"]*1000:.1f}, n={len(r[\"times\"])})')
 PY
 "
+if /usr/bin/sinfo >/dev/null 2>&1; then
+    hyperfine -N --warmup 2 --runs "$runs" --export-json "$dir/real.json" \
+        '/usr/bin/srun -p cpu -N2 -n8 hostname' >/dev/null 2>&1
+    python3 - "$dir/real.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['results'][0]
+name = 'real Slurm 22.05: srun -p cpu -N2 -n8 hostname'
+print(f"{name:55s} median {r['median']*1000:8.1f} ms  (min {r['min']*1000:.1f}, "
+      f"max {r['max']*1000:.1f}, n={len(r['times'])})")
+PY
+fi

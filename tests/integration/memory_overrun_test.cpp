@@ -21,6 +21,22 @@ QString sacctField(const ClusterFixture &cluster, int job, const char *field)
         .out.trimmed();
 }
 
+// Before up(): the default preset with the Inserm policy (MemoryOverrun=reboot-node, a node
+// back 3 s later) and Comments kept in accounting.
+bool setRebootPolicy(ClusterFixture &cluster)
+{
+    QFile preset(QStringLiteral(MC_SOURCE_DIR "/emulator/presets/default/minicluster.conf"));
+    QFile site(cluster.dir() + QStringLiteral("/etc/minicluster.conf"));
+    if (!preset.open(QIODevice::ReadOnly) || !QDir().mkpath(cluster.dir() + QStringLiteral("/etc"))
+        || !site.open(QIODevice::WriteOnly)) {
+        return false;
+    }
+    site.write(preset.readAll() + "MemoryOverrun=reboot-node RebootTime=3\n");
+    site.close();
+    return cluster.setSlurmConf(
+        QStringLiteral("AccountingStoreFlags"), QStringLiteral("job_comment"));
+}
+
 } // namespace
 
 class MemoryOverrunTest : public QObject {
@@ -29,6 +45,7 @@ class MemoryOverrunTest : public QObject {
 private slots:
     void overrunRestartsTheNodeAndTheCommentSaysWhy_data();
     void overrunRestartsTheNodeAndTheCommentSaysWhy();
+    void aStepOverItsMemoryRestartsTheNodeAsTheBatchScriptWould();
 };
 
 void MemoryOverrunTest::overrunRestartsTheNodeAndTheCommentSaysWhy_data()
@@ -44,15 +61,7 @@ void MemoryOverrunTest::overrunRestartsTheNodeAndTheCommentSaysWhy()
 {
     QFETCH(QString, limits);
     ClusterFixture cluster;
-    QFile preset(QStringLiteral(MC_SOURCE_DIR "/emulator/presets/default/minicluster.conf"));
-    QVERIFY(preset.open(QIODevice::ReadOnly));
-    QVERIFY(QDir().mkpath(cluster.dir() + QStringLiteral("/etc")));
-    QFile site(cluster.dir() + QStringLiteral("/etc/minicluster.conf"));
-    QVERIFY(site.open(QIODevice::WriteOnly));
-    site.write(preset.readAll() + "MemoryOverrun=reboot-node RebootTime=3\n");
-    site.close();
-    QVERIFY(cluster.setSlurmConf(
-        QStringLiteral("AccountingStoreFlags"), QStringLiteral("job_comment")));
+    QVERIFY(setRebootPolicy(cluster));
     // The requeued bystander waits cred_expire + 1 s (BeginTime) before it runs again.
     QVERIFY(cluster.setSlurmConf(QStringLiteral("AuthInfo"), QStringLiteral("cred_expire=5")));
     if (!cluster.up({QStringLiteral("--limits"), limits})) {
@@ -103,6 +112,27 @@ void MemoryOverrunTest::overrunRestartsTheNodeAndTheCommentSaysWhy()
     QVERIFY(cluster.shell(QStringLiteral("scontrol show job 1"))
                 .out.contains(QStringLiteral("Restarts=1")));
     QCOMPARE(cluster.shell(QStringLiteral("scancel 1")).exitCode, 0);
+}
+
+void MemoryOverrunTest::aStepOverItsMemoryRestartsTheNodeAsTheBatchScriptWould()
+{
+    ClusterFixture cluster;
+    QVERIFY(setRebootPolicy(cluster));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    // The batch script stays small; its srun step goes over the job's 100M.
+    const ShellResult submit = cluster.shell(QStringLiteral(
+        "sbatch -w cn01 -o step.out --mem=100M -t 5 --wrap \"srun python3 -c 'import time; "
+        "a = bytearray(400*1024*1024); time.sleep(5)'; sleep 30\""));
+    QCOMPARE(submit.out, QStringLiteral("Submitted batch job 1\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        sacctField(cluster, 1, "State"), QStringLiteral("CANCELLED by 0"), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        sacctField(cluster, 1, "Comment"), QString::fromUtf8(kOverrun), 15000);
+    // Slurm saw no OOM: no oom-kill notice, and the step is not OUT_OF_MEMORY.
+    QVERIFY(!readTextFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("step.out")))
+                 .contains(QStringLiteral("oom")));
+    QVERIFY(!cluster.shell(QStringLiteral("sacct -n -P -j 1 -o State"))
+                 .out.contains(QStringLiteral("OUT_OF_MEMORY")));
 }
 
 QTEST_GUILESS_MAIN(MemoryOverrunTest)

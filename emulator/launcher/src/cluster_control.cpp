@@ -602,6 +602,7 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     spec.mounts.push_back({"/etc/profile", o.layout.etc() + "/profile", false});
     spec.passwdFile = o.layout.etc() + "/passwd";
     spec.groupFile = o.layout.etc() + "/group";
+    spec.hostsFile = o.layout.etc() + "/hosts";
     spec.workDir = view.home;
     spec.dieWithParent = true;
     auto argv = emu::sandboxArgv(spec, bash);

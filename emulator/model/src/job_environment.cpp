@@ -42,11 +42,12 @@ std::vector<std::string> batchJobEnvironment(
     set("SLURM_GTIDS", "0");
     set("SLURM_JOBID", num(f.jobId));
     set("SLURM_JOB_ACCOUNT", f.account);
-    // Every node of the job holds as many CPUs as this one (minicluster's allocations are
-    // uniform); the tasks are spread with Slurm's block distribution.
-    set("SLURM_JOB_CPUS_PER_NODE",
-        sched::compressCounts(
-            std::vector<int>(static_cast<std::size_t>(std::max(1, f.numNodes)), f.cpusOnNode)));
+    // Every node of the job holds as many CPUs as this one unless the layout is uneven (4,2:
+    // the tasks fill the first nodes); even ones spread tasks with Slurm's block distribution.
+    const std::vector<int> nodeCpus = f.nodeCpus.empty()
+        ? std::vector<int>(static_cast<std::size_t>(std::max(1, f.numNodes)), f.cpusOnNode)
+        : f.nodeCpus;
+    set("SLURM_JOB_CPUS_PER_NODE", sched::compressCounts(nodeCpus));
     set("SLURM_JOB_GID", num(f.gid));
     set("SLURM_JOB_ID", num(f.jobId));
     set("SLURM_JOB_NAME", f.jobName);
@@ -74,9 +75,15 @@ std::vector<std::string> batchJobEnvironment(
     set("SLURM_PROCID", "0");
     set("SLURM_SUBMIT_DIR", f.submitDir);
     set("SLURM_SUBMIT_HOST", f.submitHost);
-    set("SLURM_TASKS_PER_NODE",
-        sched::compressCounts(sched::blockTaskCounts(
-            f.ntasksGiven ? f.ntasks : f.numNodes, std::max(1, f.numNodes))));
+    std::vector<int> tasksPerNode
+        = sched::blockTaskCounts(f.ntasksGiven ? f.ntasks : f.numNodes, std::max(1, f.numNodes));
+    if (!f.nodeCpus.empty()) {
+        tasksPerNode.clear();
+        for (int cpus : f.nodeCpus) {
+            tasksPerNode.push_back(std::max(1, cpus / std::max(1, f.cpusPerTask)));
+        }
+    }
+    set("SLURM_TASKS_PER_NODE", sched::compressCounts(tasksPerNode));
     set("SLURM_TASK_PID", num(f.taskPid));
     set("SLURM_TOPOLOGY_ADDR", f.node);
     set("SLURM_TOPOLOGY_ADDR_PATTERN", "node");

@@ -61,19 +61,20 @@ std::string cancelNotice(const std::string &node, std::uint32_t jobId, std::int6
         + sched::formatTimestamp(when) + " ***\n";
 }
 
-std::string oomKillNotice(const std::string &node, std::uint32_t jobId, int events)
+std::string oomKillNotice(
+    const std::string &node, std::uint32_t jobId, int events, const std::string &step)
 {
     return stepPrefix(node) + "Detected " + std::to_string(events)
-        + " oom-kill event(s) in StepId=" + std::to_string(jobId)
-        + ".batch. Some of your processes may have been killed by the cgroup out-of-memory "
-          "handler.\n";
+        + " oom-kill event(s) in StepId=" + std::to_string(jobId) + "." + step
+        + ". Some of your processes may have been killed by the cgroup out-of-memory handler.\n";
 }
 
-std::string overMemoryNotice(
-    const std::string &node, std::uint32_t jobId, std::int64_t usedKb, std::int64_t limitKb)
+std::string overMemoryNotice(const std::string &node, std::uint32_t jobId, std::int64_t usedKb,
+    std::int64_t limitKb, const std::string &step)
 {
-    return stepPrefix(node) + "StepId=" + std::to_string(jobId) + ".batch exceeded memory limit ("
-        + std::to_string(usedKb) + " > " + std::to_string(limitKb) + "), being killed\n";
+    return stepPrefix(node) + "StepId=" + std::to_string(jobId) + "." + step
+        + " exceeded memory limit (" + std::to_string(usedKb) + " > " + std::to_string(limitKb)
+        + "), being killed\n";
 }
 
 std::string memoryPeakNotice(

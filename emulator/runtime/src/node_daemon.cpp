@@ -113,6 +113,19 @@ void NodeDaemon::start()
     steps.hasBatchJob = [this](std::uint32_t jobId) {
         return m_running.contains(jobId);
     };
+    steps.memoryOverrun = [this](std::uint32_t jobId, std::int64_t rssKb) {
+        if (!m_settings.rebootOnMemoryOverrun || m_rebooting) {
+            return false;
+        }
+        // A step over its memory restarts the node as the batch script would
+        // (MemoryOverrun=reboot-node); posted: the step server is inside a task's end.
+        m_loop.post([this, jobId, rssKb] {
+            if (!m_rebooting) {
+                rebootForMemoryOverrun(jobId, rssKb);
+            }
+        });
+        return true;
+    };
     m_steps = std::make_unique<StepServer>(m_loop, steps);
     if (std::string error; !m_steps->listen(error)) {
         std::fprintf(stderr, "minicluster-noded %s: srun steps: %s\n", m_settings.name.c_str(),
@@ -340,6 +353,11 @@ void NodeDaemon::launch(const Json &job)
     facts.cpusPerTask = static_cast<int>(spec["cpus_per_task"].toInt(1));
     facts.cpusPerTaskGiven = spec["cpus_per_task_given"].toBool() || facts.cpusPerTask > 1;
     facts.cpusOnNode = static_cast<int>(job["cpus_on_node"].toInt(1));
+    if (job["node_cpus"].isArray()) {
+        for (const auto &cpus : job["node_cpus"].items()) {
+            facts.nodeCpus.push_back(static_cast<int>(cpus.toInt()));
+        }
+    }
     if (spec["mem_per_node"].isNumber()) {
         facts.memPerNode = spec["mem_per_node"].toInt();
     } else {
@@ -384,6 +402,7 @@ void NodeDaemon::launch(const Json &job)
     sandbox.mounts = mounts;
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
+    sandbox.hostsFile = layout.etc() + "/hosts";
     sandbox.workDir = workDir;
     std::vector<std::string> command = {scriptSeen};
     for (const auto &arg : spec["argv"].toStringList()) {
@@ -602,6 +621,18 @@ void NodeDaemon::sampleUsage()
     for (auto &[id, job] : m_running) {
         JobLimiter::Sample s = job.limiter->sample(job.pid, table.empty() ? nullptr : &table);
         job.usage.add(s.rssKb, s.cpuMs);
+        if (job.usage.samples() % 4 == 0 && m_conn && m_registered) {
+            // About once a second, for sstat -j N.batch.
+            Json usage = Json::object();
+            usage.set("total_cpu_ms", job.usage.totalCpuMs());
+            usage.set("max_rss_kb", job.usage.maxRssKb());
+            usage.set("ave_rss_kb", job.usage.aveRssKb());
+            Json message = Json::object();
+            message.set("op", "batch_usage");
+            message.set("job_id", static_cast<std::int64_t>(id));
+            message.set("usage", std::move(usage));
+            m_conn->send(message);
+        }
         const JobLimits &limits = job.limiter->limits();
         const bool polled = job.limiter->mode() == LimitMode::Rlimit;
         if (m_settings.rebootOnMemoryOverrun && !m_rebooting) {

@@ -149,6 +149,9 @@ std::vector<std::string> sandboxArgv(
     if (!spec.groupFile.empty()) {
         a.insert(a.end(), {"--ro-bind", spec.groupFile, "/etc/group"});
     }
+    if (!spec.hostsFile.empty()) {
+        a.insert(a.end(), {"--ro-bind-try", spec.hostsFile, "/etc/hosts"});
+    }
     a.insert(a.end(),
         {"--proc", "/proc", "--dev", "/dev", "--ro-bind-try", "/sys", "/sys", "--tmpfs", "/run",
             "--dir", "/var/tmp"});

@@ -316,6 +316,7 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     sandbox.mounts = nodeMounts(layout, node, m_settings.binDir);
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
+    sandbox.hostsFile = layout.etc() + "/hosts";
     sandbox.workDir = cwd;
     std::vector<std::string> join = step->limiter->joinFiles();
     auto rlimits = step->limiter->rlimits();
@@ -474,7 +475,8 @@ bool StepServer::childExited(pid_t pid, int status, const rusage &usage)
             step->maxRusageKb = std::max<std::int64_t>(step->maxRusageKb, usage.ru_maxrss);
             int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
             int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-            if (task.viaBwrap && code > 128 && step->signalled) {
+            const bool oom = noteOutOfMemory(*step, 0);
+            if (task.viaBwrap && code > 128 && (step->signalled || oom)) {
                 signal = code - 128; // bwrap passes a signal death on as 128 + signal
                 code = 0;
             }
@@ -483,6 +485,9 @@ bool StepServer::childExited(pid_t pid, int status, const rusage &usage)
             e.set("task", task.globalId);
             e.set("exit_code", code);
             e.set("exit_signal", signal);
+            if (oom && signal == SIGKILL) {
+                e.set("oom", true); // srun: "task 0: Out Of Memory"
+            }
             if (step->conn && step->conn->isOpen()) {
                 step->conn->send(e);
             }
@@ -491,6 +496,32 @@ bool StepServer::childExited(pid_t pid, int status, const rusage &usage)
         }
     }
     return false;
+}
+
+bool StepServer::noteOutOfMemory(Step &step, std::int64_t rssKb)
+{
+    const int kills = step.limiter ? step.limiter->oomKills() : 0;
+    if ((kills == 0 && !step.overMemory) || step.nodeTookIt) {
+        return false;
+    }
+    if (!step.oomSaid) {
+        step.oomSaid = true;
+        if (m_settings.memoryOverrun && m_settings.memoryOverrun(step.jobId, rssKb)) {
+            step.nodeTookIt = true; // the node restarts: Slurm sees no OOM
+            return false;
+        }
+        const std::string id = std::to_string(step.stepId);
+        Json e = Json::object();
+        e.set("event", "notice"); // slurmstepd's line, on srun's stderr
+        e.set("text",
+            kills > 0 ? oomKillNotice(m_settings.node, step.jobId, kills, id)
+                      : overMemoryNotice(m_settings.node, step.jobId, rssKb,
+                          step.limiter->limits().memoryBytes / 1024, id));
+        if (step.conn && step.conn->isOpen()) {
+            step.conn->send(e);
+        }
+    }
+    return true;
 }
 
 void StepServer::finishStep(Step &step)
@@ -515,6 +546,9 @@ void StepServer::finishStep(Step &step)
     Json done = Json::object();
     done.set("event", "step_done");
     done.set("usage", std::move(usage));
+    if (noteOutOfMemory(step, 0)) {
+        done.set("oom", true);
+    }
     if (step.conn && step.conn->isOpen()) {
         step.conn->send(done);
     }
@@ -659,7 +693,9 @@ void StepServer::sample()
         }
         const JobLimits &limits = step->limiter->limits();
         if (step->limiter->mode() == LimitMode::Rlimit && limits.memoryBytes > 0
-            && total.rssKb * 1024 > limits.memoryBytes) {
+            && total.rssKb * 1024 > limits.memoryBytes && !step->overMemory) {
+            step->overMemory = true;
+            noteOutOfMemory(*step, total.rssKb);
             signalStep(*step, SIGKILL); // no cgroup: the daemon is the OOM killer
         }
     }

@@ -330,6 +330,15 @@ template <typename Put> void encodeJob(const Job &job, Put &put)
     put(s.interactive);
     put([] { return Json::array(); }); // waiting_for
     put([&s] { return *s.comment; }, s.comment.has_value()); // comment
+    put(
+        [&job] {
+            Json cpus = Json::array();
+            for (int n : job.nodeCpus) {
+                cpus.push(n);
+            }
+            return cpus;
+        },
+        !job.nodeCpus.empty()); // node_cpus: an uneven layout (4,2)
 }
 
 } // namespace
@@ -424,6 +433,11 @@ std::optional<Job> jobFromRecord(const Json &r)
     job.memPerNode = r["mem_per_node_resolved"].toInt();
     job.nodeList = r["nodes"].toStringList();
     job.allocCpus = static_cast<int>(job.nodeList.empty() ? 0 : r["num_cpus"].toInt());
+    if (r["node_cpus"].isArray() && r["node_cpus"].size() == job.nodeList.size()) {
+        for (const Json &cpus : r["node_cpus"].items()) {
+            job.nodeCpus.push_back(static_cast<int>(cpus.toInt()));
+        }
+    }
     job.exit.code = static_cast<int>(r["exit_code"].toInt());
     job.exit.signal = static_cast<int>(r["exit_signal"].toInt());
     job.batchHost = r["batch_host"].toString();

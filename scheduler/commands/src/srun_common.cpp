@@ -1204,6 +1204,16 @@ void setAllocationEnv(std::vector<std::string> &env, const Json &job, const Opti
     std::vector<int> cpusPerNode(static_cast<std::size_t>(numNodes), cpus / numNodes);
     int ntasks = static_cast<int>(job["num_tasks"].toInt(1));
     std::vector<int> tasksPerNode = sched::blockTaskCounts(ntasks, numNodes);
+    if (job["node_cpus"].isArray() && job["node_cpus"].size() == nodes.size() && !nodes.empty()) {
+        // An uneven layout (4,2): the tasks fill the first nodes, as the allocation does.
+        const int perTask = std::max(1, opts.cpusPerTask.value_or(1));
+        std::size_t k = 0;
+        for (const Json &n : job["node_cpus"].items()) {
+            cpusPerNode[k] = static_cast<int>(n.toInt());
+            tasksPerNode[k] = std::max(1, cpusPerNode[k] / perTask);
+            ++k;
+        }
+    }
     if (job["cluster_name"].isString()) {
         setEnv(env, "SLURM_CLUSTER_NAME", job["cluster_name"].toString());
     }

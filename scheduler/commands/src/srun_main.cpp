@@ -187,7 +187,8 @@ private:
     bool multiProgCommand(int &exitCode);
     void applyExport();
     bool launch(const Json &step);
-    void noteTaskEnd(const std::string &node, int task, int code, int sig);
+    // `oom`: the node saw the step go over its memory (the task was OOM-killed).
+    void noteTaskEnd(const std::string &node, int task, int code, int sig, bool oom = false);
     void terminateStep(int signal);
     void waitExpired();
     void sayTaskEnds();
@@ -213,6 +214,8 @@ private:
     int m_worstSignal = 0;
     std::map<int, int> m_taskState; // task -> 1 exited, 2 exited abnormally (-W's report)
     std::vector<TaskEnd> m_ends; // said once the step is over (and the terminal restored)
+    std::vector<std::string> m_notices; // slurmstepd's lines (OOM), said after the ends
+    bool m_outOfMemory = false; // a task was OOM-killed: the step ends OUT_OF_MEMORY
     int m_tasksEnded = 0;
     bool m_terminating = false; // -K or -W already ended the step
     std::int64_t m_killAt = -1; // ms (steady clock) when SIGKILL follows -K's SIGTERM
@@ -393,12 +396,14 @@ void Srun::applyExport()
     m_env = std::move(env);
 }
 
-void Srun::noteTaskEnd(const std::string &node, int task, int code, int sig)
+void Srun::noteTaskEnd(const std::string &node, int task, int code, int sig, bool oom)
 {
     ++m_tasksEnded;
+    m_outOfMemory = m_outOfMemory || oom;
     if (sig != 0 || code != 0) {
-        std::string text = sig != 0 ? std::string(::strsignal(sig))
-                                    : "Exited with exit code " + std::to_string(code);
+        std::string text = oom ? std::string("Out Of Memory")
+            : sig != 0         ? std::string(::strsignal(sig))
+                               : "Exited with exit code " + std::to_string(code);
         auto same = std::find_if(m_ends.begin(), m_ends.end(),
             [&](const TaskEnd &e) { return e.node == node && e.text == text; });
         if (same == m_ends.end()) {
@@ -872,13 +877,16 @@ int Srun::relay()
                     int code = static_cast<int>((*event)["exit_code"].toInt());
                     int sig = static_cast<int>((*event)["exit_signal"].toInt());
                     m_taskState[task] = sig != 0 || code != 0 ? 2 : 1;
-                    noteTaskEnd(n.name, task, code, sig);
+                    noteTaskEnd(n.name, task, code, sig, (*event)["oom"].toBool());
+                } else if (kind == "notice") {
+                    m_notices.push_back((*event)["text"].toString());
                 } else if (kind == "usage") {
                     n.usage = (*event)["usage"];
                     reportUsage();
                 } else if (kind == "step_done") {
                     n.usage = (*event)["usage"];
                     n.done = true;
+                    m_outOfMemory = m_outOfMemory || (*event)["oom"].toBool();
                 } else if (kind == "error") {
                     ia::sayError(kProgram, n.name + ": " + (*event)["error"].toString());
                     m_worstCode = std::max(m_worstCode, 1);
@@ -925,6 +933,14 @@ int Srun::relay()
         m_rawTerminal = false;
     }
     sayTaskEnds();
+    for (const auto &notice : m_notices) {
+        std::fputs(notice.c_str(), stderr); // slurmstepd-cn01: error: Detected 1 oom-kill ...
+    }
+    if (m_outOfMemory) {
+        // Slurm records the step OUT_OF_MEMORY with ExitCode 0:125, and srun exits 1.
+        finish(0, 125);
+        return 1;
+    }
     finish(m_worstCode, m_worstSignal);
     if (m_worstSignal != 0) {
         return 128 + m_worstSignal;
@@ -969,6 +985,9 @@ void Srun::finish(int exitCode, int exitSignal)
     end.set("exit_code", exitCode);
     end.set("exit_signal", exitSignal);
     end.set("usage", totalUsage());
+    if (m_outOfMemory) {
+        end.set("oom", true);
+    }
     if (!m_ownAllocation) {
         m_link.call(end);
         return;

@@ -1,11 +1,16 @@
-// sstat -j JOBID[.STEP]: usage of running job steps (srun steps), as the node daemons sample
-// it every 250 ms and srun passes it on to the controller about once a second.
+// sstat -j JOBID[.STEP]: usage of running job steps (.batch, .extern and srun's numbered
+// steps), as the node daemons sample it every 250 ms and pass it on to the controller about
+// once a second (srun for its steps, the batch host for the batch step). As Slurm's, without a
+// step it shows the lowest numbered one (-a: every step); a step not running is an error line
+// but not a failure.
 
 #include "mc/cmd/option_parser.h"
 #include "mc/proto/client.h"
+#include "mc/sched/hostlist.h"
 #include "text.h"
 
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -85,11 +90,7 @@ std::string value(const std::string &field, const Json &step)
         return std::to_string(ntasks);
     }
     if (f == "nodelist") {
-        std::string list;
-        for (const auto &n : step["nodes"].toStringList()) {
-            list += (list.empty() ? "" : ",") + n;
-        }
-        return list;
+        return mc::sched::compressHostlist(step["nodes"].toStringList()); // node[01-02]
     }
     if (f == "maxrss") {
         return std::to_string(step["max_rss_kb"].toInt()) + "K";
@@ -189,7 +190,6 @@ int main(int argc, char **argv)
         return 1;
     }
     std::vector<Json> rows;
-    int status = 0;
     for (const auto &spec : mc::cmd::splitList(jobs)) {
         auto dot = spec.find('.');
         auto id = mc::cmd::parseInteger(spec.substr(0, dot));
@@ -205,20 +205,23 @@ int main(int argc, char **argv)
         request.set("job_ids", std::move(ids));
         auto reply = client.call(request, error);
         std::vector<Json> found;
+        bool running = false;
         if (reply) {
             for (const auto &s : (*reply)["steps"].items()) {
-                if (wantedStep.empty() || s["step_id"].toString() == wantedStep) {
-                    found.push_back(s);
+                running = true;
+                const std::string step = s["step_id"].toString();
+                const bool numbered
+                    = !step.empty() && std::isdigit(static_cast<unsigned char>(step[0]));
+                if (wantedStep.empty() ? all || (numbered && found.empty()) : step == wantedStep) {
+                    found.push_back(s); // without -a: the lowest numbered step running
                 }
             }
         }
-        if (found.empty()) {
-            std::fprintf(stderr, "sstat: error: couldn't get steps for job %s\n", spec.c_str());
-            status = 1;
-            continue;
-        }
-        if (!all && wantedStep.empty()) {
-            found.resize(1); // the lowest numbered step running
+        if (!running) {
+            std::fprintf(stderr, "sstat: error: couldn't get steps for job %s\n",
+                spec.substr(0, dot).c_str());
+        } else if (found.empty() && !wantedStep.empty()) {
+            std::fprintf(stderr, "sstat: error: StepId=%s not found running.\n", spec.c_str());
         }
         rows.insert(rows.end(), found.begin(), found.end());
     }
@@ -242,12 +245,15 @@ int main(int argc, char **argv)
                 auto width = static_cast<std::size_t>(widthOf(fields[i]));
                 std::string cell
                     = cells[i].size() > width ? cells[i].substr(0, width - 1) + "+" : cells[i];
-                line += mc::cmd::padLeft(cell, width) + " ";
+                // JobID reads from the left, as in Slurm's sstat and sacct.
+                line += (fields[i] == "JobID" ? mc::cmd::padRight(cell, width)
+                                              : mc::cmd::padLeft(cell, width))
+                    + " ";
             }
         }
         std::puts(line.c_str());
     };
-    if (header && (!rows.empty() || status == 0)) {
+    if (header) {
         emit(fields);
         if (!separator) {
             std::vector<std::string> dashes;
@@ -264,5 +270,5 @@ int main(int argc, char **argv)
         }
         emit(cells);
     }
-    return status;
+    return 0;
 }

@@ -908,6 +908,11 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
         applyEndReport(node, message, now);
         ackEnd(node, id); // held while the store refuses writes
         schedule(now);
+    } else if (op == "batch_usage") {
+        auto job = m_jobs.find(JobId{id});
+        if (job != m_jobs.end() && job->second.isActive() && job->second.batchHost == node) {
+            m_batchUsage[id] = message["usage"]; // for sstat -j N.batch
+        }
     } else if (op == "node_reboot" && info != m_nodes.end()) {
         nodeRebooting(info->second, JobId{id}, now);
     } else if (op == "node_rebooted" && info != m_nodes.end()) {
@@ -1004,7 +1009,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     step.startTime = job.startTime;
     step.endTime = job.endTime;
     step.nodes = {job.batchHost};
-    step.cpus = job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    step.cpus = job.cpusOnNode(0);
     const Json &usage = report["usage"];
     step.totalCpuMs = usage["total_cpu_ms"].toInt();
     step.maxRssKb = usage["max_rss_kb"].toInt();
@@ -1164,7 +1169,7 @@ Json Controller::launchOrder(const Job &job) const
         }
     }
     j.set("cluster_name", m_config.clusterName);
-    j.set("cpus_on_node", job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size())));
+    j.set("cpus_on_node", job.cpusOnNode(0));
     j.set("node_list", sched::compressHostlist(job.nodeList));
     j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
     if (job.timeLimit > 0 && job.timeLimit != sched::kInfinite) {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <numeric>
 
 namespace mc::ctl {
 
@@ -542,7 +543,10 @@ Json Controller::testOnly(Job job, Seconds now) const
     reply.set("job_id", static_cast<std::int64_t>(job.id.value));
     reply.set("partition", job.spec.partition);
     const sched::JobShape shape = sched::shapeOf(job.spec, m_config);
-    reply.set("num_cpus", shape.cpusPerNode * shape.nodes);
+    reply.set("num_cpus",
+        shape.cpusOnNode.empty()
+            ? shape.cpusPerNode * shape.nodes
+            : std::accumulate(shape.cpusOnNode.begin(), shape.cpusOnNode.end(), 0));
     reply.set("planned_start", 0);
     reply.set("nodes", Json::array());
     for (const auto &start : plan.starts) {

@@ -113,14 +113,13 @@ void Controller::allocate(const Job &job, int sign)
 {
     const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
     const bool exclusive = job.spec.exclusive || (part && part->exclusive);
-    const int count = std::max<int>(1, static_cast<int>(job.nodeList.size()));
-    for (const auto &name : job.nodeList) {
-        auto it = m_nodes.find(name);
+    for (std::size_t k = 0; k < job.nodeList.size(); ++k) {
+        auto it = m_nodes.find(job.nodeList[k]);
         if (it == m_nodes.end()) {
             continue;
         }
         sched::NodeUsage &u = it->second.usage;
-        const int cpus = exclusive ? u.cpus : job.allocCpus / count;
+        const int cpus = exclusive ? u.cpus : job.cpusOnNode(k);
         const sched::MiB mem = exclusive ? u.memory : job.memPerNode;
         const int gpus = exclusive ? u.gpus : job.spec.gpusPerNode;
         u.allocCpus = std::max(0, u.allocCpus + sign * cpus);

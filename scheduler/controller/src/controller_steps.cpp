@@ -22,9 +22,27 @@ using sched::JobState;
 
 namespace {
 
-int perNode(const Job &job)
+// A step's tasks over its nodes as Slurm lays them out: block distribution when every node
+// holds its share, else one task on each node and the rest filling them in order up to what
+// each holds (`cpus`: the job's CPUs on each step node). Empty when they do not fit.
+std::vector<int> stepTaskCounts(int ntasks, const std::vector<int> &cpus, int cpusPerTask)
 {
-    return job.allocCpus / std::max<int>(1, static_cast<int>(job.nodeList.size()));
+    std::vector<int> counts = sched::blockTaskCounts(ntasks, static_cast<int>(cpus.size()));
+    bool fits = true;
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+        fits = fits && counts[k] * cpusPerTask <= cpus[k];
+    }
+    if (fits || static_cast<int>(cpus.size()) > ntasks) {
+        return fits ? counts : std::vector<int>{};
+    }
+    int rest = ntasks - static_cast<int>(cpus.size());
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+        counts[k] = 1;
+        const int more = std::clamp(cpus[k] / cpusPerTask - 1, 0, rest);
+        counts[k] += more;
+        rest -= more;
+    }
+    return rest == 0 ? counts : std::vector<int>{};
 }
 
 // Slurm's order of a job's steps: by step id as its accounting stores it (a signed 32-bit
@@ -123,7 +141,7 @@ std::vector<acct::StepRecord> Controller::accountedSteps(
             stored.push_back(std::move(step));
         };
         if (!job.spec.interactive && !job.batchHost.empty() && !has("batch")) {
-            addRunning("batch", {job.batchHost}, perNode(job));
+            addRunning("batch", {job.batchHost}, job.cpusOnNode(0));
         }
         if (m_externSteps && !has("extern")) {
             addRunning("extern", job.nodeList, job.allocCpus);
@@ -243,9 +261,18 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     if (ntasks < nodes) {
         ntasks = nodes;
     }
-    const std::vector<int> tasksPerNode = sched::blockTaskCounts(ntasks, nodes);
-    if (tasksPerNode.front() * cpusPerTask > perNode(job)
-        || (ntasksPerNode > 0 && tasksPerNode.front() > ntasksPerNode)) {
+    std::vector<std::string> stepNodes(candidates.begin(), candidates.begin() + nodes);
+    auto rank = [&job](const std::string &name) {
+        return std::find(job.nodeList.begin(), job.nodeList.end(), name) - job.nodeList.begin();
+    };
+    std::sort(stepNodes.begin(), stepNodes.end(),
+        [&rank](const std::string &a, const std::string &b) { return rank(a) < rank(b); });
+    std::vector<int> nodeCpus;
+    for (const auto &name : stepNodes) {
+        nodeCpus.push_back(job.cpusOnNode(static_cast<std::size_t>(rank(name))));
+    }
+    const std::vector<int> tasksPerNode = stepTaskCounts(ntasks, nodeCpus, cpusPerTask);
+    if (tasksPerNode.empty() || (ntasksPerNode > 0 && tasksPerNode.front() > ntasksPerNode)) {
         return failure("More processors requested than permitted", kTooManyProcessors);
     }
 
@@ -267,12 +294,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     RunningStep step;
     step.id = m_nextStep[id]++;
     step.name = request["name"].toString();
-    step.nodes.assign(candidates.begin(), candidates.begin() + nodes);
-    auto rank = [&job](const std::string &name) {
-        return std::find(job.nodeList.begin(), job.nodeList.end(), name) - job.nodeList.begin();
-    };
-    std::sort(step.nodes.begin(), step.nodes.end(),
-        [&rank](const std::string &a, const std::string &b) { return rank(a) < rank(b); });
+    step.nodes = std::move(stepNodes);
     step.ntasks = ntasks;
     step.cpus = ntasks * cpusPerTask;
     step.start = now;
@@ -302,7 +324,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     reply.set("ntasks", ntasks);
     Json j = acct::jobToRecord(job);
     j.set("cluster_name", m_config.clusterName);
-    j.set("cpus_on_node", perNode(job));
+    j.set("cpus_on_node", job.cpusOnNode(0));
     j.set("node_list", sched::compressHostlist(job.nodeList));
     reply.set("job", std::move(j));
     reply.set("now", now);
@@ -362,28 +384,46 @@ Json Controller::listSteps(const Json &request, Seconds now) const
 {
     const Json &ids = request["job_ids"];
     Json list = Json::array();
-    for (const auto &[jobId, steps] : m_steps) {
+    auto add = [&list](std::uint32_t jobId, const std::string &stepId, const RunningStep &step) {
+        Json s = Json::object();
+        s.set("job_id", static_cast<std::int64_t>(jobId));
+        s.set("step_id", stepId);
+        s.set("name", step.name);
+        s.set("state", "RUNNING");
+        s.set("start_time", step.start);
+        s.set("nodes", proto::stringList(step.nodes));
+        s.set("ntasks", step.ntasks);
+        s.set("num_cpus", step.cpus);
+        s.set("total_cpu_ms", step.usage["total_cpu_ms"].toInt());
+        s.set("max_rss_kb", step.usage["max_rss_kb"].toInt());
+        s.set("ave_rss_kb", step.usage["ave_rss_kb"].toInt());
+        list.push(std::move(s));
+    };
+    for (const auto &[id, job] : m_jobs) {
         bool wanted = ids.size() == 0;
         for (const auto &item : ids.items()) {
-            wanted = wanted || item.toInt(-1) == static_cast<std::int64_t>(jobId);
+            wanted = wanted || item.toInt(-1) == static_cast<std::int64_t>(id.value);
         }
-        if (!wanted) {
+        if (!wanted || job.state != JobState::Running) {
             continue;
         }
-        for (const auto &[stepId, step] : steps) {
-            Json s = Json::object();
-            s.set("job_id", static_cast<std::int64_t>(jobId));
-            s.set("step_id", std::to_string(stepId));
-            s.set("name", step.name);
-            s.set("state", "RUNNING");
-            s.set("start_time", step.start);
-            s.set("nodes", proto::stringList(step.nodes));
-            s.set("ntasks", step.ntasks);
-            s.set("num_cpus", step.cpus);
-            s.set("total_cpu_ms", step.usage["total_cpu_ms"].toInt());
-            s.set("max_rss_kb", step.usage["max_rss_kb"].toInt());
-            s.set("ave_rss_kb", step.usage["ave_rss_kb"].toInt());
-            list.push(std::move(s));
+        // Slurm's order: the batch step, the extern step, then the numbered ones.
+        if (!job.spec.interactive) {
+            RunningStep batch{0, "batch", {job.batchHost}, 1, job.cpusOnNode(0), job.startTime, {}};
+            if (auto usage = m_batchUsage.find(id.value); usage != m_batchUsage.end()) {
+                batch.usage = usage->second;
+            }
+            add(id.value, "batch", batch);
+        }
+        if (m_externSteps) {
+            add(id.value, "extern",
+                RunningStep{0, "extern", job.nodeList, static_cast<int>(job.nodeList.size()),
+                    job.allocCpus, job.startTime, {}});
+        }
+        if (auto steps = m_steps.find(id.value); steps != m_steps.end()) {
+            for (const auto &[stepId, step] : steps->second) {
+                add(id.value, std::to_string(stepId), step);
+            }
         }
     }
     Json reply = Json::object();
@@ -434,6 +474,8 @@ Json Controller::allocationRelease(const Json &request, Seconds now)
     if (request["lost"].toBool() || job.state == JobState::Completing) {
         state = JobState::Cancelled; // its salloc/srun died, or scancel
         exit = {};
+    } else if (request["step_end"]["oom"].toBool()) {
+        state = JobState::OutOfMemory; // srun's own allocation ends with its step: 0:125
     } else if (exit.code != 0 || exit.signal != 0) {
         state = JobState::Failed;
     }
@@ -462,6 +504,7 @@ void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit,
         m_steps.erase(steps);
     }
     m_nextStep.erase(job.id.value);
+    m_batchUsage.erase(job.id.value);
     // Whatever still runs of its steps on the nodes goes with it.
     Json order = Json::object();
     order.set("op", "signal");

@@ -1,5 +1,6 @@
 #include "mc/sched/hostlist.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -311,6 +312,22 @@ std::vector<int> blockTaskCounts(int tasks, int nodes)
     std::vector<int> counts(static_cast<std::size_t>(nodes), tasks / nodes);
     for (int i = 0; i < tasks % nodes; ++i) {
         counts[static_cast<std::size_t>(i)] += 1;
+    }
+    return counts;
+}
+
+std::vector<int> fillTaskCounts(int tasks, int nodes, int perNode)
+{
+    if (nodes < 1 || tasks < nodes || perNode < 1
+        || static_cast<long long>(nodes) * perNode < tasks) {
+        return blockTaskCounts(tasks, nodes);
+    }
+    std::vector<int> counts(static_cast<std::size_t>(nodes), 1);
+    int rest = tasks - nodes;
+    for (int &count : counts) {
+        const int more = std::min(rest, perNode - 1);
+        count += more;
+        rest -= more;
     }
     return counts;
 }

@@ -1,6 +1,7 @@
 #include "mc/sched/job_transitions.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace mc::sched {
 
@@ -13,6 +14,11 @@ Job startJob(Job job, const StartDecision &start, Seconds now)
     job.nodeList = start.nodes;
     job.batchHost = start.nodes.empty() ? std::string() : start.nodes.front();
     job.allocCpus = start.shape.cpusPerNode * static_cast<int>(start.nodes.size());
+    job.nodeCpus.clear();
+    if (start.shape.cpusOnNode.size() == start.nodes.size() && !start.shape.exclusive) {
+        job.nodeCpus = start.shape.cpusOnNode;
+        job.allocCpus = std::accumulate(job.nodeCpus.begin(), job.nodeCpus.end(), 0);
+    }
     job.memPerNode = start.shape.memPerNode;
     job.plannedStart.reset();
     job.preemptEnd.reset();
@@ -51,6 +57,7 @@ Job requeueJob(Job job, Seconds now, Seconds delay)
     job.nodeList.clear();
     job.batchHost.clear();
     job.allocCpus = 0;
+    job.nodeCpus.clear();
     job.startTime = 0;
     job.endTime = 0;
     job.eligibleTime = now + delay;

@@ -52,10 +52,9 @@ std::vector<PreemptDecision> choosePreemptions(const SchedulePass &pass, const Q
     Seconds latest = input.now;
     const int wanted = std::max(entry.shape.nodes, static_cast<int>(entry.required));
     for (const Victim &v : victims) {
-        const int count = std::max(1, static_cast<int>(v.job->nodeList.size()));
         bool relevant = false;
-        for (const auto &name : v.job->nodeList) {
-            auto it = index.find(name);
+        for (std::size_t k = 0; k < v.job->nodeList.size(); ++k) {
+            auto it = index.find(v.job->nodeList[k]);
             if (it == index.end()) {
                 continue;
             }
@@ -63,7 +62,7 @@ std::vector<PreemptDecision> choosePreemptions(const SchedulePass &pass, const Q
                 || std::find(entry.candidates->begin(), entry.candidates->end(), it->second)
                     != entry.candidates->end();
             const NodeUsage &n = input.nodeList()[it->second];
-            Amount back{v.job->allocCpus / count, v.job->memPerNode, v.job->spec.gpusPerNode};
+            Amount back{v.job->cpusOnNode(k), v.job->memPerNode, v.job->spec.gpusPerNode};
             if (v.job->spec.exclusive || v.partition->exclusive) {
                 back = Amount{n.cpus, n.memory, n.gpus};
             }

@@ -76,13 +76,13 @@ SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan, Sche
     }
 }
 
-Amount SchedulePass::backOn(const Running &r, std::size_t n) const
+Amount SchedulePass::backOn(const Running &r, std::size_t n, int cpus) const
 {
     if (r.exclusive) {
         const NodeUsage &u = m_input.nodeList()[n];
         return Amount{u.cpus, u.memory, u.gpus};
     }
-    return r.back;
+    return Amount{cpus, r.back.memory, r.back.gpus};
 }
 
 SchedulePass::Running SchedulePass::describe(std::size_t j)
@@ -102,12 +102,14 @@ SchedulePass::Running SchedulePass::describe(std::size_t j)
     }
     if (m_input.runningNodes.size() == m_input.running.size()) {
         for (const std::size_t i : *m_input.runningNodes[j]) { // a few: no memmove call
+            m_runningCpus.push_back(job->cpusOnNode(m_runningNodes.size() - r.first));
             m_runningNodes.push_back(i);
         }
     } else {
-        for (const auto &name : job->nodeList) {
-            if (const auto i = m_index->find(name)) {
+        for (std::size_t k = 0; k < job->nodeList.size(); ++k) {
+            if (const auto i = m_index->find(job->nodeList[k])) {
                 m_runningNodes.push_back(*i);
+                m_runningCpus.push_back(job->cpusOnNode(k));
             }
         }
     }
@@ -135,9 +137,11 @@ void SchedulePass::build()
     }
     m_running.clear();
     m_runningNodes.clear();
+    m_runningCpus.clear();
     m_takes.clear();
     m_running.reserve(input.running.size() + 16);
     m_runningNodes.reserve(input.running.size() * 2 + 16);
+    m_runningCpus.reserve(input.running.size() * 2 + 16);
     std::vector<Planner::Release> releases;
     releases.reserve(input.running.size() * 2);
     for (std::size_t j = 0; j < input.running.size(); ++j) {
@@ -145,7 +149,7 @@ void SchedulePass::build()
         for (std::size_t k = r.first; k < r.first + r.count; ++k) {
             const std::size_t i = m_runningNodes[k];
             if (m_nodeKeys[i].available) {
-                releases.push_back({i, r.end, backOn(r, i)});
+                releases.push_back({i, r.end, backOn(r, i, m_runningCpus[k])});
             }
         }
         m_running.push_back(r);
@@ -184,6 +188,7 @@ bool SchedulePass::carry(SchedulePass &previous)
     // started (or changed) take it until theirs.
     const std::vector<Running> &before = previous.m_running;
     const std::vector<std::size_t> &beforeNodes = previous.m_runningNodes;
+    const std::vector<int> beforeCpus = std::move(previous.m_runningCpus);
     const auto ended = [&](const Running &r) {
         if (r.end != kInfinite && r.end <= now) {
             return; // its release is already in the amounts now
@@ -191,14 +196,16 @@ bool SchedulePass::carry(SchedulePass &previous)
         for (std::size_t k = r.first; k < r.first + r.count; ++k) {
             const std::size_t n = beforeNodes[k];
             if (m_nodeKeys[n].available) {
-                m_planner.give(n, backOn(r, n), now, r.end);
+                m_planner.give(n, backOn(r, n, beforeCpus[k]), now, r.end);
             }
         }
     };
     m_running.clear();
     m_runningNodes.clear();
+    m_runningCpus.clear();
     m_running.reserve(input.running.size() + 16);
     m_runningNodes.reserve(beforeNodes.size() + 16);
+    m_runningCpus.reserve(beforeNodes.size() + 16);
     std::size_t i = 0;
     for (std::size_t j = 0; j < input.running.size(); ++j) {
         const JobId id = input.running[j]->id;
@@ -215,7 +222,8 @@ bool SchedulePass::carry(SchedulePass &previous)
                 && old.exclusive == r.exclusive && old.back.cpus == r.back.cpus
                 && old.back.memory == r.back.memory && old.back.gpus == r.back.gpus;
             for (std::size_t k = 0; same && k < r.count; ++k) {
-                same = beforeNodes[old.first + k] == m_runningNodes[r.first + k];
+                same = beforeNodes[old.first + k] == m_runningNodes[r.first + k]
+                    && beforeCpus[old.first + k] == m_runningCpus[r.first + k];
             }
             if (same) {
                 m_running.push_back(r);
@@ -226,7 +234,7 @@ bool SchedulePass::carry(SchedulePass &previous)
         for (std::size_t k = r.first; k < r.first + r.count; ++k) {
             const std::size_t n = m_runningNodes[k];
             if (m_nodeKeys[n].available) {
-                m_planner.give(n, negate(backOn(r, n)), now, r.end);
+                m_planner.give(n, negate(backOn(r, n, m_runningCpus[k])), now, r.end);
             }
         }
         m_running.push_back(r);
@@ -344,6 +352,15 @@ Amount SchedulePass::needOn(const QueueEntry &entry, std::size_t n) const
     return entry.need;
 }
 
+Amount SchedulePass::needAt(const QueueEntry &entry, std::size_t n, std::size_t k) const
+{
+    Amount need = needOn(entry, n);
+    if (!entry.shape.exclusive && k < entry.shape.cpusOnNode.size()) {
+        need.cpus = entry.shape.cpusOnNode[k];
+    }
+    return need;
+}
+
 std::optional<std::vector<std::size_t>> SchedulePass::fitNow(
     const QueueEntry &entry, Seconds duration)
 {
@@ -431,8 +448,10 @@ void SchedulePass::start(const QueueEntry &entry, const std::vector<std::size_t>
     if (shortened) {
         decision.timeLimit = duration;
     }
-    for (std::size_t n : nodes) {
-        takeLogged(n, needOn(entry, n), m_input.now, until);
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const Amount need = needAt(entry, nodes[k], k);
+        takeLogged(nodes[k], need, m_input.now, until);
+        m_runningCpus.push_back(need.cpus);
     }
     m_running.push_back(
         {entry.job->id, m_runningNodes.size(), nodes.size(), until, nullptr, {}, false});
@@ -448,6 +467,8 @@ void SchedulePass::start(const QueueEntry &entry, const std::vector<std::size_t>
 void SchedulePass::reserve(const QueueEntry &entry, const Planner::Slot &slot)
 {
     const Seconds until = entry.duration == kInfinite ? kInfinite : slot.start + entry.duration;
+    // The most the job holds on any node, on each: the start is then found as it was planned
+    // (fitNow asks that much of every node).
     for (std::size_t n : slot.nodes) {
         takeLogged(n, needOn(entry, n), slot.start, until);
     }

@@ -1,6 +1,7 @@
 #include "mc/sched/scheduler.h"
 
 #include "mc/sched/eligibility.h"
+#include "mc/sched/hostlist.h"
 #include "mc/sched/policy.h"
 #include "mc/sched/preemption.h"
 #include "mc/sched/schedule_pass.h"
@@ -111,11 +112,19 @@ JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widest)
         if (spec.ntasksGiven) {
             shape.nodes = std::max(shape.nodes, ceilDiv(tasks, spec.ntasksPerNode));
         }
-    } else if (shape.nodes == 1) {
-        if (widest > 0 && tasks * perTask > widest && perTask <= widest) {
-            const int perNode = widest / perTask; // tasks one node can hold
+    } else {
+        const int perNode = widest >= perTask ? widest / perTask : 0; // tasks one node holds
+        if (shape.nodes == 1 && perNode > 0 && tasks > perNode) {
             shape.nodes = ceilDiv(tasks, perNode);
-            tasksPerNode = ceilDiv(tasks, shape.nodes);
+        }
+        if (shape.nodes > 1 && tasks > shape.nodes) {
+            const std::vector<int> counts = fillTaskCounts(tasks, shape.nodes, perNode);
+            tasksPerNode = counts.front();
+            if (counts.back() != counts.front()) {
+                for (int count : counts) {
+                    shape.cpusOnNode.push_back(count * perTask);
+                }
+            }
         }
     }
     shape.cpusPerNode = tasksPerNode * perTask;

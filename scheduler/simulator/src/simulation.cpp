@@ -247,9 +247,11 @@ void Simulation::allocate(const Job &job, int sign)
     if (!running) {
         return;
     }
-    for (const std::size_t n : running->nodes) {
-        sched::NodeUsage &u = m_nodes[n];
-        const int cpus = shape.exclusive ? u.cpus : shape.cpusPerNode;
+    for (std::size_t k = 0; k < running->nodes.size(); ++k) {
+        sched::NodeUsage &u = m_nodes[running->nodes[k]];
+        const int cpus = shape.exclusive  ? u.cpus
+            : k < shape.cpusOnNode.size() ? shape.cpusOnNode[k]
+                                          : shape.cpusPerNode;
         const sched::MiB mem = shape.exclusive ? u.memory : shape.memPerNode;
         const int gpus = shape.exclusive ? u.gpus : shape.gpusPerNode;
         u.allocCpus += sign * cpus;

@@ -121,6 +121,8 @@ void JobCodecTest::publicObjectFollowsTheKeyTableAndProjects()
     job.arrayJobId = 43;
     job.arrayTaskId = 2;
     job.spec.comment = ""; // set (even empty): the member is there
+    job.nodeList = {"cn01", "cn02"};
+    job.nodeCpus = {4, 2}; // an uneven layout: node_cpus is there
     Json j = acct::jobToJson(job);
     std::vector<std::string> keys;
     for (const auto &[key, value] : j.members()) {

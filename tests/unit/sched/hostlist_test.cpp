@@ -153,6 +153,13 @@ void HostlistTest::countsAndBlockTasksReadAsSlurmWritesThem()
     QCOMPARE(blockTaskCounts(4, 2), (std::vector<int>{2, 2}));
     QCOMPARE(blockTaskCounts(3, 1), (std::vector<int>{3}));
     QVERIFY(blockTaskCounts(3, 0).empty());
+    // Slurm's allocation layout: one task each, the rest fill the nodes in order.
+    using mc::sched::fillTaskCounts;
+    QCOMPARE(fillTaskCounts(6, 2, 4), (std::vector<int>{4, 2}));
+    QCOMPARE(fillTaskCounts(5, 3, 4), (std::vector<int>{3, 1, 1}));
+    QCOMPARE(fillTaskCounts(3, 2, 4), (std::vector<int>{2, 1}));
+    QCOMPARE(fillTaskCounts(8, 2, 4), (std::vector<int>{4, 4}));
+    QCOMPARE(fillTaskCounts(10, 2, 4), (std::vector<int>{5, 5})); // too many: refused later
 }
 
 QTEST_APPLESS_MAIN(HostlistTest)

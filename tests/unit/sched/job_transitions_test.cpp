@@ -12,8 +12,8 @@ private slots:
     {
         Job j;
         j.timeLimit = 1800;
-        StartDecision s{
-            JobId{1}, {"cn01", "cn02"}, JobShape{2, 3, 100, 0, false}, std::nullopt, 600, false};
+        StartDecision s{JobId{1}, {"cn01", "cn02"}, JobShape{2, 3, 100, 0, false, {}}, std::nullopt,
+            600, false};
         const Job r = startJob(j, s, 50);
         QCOMPARE(r.state, JobState::Running);
         QCOMPARE(r.allocCpus, 6);

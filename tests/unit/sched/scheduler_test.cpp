@@ -1,6 +1,7 @@
 // The scheduling pass through its public entry points: the controller's schedule() contract
 // and Scheduler with running jobs (reservations, backfill, reasons, preemption).
 
+#include "mc/sched/job_transitions.h"
 #include "mc/sched/scheduler.h"
 
 #include <QtTest>
@@ -43,9 +44,9 @@ std::vector<NodeUsage> usage(const ClusterConfig &c, const std::vector<const Job
     for (const auto &n : c.nodes) {
         NodeUsage u{n.name, n.cpus, n.realMemory, 0, 0, true, n.gpus, 0};
         for (const Job *j : running) {
-            for (const auto &name : j->nodeList) {
-                if (name == n.name) {
-                    u.allocCpus += j->allocCpus / static_cast<int>(j->nodeList.size());
+            for (std::size_t k = 0; k < j->nodeList.size(); ++k) {
+                if (j->nodeList[k] == n.name) {
+                    u.allocCpus += j->cpusOnNode(k);
                 }
             }
         }
@@ -202,7 +203,8 @@ private slots:
         JobSpec spec;
         spec.ntasks = 6;
         QCOMPARE(shapeOf(spec, c).nodes, 2);
-        QCOMPARE(shapeOf(spec, c).cpusPerNode, 3);
+        QCOMPARE(shapeOf(spec, c).cpusPerNode, 4);
+        QCOMPARE(shapeOf(spec, c).cpusOnNode, (std::vector<int>{4, 2})); // Slurm's 4,2
         spec.partition = "gpu";
         QCOMPARE(shapeOf(spec, c).nodes, 1);
         QCOMPARE(shapeOf(spec, c).cpusPerNode, 6);
@@ -210,6 +212,58 @@ private slots:
         const SchedulePlan plan = schedule(c, usage(c, {}), {&job}, 0);
         QCOMPARE(plan.starts.size(), std::size_t(1));
         QCOMPARE(plan.starts.front().nodes, (std::vector<std::string>{"cn01", "cn02"}));
+    }
+
+    void unevenLayoutsFillTheFirstNodesAsSlurmDoes()
+    {
+        // Layouts read from real Slurm 22.05 on 4-CPU nodes (SLURM_JOB_CPUS_PER_NODE).
+        const ClusterConfig c = cluster();
+        JobSpec spec;
+        spec.ntasks = 9;
+        QCOMPARE(shapeOf(spec, c).cpusOnNode, (std::vector<int>{4, 4, 1}));
+        spec.ntasks = 5;
+        spec.cpusPerTask = 2;
+        QCOMPARE(shapeOf(spec, c).cpusOnNode, (std::vector<int>{4, 4, 2}));
+        spec.cpusPerTask = 1;
+        spec.nodes = 3;
+        QCOMPARE(shapeOf(spec, c).cpusOnNode, (std::vector<int>{3, 1, 1}));
+        spec.ntasks = 6;
+        spec.nodes = 2;
+        QCOMPARE(shapeOf(spec, c).cpusOnNode, (std::vector<int>{4, 2}));
+        spec.ntasks = 4;
+        QCOMPARE(shapeOf(spec, c).cpusOnNode, (std::vector<int>{3, 1})); // -N2 -n4: 3,1
+        spec.ntasks = 8;
+        QVERIFY(shapeOf(spec, c).cpusOnNode.empty()); // 4(x2): even
+        QCOMPARE(shapeOf(spec, c).cpusPerNode, 4);
+        spec.ntasks = 2;
+        spec.cpusPerTask = 2;
+        QVERIFY(shapeOf(spec, c).cpusOnNode.empty()); // -N2 -n2 -c2: 2(x2)
+        QCOMPARE(shapeOf(spec, c).cpusPerNode, 2);
+    }
+
+    void anUnevenJobHoldsOnlyItsShareOfTheLastNode()
+    {
+        // Six tasks hold 4 CPUs of cn01 and 2 of cn02: a two-CPU job still fits on cn02 while
+        // they run, and the started job records each node's count.
+        const ClusterConfig c = cluster();
+        Job wide = pendingJob(1, 6, 600);
+        Job small = pendingJob(2, 2, 600);
+        SchedulePlan plan = schedule(c, usage(c, {}), {&wide}, 0);
+        QCOMPARE(plan.starts.size(), std::size_t(1));
+        const Job running = startJob(wide, plan.starts.front(), 0);
+        QCOMPARE(running.allocCpus, 6);
+        QCOMPARE(running.nodeCpus, (std::vector<int>{4, 2}));
+        QCOMPARE(running.cpusOnNode(1), 2);
+        SchedulerInput in;
+        in.config = &c;
+        in.nodes = usage(c, {&running});
+        QCOMPARE(in.nodes[1].allocCpus, 2);
+        in.pending = {&small};
+        in.running = {&running};
+        in.now = 10;
+        plan = Scheduler().run(in);
+        QCOMPARE(plan.starts.size(), std::size_t(1));
+        QCOMPARE(plan.starts.front().nodes, (std::vector<std::string>{"cn02"}));
     }
 };
 

@@ -137,10 +137,15 @@ private slots:
             }
         }
         // No node holds more than it has at any instant (sweep over start/end events).
-        std::map<std::string, std::vector<std::pair<Seconds, const Job *>>> perNode;
+        struct Held {
+            Seconds start;
+            const Job *job;
+            std::size_t position; // of the node among the job's (uneven layouts: 4,2)
+        };
+        std::map<std::string, std::vector<Held>> perNode;
         for (const auto &[id, job] : jobs) {
-            for (const auto &node : job.nodeList) {
-                perNode[node].push_back({job.startTime, &job});
+            for (std::size_t k = 0; k < job.nodeList.size(); ++k) {
+                perNode[job.nodeList[k]].push_back({job.startTime, &job, k});
             }
         }
         for (const auto &[node, list] : perNode) {
@@ -148,10 +153,8 @@ private slots:
             QVERIFY(conf);
             std::vector<std::pair<Seconds, int>> events; // (time, +cpus/-cpus), ends first
             std::vector<std::pair<Seconds, long long>> memory;
-            for (const auto &[start, job] : list) {
-                const int cpus = job->spec.exclusive
-                    ? conf->cpus
-                    : job->allocCpus / static_cast<int>(job->nodeList.size());
+            for (const auto &[start, job, position] : list) {
+                const int cpus = job->spec.exclusive ? conf->cpus : job->cpusOnNode(position);
                 events.push_back({start, cpus});
                 events.push_back({job->endTime, -cpus});
                 const long long mem = job->spec.exclusive ? conf->realMemory : job->memPerNode;

@@ -28,6 +28,7 @@ struct BatchJobFacts {
     int cpusPerTask = 1;
     bool cpusPerTaskGiven = false;
     int cpusOnNode = 1;
+    std::vector<int> nodeCpus; // CPUs on each node when they differ (4,2); empty: cpusOnNode
     long long memPerNode = 0; // MiB; SLURM_MEM_PER_NODE when given per node
     long long memPerCpu = 0; // MiB; SLURM_MEM_PER_CPU otherwise
     std::string submitDir;

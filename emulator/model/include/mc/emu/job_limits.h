@@ -39,11 +39,13 @@ JobLimits jobLimits(std::int64_t memMiB, int cpus, int pidsMax = kDefaultPidsMax
 // slurmstepd's notices, each one line ending in '\n'; `when` is epoch seconds.
 std::string timeLimitNotice(const std::string &node, std::uint32_t jobId, std::int64_t when);
 std::string cancelNotice(const std::string &node, std::uint32_t jobId, std::int64_t when);
-// "Detected N oom-kill event(s) in StepId=J.batch. ..." (cgroup modes).
-std::string oomKillNotice(const std::string &node, std::uint32_t jobId, int events);
+// "Detected N oom-kill event(s) in StepId=J.batch. ..." (cgroup modes); `step`: "batch", or
+// the number of an srun step.
+std::string oomKillNotice(
+    const std::string &node, std::uint32_t jobId, int events, const std::string &step = "batch");
 // The polling path's notice: the step went over its memory limit and is being killed.
-std::string overMemoryNotice(
-    const std::string &node, std::uint32_t jobId, std::int64_t usedKb, std::int64_t limitKb);
+std::string overMemoryNotice(const std::string &node, std::uint32_t jobId, std::int64_t usedKb,
+    std::int64_t limitKb, const std::string &step = "batch");
 // The polling path's notice for a peak no sample saw (a large allocation that lived less than
 // one sampling interval): the peak resident size of one of its processes, from the exit's
 // rusage, was over the limit.

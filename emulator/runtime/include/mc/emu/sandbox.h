@@ -36,6 +36,7 @@ struct SandboxSpec {
     std::vector<Mount> mounts;
     std::string passwdFile; // bound over /etc/passwd
     std::string groupFile; // bound over /etc/group
+    std::string hostsFile; // bound over /etc/hosts (the nodes' names); empty: the host's
     std::string workDir; // as seen inside
     bool dieWithParent = false;
 };

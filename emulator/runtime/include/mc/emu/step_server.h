@@ -51,6 +51,9 @@ struct StepServerSettings {
     std::function<void(SandboxHost *)> sandboxReleased;
     // True while the batch script of the job runs on this node (its job cgroup exists).
     std::function<bool(std::uint32_t jobId)> hasBatchJob;
+    // A step of `jobId` went over its memory (`rssKb` when polled, else 0); true when the
+    // node's policy takes it from there (MemoryOverrun=reboot-node restarts the node).
+    std::function<bool(std::uint32_t jobId, std::int64_t rssKb)> memoryOverrun;
 };
 
 class StepServer {
@@ -86,6 +89,9 @@ private:
         std::int64_t maxRusageKb = 0;
         bool finished = false;
         bool signalled = false; // the step was signalled (srun, scancel, job end)
+        bool overMemory = false; // polled over its limit and killed (rlimit mode)
+        bool oomSaid = false; // its OOM notice went to srun
+        bool nodeTookIt = false; // MemoryOverrun=reboot-node restarts the node instead
         bool inJobGroup = false; // holds a reference on m_jobGroups[jobId]
         SandboxHost *sandbox = nullptr; // the node's sandbox that forked its tasks
     };
@@ -100,6 +106,9 @@ private:
     void launch(int fd, const proto::Json &request, std::vector<int> &fds);
     void onStepMessage(Step &step, const proto::Json &message);
     void finishStep(Step &step);
+    // After a task's end: the step's OOM kills (cgroup) or polled overrun, told to srun once
+    // with slurmstepd's notice. True when the step went over its memory.
+    bool noteOutOfMemory(Step &step, std::int64_t rssKb);
     void signalStep(Step &step, int signal);
     void sample();
     void removeLater(std::unique_ptr<JobLimiter> limiter);

@@ -285,6 +285,9 @@ private:
         sched::JobId job, int stepId, const RunningStep &step, sched::JobState state, Seconds now);
     std::map<std::uint32_t, std::map<int, RunningStep>> m_steps;
     std::map<std::uint32_t, int> m_nextStep;
+    // Running batch steps' latest sample (the batch host's batch_usage, about once a second),
+    // for sstat -j N.batch.
+    std::map<std::uint32_t, proto::Json> m_batchUsage;
     proto::Json stepCreate(const proto::Json &request, Seconds now);
     proto::Json stepEnd(const proto::Json &request, Seconds now);
     proto::Json listSteps(const proto::Json &request, Seconds now) const;

@@ -29,4 +29,10 @@ std::string compressCounts(const std::vector<int> &counts);
 // ones ({5 tasks, 2 nodes} -> {3,2}). Empty when nodes < 1.
 std::vector<int> blockTaskCounts(int tasks, int nodes);
 
+// `tasks` over `nodes` nodes as Slurm's select plugin lays out a job's allocation: one task on
+// each node, then the rest fill the nodes in order up to `perNode` each ({6, 2, 4} -> {4,2},
+// {5, 3, 4} -> {3,1,1}). Tasks that do not fit that way are spread as blockTaskCounts does.
+// Empty when nodes < 1.
+std::vector<int> fillTaskCounts(int tasks, int nodes, int perNode);
+
 } // namespace mc::sched

@@ -6,6 +6,7 @@
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -87,6 +88,9 @@ struct Job {
     MiB memPerNode = 0; // resolved request per node
     std::vector<std::string> nodeList; // allocated nodes, in order
     int allocCpus = 0; // CPUs allocated in total
+    // CPUs on each node of nodeList when they differ (an uneven layout such as 4,2); empty:
+    // allocCpus / nodes on each.
+    std::vector<int> nodeCpus;
     ExitStatus exit;
     std::string batchHost;
     std::optional<std::uint32_t> cancelledBy; // uid that ran scancel; the end is CANCELLED
@@ -101,6 +105,14 @@ struct Job {
     std::optional<Seconds> plannedStart; // squeue --start; unset: N/A
     std::optional<Seconds> preemptEnd; // a preempted job in its GraceTime ends by then
 
+    // CPUs the job holds on its `k`-th node.
+    int cpusOnNode(std::size_t k) const
+    {
+        if (k < nodeCpus.size()) {
+            return nodeCpus[k];
+        }
+        return allocCpus / std::max<int>(1, static_cast<int>(nodeList.size()));
+    }
     bool isPending() const { return state == JobState::Pending; }
     bool isActive() const { return state == JobState::Running || state == JobState::Completing; }
 };

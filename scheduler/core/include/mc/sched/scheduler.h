@@ -32,16 +32,19 @@ struct NodeUsage {
 // The resources a job needs on each of its nodes.
 struct JobShape {
     int nodes = 1;
-    int cpusPerNode = 1;
+    int cpusPerNode = 1; // on the first node, the most any node holds
     MiB memPerNode = 0;
     int gpusPerNode = 0;
     bool exclusive = false; // --exclusive or OverSubscribe=EXCLUSIVE: whole nodes
+    // CPUs on each node when they differ (Slurm fills the first nodes: -n6 on 4-CPU nodes
+    // holds 4,2); empty: cpusPerNode on each.
+    std::vector<int> cpusOnNode;
 };
 
 // Resolves the job's request against cluster defaults (DefMemPerCPU, DefMemPerNode):
 // --ntasks-per-node sets tasks per node (and the node count from --ntasks when larger);
 // tasks that fit no single node of the job's partition spread over as many of its nodes as
-// they need.
+// they need; tasks over several nodes fill them in order (fillTaskCounts), as Slurm does.
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config);
 // The same with the CPU count of the partition's widest node already known (a pass finds it
 // once per partition).
