@@ -14,6 +14,7 @@ Job startJob(Job job, const StartDecision &start, Seconds now)
     job.batchHost = start.nodes.empty() ? std::string() : start.nodes.front();
     job.allocCpus = start.shape.cpusPerNode * static_cast<int>(start.nodes.size());
     job.memPerNode = start.shape.memPerNode;
+    job.gpusPerNode = start.shape.gpusPerNode;
     job.plannedStart.reset();
     job.preemptEnd.reset();
     if (start.timeLimit) {
@@ -49,6 +50,9 @@ Job requeueJob(Job job, Seconds now, Seconds delay)
     job.state = JobState::Pending;
     job.reason = Reason::None;
     job.nodeList.clear();
+    job.gpuIds.clear();
+    job.gpuAllocType.clear();
+    job.gpusPerNode = 0;
     job.batchHost.clear();
     job.allocCpus = 0;
     job.startTime = 0;
