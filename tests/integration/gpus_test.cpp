@@ -29,6 +29,7 @@ private slots:
     void badGpuRequestsAreRefusedWithSlurmsWords();
     void twoJobsNeverHoldTheSameGpuAndTheCommandsShowWhich();
     void nvidiaSmiShowsTheJobsGpusOnlyOnGpuNodes();
+    void srunAllocatesTypedGpusAndItsTasksSeeThem();
 
 private:
     // Runs `options` with --wait and returns the job's output.
@@ -210,6 +211,28 @@ void GpusTest::nvidiaSmiShowsTheJobsGpusOnlyOnGpuNodes()
     const QString cpu = runAndRead(QStringLiteral("-p cpu"),
         QStringLiteral("command -v nvidia-smi || echo no nvidia-smi here"));
     QCOMPARE(cpu, QStringLiteral("no nvidia-smi here\n"));
+}
+
+void GpusTest::srunAllocatesTypedGpusAndItsTasksSeeThem()
+{
+    // `srun ... env`, filtered on login1 by kShowGpus' grep.
+    const ShellResult typed = m_cluster->shell(
+        QStringLiteral("srun -p gpu --gres=gpu:a100:2 ") + kShowGpus, QString(), 120000);
+    QCOMPARE(typed.exitCode, 0);
+    QCOMPARE(outputLines(typed.out),
+        (QStringList{"CUDA_VISIBLE_DEVICES=0,1", "GPU_DEVICE_ORDINAL=0,1", "SLURM_CPUS_ON_NODE=1",
+            "SLURM_GPUS_ON_NODE=2", "SLURM_JOB_GPUS=0,1"}));
+    const ShellResult unknown
+        = m_cluster->shell(QStringLiteral("srun -p gpu --gpus=v100:1 true; echo rc=$?"));
+    QCOMPARE(unknown.err,
+        QStringLiteral("srun: error: Unable to allocate resources: Invalid generic resource "
+                       "(gres) specification\n"));
+    QCOMPARE(unknown.out, QStringLiteral("rc=1\n"));
+    const ShellResult noGpus
+        = m_cluster->shell(QStringLiteral("srun -p cpu --gpus=1 true; echo rc=$?"));
+    QCOMPARE(noGpus.err,
+        QStringLiteral("srun: error: Unable to allocate resources: Requested node configuration "
+                       "is not available\n"));
 }
 
 QTEST_GUILESS_MAIN(GpusTest)
