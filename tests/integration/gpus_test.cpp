@@ -222,6 +222,10 @@ void GpusTest::srunAllocatesTypedGpusAndItsTasksSeeThem()
     QCOMPARE(outputLines(typed.out),
         (QStringList{"CUDA_VISIBLE_DEVICES=0,1", "GPU_DEVICE_ORDINAL=0,1", "SLURM_CPUS_ON_NODE=1",
             "SLURM_GPUS_ON_NODE=2", "SLURM_JOB_GPUS=0,1"}));
+    const ShellResult smi
+        = m_cluster->shell(QStringLiteral("srun -p gpu --gpus=1 nvidia-smi -L"), QString(), 120000);
+    QVERIFY2(smi.out.startsWith(QStringLiteral("GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-")),
+        qPrintable(smi.out + smi.err));
     const ShellResult unknown
         = m_cluster->shell(QStringLiteral("srun -p gpu --gpus=v100:1 true; echo rc=$?"));
     QCOMPARE(unknown.err,

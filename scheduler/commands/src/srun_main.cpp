@@ -643,6 +643,9 @@ bool Srun::launch(const Json &step)
         ia::setEnv(env, "GPU_DEVICE_ORDINAL", local);
         ia::setEnv(env, "SLURM_JOB_GPUS", ids);
         ia::setEnv(env, "SLURM_GPUS_ON_NODE", std::to_string(held.front().items().size()));
+        // The nodes' type, for the emulated nvidia-smi the node puts on the tasks' PATH.
+        const std::string type = job["gpu_alloc_type"].toString();
+        ia::setEnv(env, "MINICLUSTER_GPU_TYPE", type.empty() ? std::string("gpu") : type);
     }
     ia::setEnv(env, "SLURM_DISTRIBUTION",
         m_opts.distribution == ia::Distribution::Cyclic      ? "cyclic"
