@@ -98,6 +98,7 @@ private Q_SLOTS:
         QTest::newRow("gpu job") << withBasics(runningJob(18, {"gpu01"}))
                                         .set("gres", "gpu:2")
                                         .set("gpus", 2)
+                                        .set("gpus_req", 2)
                                         .set("partition", "gpu");
         QTest::newRow("memory per CPU, exclusive, two nodes")
             << withBasics(runningJob(19, {"cn01", "cn02"}))
@@ -173,8 +174,10 @@ private Q_SLOTS:
         const Json begin
             = withBasics(pendingJob(50, "BeginTime")).set("eligible_time", kNow + 3600);
         QCOMPARE(appFields(begin)[QStringLiteral("EligibleTime")], stamp(kNow + 3600));
-        const Json gpu
-            = withBasics(runningJob(51, {"gpu01", "gpu02"})).set("gres", "gpu:2").set("gpus", 2);
+        const Json gpu = withBasics(runningJob(51, {"gpu01", "gpu02"}))
+                             .set("gres", "gpu:2")
+                             .set("gpus", 2)
+                             .set("gpus_req", 4);
         QCOMPARE(appFields(gpu)[QStringLiteral("TresPerNode")], QStringLiteral("gres:gpu:2"));
         QVERIFY(appFields(gpu)[QStringLiteral("TRES")].endsWith(QStringLiteral(",gres/gpu=4")));
         QCOMPARE(appFields(gpu)[QStringLiteral("NodeList")], QStringLiteral("gpu[01-02]"));

@@ -2,6 +2,7 @@
 // typed in the login shell, `minicluster lesson check` failing with the right explanation
 // after a wrong attempt and passing once every step is done.
 #include "cluster_fixture.h"
+#include "lesson_command.h"
 
 #include <QDir>
 #include <QFile>
@@ -9,13 +10,6 @@
 #include <QTest>
 
 namespace {
-
-ShellResult lesson(const ClusterFixture &c, const QStringList &args)
-{
-    return c.minicluster(
-        QStringList{QStringLiteral("lesson"), QStringLiteral("--lang"), QStringLiteral("en")}
-        + args);
-}
 
 bool complete(const ClusterFixture &c, const QString &id)
 {

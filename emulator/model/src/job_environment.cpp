@@ -96,6 +96,36 @@ std::vector<std::string> batchJobEnvironment(
     if (f.restarts > 0) {
         set("SLURM_RESTART_COUNT", num(f.restarts));
     }
+    if (!f.gpuIds.empty()) {
+        // The node's indices in SLURM_JOB_GPUS; the job's own devices, numbered from 0, in
+        // CUDA_VISIBLE_DEVICES, as Slurm does with ConstrainDevices=yes (the Alliance's way).
+        std::string ids;
+        std::string local;
+        for (std::size_t i = 0; i < f.gpuIds.size(); ++i) {
+            ids += (ids.empty() ? "" : ",") + num(f.gpuIds[i]);
+            local += (local.empty() ? "" : ",") + num(static_cast<long long>(i));
+        }
+        set("CUDA_VISIBLE_DEVICES", local);
+        set("GPU_DEVICE_ORDINAL", local);
+        set("SLURM_JOB_GPUS", ids);
+        set("SLURM_GPUS_ON_NODE", num(static_cast<long long>(f.gpuIds.size())));
+    }
+    const std::pair<const char *, const std::string *> gpuOptions[] = {
+        {"SLURM_GPUS", &f.gpus},
+        {"SLURM_GPUS_PER_NODE", &f.gpusPerNode},
+        {"SLURM_GPUS_PER_TASK", &f.gpusPerTask},
+    };
+    for (const auto &[name, value] : gpuOptions) {
+        if (!value->empty()) {
+            set(name, *value);
+        }
+    }
+    if (f.cpusPerGpu > 0) {
+        set("SLURM_CPUS_PER_GPU", num(f.cpusPerGpu));
+    }
+    if (f.memPerGpu > 0) {
+        set("SLURM_MEM_PER_GPU", num(f.memPerGpu));
+    }
     if (f.arrayTaskId) {
         set("SLURM_ARRAY_JOB_ID", num(f.arrayJobId ? f.arrayJobId : f.jobId));
         set("SLURM_ARRAY_TASK_ID", num(*f.arrayTaskId));

@@ -63,6 +63,29 @@ std::string absoluteIn(const std::string &dir, const std::string &path)
     return !path.empty() && path[0] == '/' ? path : dir + "/" + path;
 }
 
+// The job's GPUs on its batch host (the first of its nodes) and its GPU options, as the
+// controller's launch order carries them (jobToRecord).
+void readGpuFacts(BatchJobFacts &facts, const Json &job)
+{
+    const Json spec = job["spec"];
+    const auto ids = job["gpu_ids"].items();
+    if (!ids.empty()) {
+        for (const auto &id : ids.front().items()) {
+            facts.gpuIds.push_back(static_cast<int>(id.toInt()));
+        }
+    }
+    const std::string type = spec["gpu_type"].toString();
+    const auto text = [&type](std::int64_t count) {
+        return count > 0 ? (type.empty() ? "" : type + ":") + std::to_string(count) : std::string();
+    };
+    facts.gpus = text(spec["gpus_per_job"].toInt());
+    facts.gpusPerNode = spec["gpus_per_node_given"].toBool() ? text(spec["gpus_per_node"].toInt())
+                                                             : std::string();
+    facts.gpusPerTask = text(spec["gpus_per_task"].toInt());
+    facts.cpusPerGpu = static_cast<int>(spec["cpus_per_gpu"].toInt());
+    facts.memPerGpu = spec["mem_per_gpu"].toInt();
+}
+
 } // namespace
 
 NodeDaemon::NodeDaemon(proto::EventLoop &loop, NodeSettings settings)
@@ -360,7 +383,7 @@ void NodeDaemon::launch(const Json &job)
     }
     if (spec["mem_per_node"].isNumber()) {
         facts.memPerNode = spec["mem_per_node"].toInt();
-    } else {
+    } else if (!spec["mem_per_gpu"].isNumber()) { // --mem-per-gpu: SLURM_MEM_PER_GPU instead
         facts.memPerCpu = spec["mem_per_cpu"].isNumber()
             ? spec["mem_per_cpu"].toInt()
             : job["mem_per_node_resolved"].toInt() / std::max<std::int64_t>(1, facts.cpusOnNode);
@@ -373,6 +396,7 @@ void NodeDaemon::launch(const Json &job)
     facts.arrayJobId = fields.arrayJobId.value_or(id);
     facts.arraySpec = spec["array"].toString();
     facts.restarts = static_cast<int>(job["restarts"].toInt());
+    readGpuFacts(facts, job);
     // $SLURM_TMPDIR on the node's local disk, as the Alliance's clusters do.
     std::string tmpName = tmpDirName(user, id);
     std::string tmpHost = layout.localScratch(node) + "/" + tmpName;
@@ -384,6 +408,17 @@ void NodeDaemon::launch(const Json &job)
         writeFile(tmpHost + "/.pbs_nodefile", pbsNodeFileText(facts), 0644); // qsub's jobs
     }
     env.push_back("MINICLUSTER_SOCKET=" + view.runDir + "/ctld.sock");
+    if (job["gpu_type"].isString()) { // a GPU node: its emulated nvidia-smi comes first
+        const std::string gpuBin = bwrap
+            ? std::string(kSandboxSoftware) + "/gpu/bin"
+            : m_settings.binDir + "/../share/minicluster/software/gpu/bin";
+        for (auto &e : env) {
+            if (e.rfind("PATH=", 0) == 0) {
+                e = "PATH=" + gpuBin + ":" + e.substr(5);
+            }
+        }
+        env.push_back("MINICLUSTER_GPU_TYPE=" + job["gpu_type"].toString());
+    }
     if (!bwrap) {
         // The plain fallback: `hostname` answers the node's name through a shim.
         for (auto &e : env) {

@@ -307,6 +307,12 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
         }
         setEnv(env, "MINICLUSTER_HOSTNAME", node);
     }
+    if (!getEnv(env, "MINICLUSTER_GPU_TYPE").empty()) { // a GPU job: its emulated nvidia-smi
+        const std::string gpuBin = bwrap
+            ? std::string(kSandboxSoftware) + "/gpu/bin"
+            : m_settings.binDir + "/../share/minicluster/software/gpu/bin";
+        setEnv(env, "PATH", gpuBin + ":" + getEnv(env, "PATH"));
+    }
     std::string cwd = request["cwd"].toString();
     SandboxSpec sandbox;
     sandbox.mode = m_settings.mode;

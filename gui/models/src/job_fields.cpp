@@ -90,7 +90,7 @@ QList<JobField> jobFields(const mc::proto::Json &job, qint64 now)
     const int numCpus = static_cast<int>(job["num_cpus"].toInt(1));
     const qint64 memory = job["min_memory"].toInt();
     const bool perCpu = job["mem_per_cpu"].toBool();
-    const qint64 gpusPerNode = job["gpus"].toInt();
+    const qint64 gpus = job["gpus_req"].toInt(); // held, or asked for while pending
     const auto number = [](qint64 n) {
         return QString::number(n);
     };
@@ -141,8 +141,8 @@ QList<JobField> jobFields(const mc::proto::Json &job, qint64 now)
                        .arg(numCpus)
                        .arg(q(mc::sched::formatMemory(totalMemory)))
                        .arg(numNodes);
-    if (gpusPerNode > 0) {
-        tres += QStringLiteral(",gres/gpu=%1").arg(gpusPerNode * numNodes);
+    if (gpus > 0) {
+        tres += QStringLiteral(",gres/gpu=%1").arg(gpus);
     }
     f << JobField{QStringLiteral("TRES"), tres};
     if (const QString gres = q(job["gres"].toString()); !gres.isEmpty()) {

@@ -1,7 +1,9 @@
 #include "mc/acct/job_codec.h"
 
+#include "mc/sched/gres.h"
 #include "mc/sched/job_array.h"
 
+#include <algorithm>
 #include <charconv>
 #include <type_traits>
 
@@ -10,6 +12,46 @@ namespace mc::acct {
 using proto::Json;
 using sched::Job;
 using sched::JobSpec;
+
+// The job's per-node GPU request as --gres gives it ("gpu:a100:2"); empty without one.
+std::string gresText(const Job &job)
+{
+    const JobSpec &s = job.spec;
+    return s.gpusPerNode > 0 ? "gpu:" + sched::gpuCountText(s.gpuType, s.gpusPerNode)
+                             : std::string();
+}
+
+// Slurm's TresPer*/CpusPerTres/MemPerTres form of a per-GPU value: "gres:gpu[:type]:N".
+std::string gresPer(const JobSpec &s, std::int64_t value)
+{
+    return value > 0
+        ? "gres:gpu:" + (s.gpuType.empty() ? "" : s.gpuType + ":") + std::to_string(value)
+        : std::string();
+}
+
+// The GPUs the job holds (running) or asks for (pending) in all: TRES' gres/gpu.
+int requestedGpus(const Job &job)
+{
+    const JobSpec &s = job.spec;
+    if (!job.nodeList.empty()) {
+        return job.gpusPerNode * static_cast<int>(job.nodeList.size());
+    }
+    return std::max({s.gpusPerNode * std::max(1, s.nodes), s.gpusPerJob,
+        s.gpusPerTask * std::max(1, s.ntasks)});
+}
+
+Json gpuIdsJson(const Job &job)
+{
+    Json nodes = Json::array();
+    for (const auto &ids : job.gpuIds) {
+        Json list = Json::array();
+        for (int id : ids) {
+            list.push(id);
+        }
+        nodes.push(std::move(list));
+    }
+    return nodes;
+}
 
 std::string arrayTaskStr(const Job &job)
 {
@@ -69,6 +111,24 @@ Json specToJson(const JobSpec &spec)
     }
     if (spec.gpusPerNode > 0) {
         j.set("gpus_per_node", spec.gpusPerNode);
+    }
+    if (!spec.gpuType.empty()) {
+        j.set("gpu_type", spec.gpuType);
+    }
+    if (spec.gpusPerNodeGiven) {
+        j.set("gpus_per_node_given", true);
+    }
+    if (spec.gpusPerJob > 0) {
+        j.set("gpus_per_job", spec.gpusPerJob);
+    }
+    if (spec.gpusPerTask > 0) {
+        j.set("gpus_per_task", spec.gpusPerTask);
+    }
+    if (spec.cpusPerGpu > 0) {
+        j.set("cpus_per_gpu", spec.cpusPerGpu);
+    }
+    if (spec.memPerGpu) {
+        j.set("mem_per_gpu", *spec.memPerGpu);
     }
     if (spec.exclusive) {
         j.set("exclusive", true);
@@ -145,6 +205,14 @@ JobSpec specFromJson(const Json &j)
     spec.nice = static_cast<int>(j["nice"].toInt());
     spec.ntasksPerNode = static_cast<int>(j["ntasks_per_node"].toInt());
     spec.gpusPerNode = static_cast<int>(j["gpus_per_node"].toInt());
+    spec.gpuType = j["gpu_type"].toString();
+    spec.gpusPerNodeGiven = j["gpus_per_node_given"].toBool();
+    spec.gpusPerJob = static_cast<int>(j["gpus_per_job"].toInt());
+    spec.gpusPerTask = static_cast<int>(j["gpus_per_task"].toInt());
+    spec.cpusPerGpu = static_cast<int>(j["cpus_per_gpu"].toInt());
+    if (j["mem_per_gpu"].isNumber()) {
+        spec.memPerGpu = j["mem_per_gpu"].toInt();
+    }
     spec.exclusive = j["exclusive"].toBool();
     spec.nodeList = j["node_list"].toStringList();
     spec.excludeNodes = j["exclude"].toStringList();
@@ -319,10 +387,15 @@ template <typename Put> void encodeJob(const Job &job, Put &put)
     put(job.heldByAdmin ? "admin" : (s.hold ? "user" : "")); // hold
     put(s.constraint);
     put(s.timeMin.value_or(0));
-    put([&s] {
-        return s.gpusPerNode > 0 ? "gpu:" + std::to_string(s.gpusPerNode) : std::string();
-    }); // gres
-    put(job.nodeList.empty() ? 0 : s.gpusPerNode);
+    put([&job] { return gresText(job); }); // gres
+    put(job.nodeList.empty() ? 0 : job.gpusPerNode); // gpus
+    put([&job] { return gpuIdsJson(job); }, !job.gpuIds.empty()); // gpu_ids
+    put(job.gpuAllocType, !job.gpuIds.empty()); // gpu_alloc_type
+    put([&s] { return gresPer(s, s.gpusPerJob); }); // tres_per_job
+    put([&s] { return gresPer(s, s.gpusPerTask); }); // tres_per_task
+    put([&s] { return gresPer(s, s.cpusPerGpu); }); // cpus_per_tres
+    put([&s] { return gresPer(s, s.memPerGpu.value_or(0)); }); // mem_per_tres
+    put([&job] { return requestedGpus(job); }); // gpus_req
     put(s.exclusive);
     put([&s] { return proto::stringList(s.nodeList); }); // req_nodes
     put([&s] { return proto::stringList(s.excludeNodes); });
@@ -436,6 +509,14 @@ std::optional<Job> jobFromRecord(const Json &r)
     if (r["node_cpus"].isArray() && r["node_cpus"].size() == job.nodeList.size()) {
         for (const Json &cpus : r["node_cpus"].items()) {
             job.nodeCpus.push_back(static_cast<int>(cpus.toInt()));
+        }
+    }
+    job.gpusPerNode = static_cast<int>(job.nodeList.empty() ? 0 : r["gpus"].toInt());
+    job.gpuAllocType = r["gpu_alloc_type"].toString();
+    for (const auto &ids : r["gpu_ids"].items()) {
+        job.gpuIds.emplace_back();
+        for (const auto &id : ids.items()) {
+            job.gpuIds.back().push_back(static_cast<int>(id.toInt()));
         }
     }
     job.exit.code = static_cast<int>(r["exit_code"].toInt());

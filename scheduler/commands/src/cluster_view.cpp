@@ -1,5 +1,6 @@
 #include "cluster_view.h"
 
+#include "mc/sched/gres.h"
 #include "text.h"
 
 #include <algorithm>
@@ -43,6 +44,10 @@ NodeView nodeFromJson(const Json &j)
     n.memory = j["memory"].toInt();
     n.allocMemory = j["alloc_memory"].toInt();
     n.gpus = static_cast<int>(j["gpus"].toInt());
+    n.gpuType = j["gpu_type"].toString();
+    for (const auto &id : j["gpu_ids"].items()) {
+        n.gpuIds.push_back(static_cast<int>(id.toInt()));
+    }
     n.partitions = j["partitions"].toStringList();
     n.reason = j["reason"].toString();
     n.reasonUser = j["reason_user"].toString(n.reason.empty() ? "" : "slurm");
@@ -141,6 +146,21 @@ std::string scontrolNodeState(const NodeView &node)
         }
     }
     return base + (node.responding ? "" : "*") + flags;
+}
+
+std::string nodeGres(const NodeView &node)
+{
+    return node.gpus > 0 ? "gpu:" + sched::gpuCountText(node.gpuType, node.gpus) : std::string();
+}
+
+std::string nodeGresUsed(const NodeView &node)
+{
+    if (node.gpus <= 0) {
+        return {};
+    }
+    const int used = static_cast<int>(node.gpuIds.size());
+    return "gpu:" + sched::gpuCountText(node.gpuType, used)
+        + "(IDX:" + (used > 0 ? sched::gpuIndexRanges(node.gpuIds) : std::string("N/A")) + ")";
 }
 
 } // namespace mc::cmd

@@ -22,6 +22,8 @@ struct NodeView {
     std::int64_t memory = 0; // MiB
     std::int64_t allocMemory = 0; // MiB
     int gpus = 0;
+    std::string gpuType; // Gres=gpu:<type>:N's type; empty when untyped
+    std::vector<int> gpuIds; // the GPU indices running jobs hold
     std::vector<std::string> partitions;
     std::string reason; // empty: none
     std::string reasonUser; // who set the reason (Slurm's SlurmUser for automatic ones)
@@ -60,5 +62,9 @@ std::optional<ClusterView> loadClusterView(Context &ctx, std::string &error);
 
 // Upper-case scontrol form of a node's long state ("IDLE", "MIXED", "DOWN*", "IDLE+DRAIN").
 std::string scontrolNodeState(const NodeView &node);
+// The node's Gres= ("gpu:a100:2"; empty without GPUs) and GresUsed ("gpu:a100:1(IDX:0)",
+// "gpu:a100:0(IDX:N/A)"; empty without GPUs), as scontrol and sinfo write them.
+std::string nodeGres(const NodeView &node);
+std::string nodeGresUsed(const NodeView &node);
 
 } // namespace mc::cmd

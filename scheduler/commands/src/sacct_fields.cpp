@@ -104,6 +104,12 @@ std::string tres(const AcctRow &r, bool billing)
 {
     std::string text = billing ? "billing=" + std::to_string(cpus(r)) + "," : std::string();
     text += "cpu=" + std::to_string(cpus(r));
+    // A step holds its nodes' GPUs; the job, all it was given (or asks for).
+    const std::int64_t gpus
+        = isStep(r) ? job(r)["gpus"].toInt() * nodeCount(r) : job(r)["gpus_req"].toInt();
+    if (gpus > 0) {
+        text += ",gres/gpu=" + std::to_string(gpus);
+    }
     if (const std::int64_t mem = jobMemory(r); mem > 0) {
         text += ",mem=" + memory(r, mem);
     }

@@ -82,9 +82,8 @@ Json jobTres(const Json &job, bool withEnergy)
     }
     list.push(tres("node", Json(), 4, nodes));
     list.push(tres("billing", Json(), 5, cpus));
-    if (const std::string gres = job["gres"].toString(); gres.rfind("gpu:", 0) == 0) {
-        const std::int64_t perNode = parseLeadingInteger(std::string_view(gres).substr(4));
-        list.push(tres("gres", "gpu", 1001, perNode * nodes));
+    if (const std::int64_t gpus = job["gpus_req"].toInt(); gpus > 0) {
+        list.push(tres("gres", "gpu", 1001, gpus));
     }
     return list;
 }

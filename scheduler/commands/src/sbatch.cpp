@@ -38,13 +38,35 @@ std::int64_t clusterNow(const Context &ctx)
     return ctx.now;
 }
 
+// The GPU requests (issue #15), each as given: the controller resolves GPUs per node.
+void encodeGpus(Json &job, const JobOptions &opts)
+{
+    const auto positive = [&job](const char *key, const std::optional<int> &value) {
+        if (value.value_or(0) > 0) {
+            job.set(key, *value);
+        }
+    };
+    positive("gpus_per_node", opts.gpusPerNode);
+    positive("gpus_per_job", opts.gpus);
+    positive("gpus_per_task", opts.gpusPerTask);
+    positive("cpus_per_gpu", opts.cpusPerGpu);
+    if (opts.gpusPerNode.value_or(0) > 0 && opts.gpusPerNodeGiven) {
+        job.set("gpus_per_node_given", true);
+    }
+    if (opts.memPerGpu) {
+        job.set("mem_per_gpu", *opts.memPerGpu);
+    }
+    if (!opts.gpuType.empty()) {
+        job.set("gpu_type", opts.gpuType);
+    }
+}
+
 // The contract's scheduler fields of the submit spec (array, dependency, placement, GPUs...).
 std::optional<Outcome> encodeSchedulerRequests(
     Json &job, const JobOptions &opts, const Context &ctx)
 {
     if (opts.badGres) {
-        return failure("Batch job submission failed: Invalid generic resource (gres) specification",
-            kExitError);
+        return failure("Invalid generic resource (gres) specification", kExitError);
     }
     if (!opts.array.empty()) {
         job.set("array", opts.array);
@@ -73,14 +95,7 @@ std::optional<Outcome> encodeSchedulerRequests(
     if (opts.ntasksPerNode) {
         job.set("ntasks_per_node", *opts.ntasksPerNode);
     }
-    int gpusPerNode = opts.gpusPerNode.value_or(0);
-    if (opts.gpus) { // --gpus=N is for the whole job: spread over its nodes
-        const int nodes = std::max(opts.nodes.value_or(1), 1);
-        gpusPerNode = (*opts.gpus + nodes - 1) / nodes;
-    }
-    if (gpusPerNode > 0) {
-        job.set("gpus_per_node", gpusPerNode);
-    }
+    encodeGpus(job, opts);
     if (opts.testOnly) {
         job.set("test_only", true);
     }

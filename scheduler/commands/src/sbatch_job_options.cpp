@@ -1,6 +1,7 @@
 #include "sbatch_job_options.h"
 
 #include "help_texts.h"
+#include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 #include "sbatch_options.h"
 #include "scancel_options.h"
@@ -83,55 +84,19 @@ std::optional<Outcome> parseSignal(JobOptions &opts, const std::string &value)
     return std::nullopt;
 }
 
-// A GPU count "[type:]N" (--gpus, --gpus-per-node) or a --gres entry "gpu[:type][:N]". The
-// clusters' slurm.conf declares untyped GPUs (Gres=gpu:N), so a type is a GRES the cluster does
-// not have, as is any other GRES name: the controller would refuse it.
-struct GpuCount {
-    int count = 0;
-    bool known = true;
-};
-
-std::optional<GpuCount> parseGpuCount(std::string_view text)
+// A GPU option's request: its count into `target`, its type (if any) the job's GPU type. A
+// malformed value or a GRES other than gpu is refused before submission, as sbatch does.
+void applyGpus(
+    JobOptions &opts, std::optional<int> &target, const std::optional<sched::GpuRequest> &request)
 {
-    const std::size_t colon = text.rfind(':');
-    const std::string countText(colon == std::string_view::npos ? text : text.substr(colon + 1));
-    auto count = parseInteger(countText);
-    if (!count || *count < 0 || *count > 1024) {
-        return std::nullopt;
+    if (!request || !request->known) {
+        opts.badGres = true;
+        return;
     }
-    return GpuCount{static_cast<int>(*count), colon == std::string_view::npos};
-}
-
-std::optional<GpuCount> parseGres(std::string_view text)
-{
-    GpuCount total{0, true};
-    for (const auto &entry : splitList(text)) {
-        std::string_view item = entry;
-        if (item.starts_with("gres/")) {
-            item.remove_prefix(5);
-        }
-        if (item == "none") {
-            continue;
-        }
-        const std::size_t colon = item.find(':');
-        if (item.substr(0, colon) != "gpu") {
-            total.known = false;
-            continue;
-        }
-        if (colon == std::string_view::npos) {
-            total.count += 1;
-            continue;
-        }
-        auto gpus = parseGpuCount(item.substr(colon + 1));
-        if (!gpus) {
-            // "gpu:v100" (a type, count 1) or a bad count: a GRES this cluster lacks.
-            total.known = false;
-            continue;
-        }
-        total.count += gpus->count;
-        total.known = total.known && gpus->known;
+    target = request->count;
+    if (!request->type.empty()) {
+        opts.gpuType = request->type;
     }
-    return total;
 }
 
 // --nodelist / --exclude: a hostlist expression; a name with '/' is a file of names in Slurm,
@@ -304,19 +269,22 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         return parseHosts(opts.excludeNodes, value, "--exclude");
     case kNtasksPerNode:
         return parsePositive(opts.ntasksPerNode, value, "--ntasks-per-node");
-    case kGres: {
-        auto gres = parseGres(value);
-        opts.gpusPerNode = gres ? gres->count : 0;
-        opts.badGres = !gres || !gres->known;
+    case kGres:
+        applyGpus(opts, opts.gpusPerNode, sched::parseGresOption(value));
+        opts.gpusPerNodeGiven = false;
         break;
-    }
     case kGpus:
-    case kGpusPerNode: {
-        auto gpus = parseGpuCount(value);
-        opts.badGres = !gpus || !gpus->known || gpus->count == 0;
-        (def.id == kGpus ? opts.gpus : opts.gpusPerNode) = gpus ? gpus->count : 0;
+        applyGpus(opts, opts.gpus, sched::parseGpuCount(value));
         break;
-    }
+    case kGpusPerNode:
+        applyGpus(opts, opts.gpusPerNode, sched::parseGpuCount(value));
+        opts.gpusPerNodeGiven = true;
+        break;
+    case kGpusPerTask:
+        applyGpus(opts, opts.gpusPerTask, sched::parseGpuCount(value));
+        break;
+    case kCpusPerGpu:
+        return parsePositive(opts.cpusPerGpu, value, "--cpus-per-gpu");
     case kTestOnly:
         opts.testOnly = true;
         break;
@@ -347,15 +315,18 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         break;
     }
     case kMem:
-    case kMemPerCpu: {
+    case kMemPerCpu:
+    case kMemPerGpu: {
         auto mib = sched::parseMemory(value);
         if (!mib) {
-            return failure(def.id == kMem ? "Invalid --mem specification"
-                                          : "Invalid --mem-per-cpu specification",
-                kExitBadOption);
+            return failure(
+                "Invalid --" + std::string(def.longName) + " specification", kExitBadOption);
         }
-        (def.id == kMem ? opts.mem : opts.memPerCpu) = *mib;
-        (def.id == kMem ? opts.memSource : opts.memPerCpuSource) = source;
+        (def.id == kMem ? opts.mem : def.id == kMemPerCpu ? opts.memPerCpu : opts.memPerGpu) = *mib;
+        (def.id == kMem                ? opts.memSource
+                : def.id == kMemPerCpu ? opts.memPerCpuSource
+                                       : opts.memPerGpuSource)
+            = source;
         break;
     }
     default:
@@ -393,17 +364,24 @@ std::optional<Outcome> settleMemory(JobOptions &opts)
 {
     const bool memCli = opts.mem && opts.memSource != Source::Environment;
     const bool perCpuCli = opts.memPerCpu && opts.memPerCpuSource != Source::Environment;
-    if (memCli && perCpuCli) {
+    const bool perGpuCli = opts.memPerGpu && opts.memPerGpuSource != Source::Environment;
+    if ((memCli && perCpuCli) || (perGpuCli && (memCli || perCpuCli))) {
         return Outcome{{},
             "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually "
             "exclusive.\n",
             kExitError};
     }
-    if (memCli) {
-        opts.memPerCpu.reset();
-    } else if (perCpuCli) {
-        opts.mem.reset();
-    } else if (opts.mem && opts.memPerCpu) {
+    if (memCli || perCpuCli || perGpuCli) {
+        if (!memCli) {
+            opts.mem.reset();
+        }
+        if (!perCpuCli) {
+            opts.memPerCpu.reset();
+        }
+        if (!perGpuCli) {
+            opts.memPerGpu.reset();
+        }
+    } else if ((opts.mem ? 1 : 0) + (opts.memPerCpu ? 1 : 0) + (opts.memPerGpu ? 1 : 0) > 1) {
         return Outcome{{},
             "sbatch: fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and "
             "SLURM_MEM_PER_NODE are mutually exclusive.\n",

@@ -49,8 +49,13 @@ struct JobOptions {
     std::vector<std::string> nodeList, excludeNodes; // expanded hostlists
     std::optional<int> ntasksPerNode;
     std::optional<int> gpusPerNode; // --gres=gpu:N, --gpus-per-node=N
-    std::optional<int> gpus; // --gpus=N, spread over the nodes when the request is built
-    bool badGres = false; // a GRES this cluster does not have: the controller's refusal
+    bool gpusPerNodeGiven = false; // the last of the two was --gpus-per-node
+    std::optional<int> gpus; // --gpus=N over the job (the controller spreads it)
+    std::optional<int> gpusPerTask, cpusPerGpu; // --gpus-per-task, --cpus-per-gpu
+    std::optional<sched::MiB> memPerGpu; // --mem-per-gpu
+    Source memPerGpuSource = Source::CommandLine;
+    std::string gpuType; // the type named by a GPU option ("a100"); empty: any
+    bool badGres = false; // malformed, or a GRES other than gpu: refused by sbatch itself
 };
 
 // Applies one option (`arg` as given, nullopt when none); returns how the run ends when the

@@ -1,5 +1,6 @@
 #include "scontrol_records.h"
 
+#include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
 #include "mc/sched/memory.h"
@@ -51,11 +52,36 @@ std::string archText()
     return uname(&u) == 0 ? std::string(u.machine) : std::string("x86_64");
 }
 
-// ",gres/gpu=N" of a GPU job's TRES (N for the whole job), as Slurm appends it.
-std::string gpuTres(const Json &job, int numNodes)
+// ",gres/gpu=N" of a GPU job's TRES (N for the whole job: held, or asked for while pending).
+std::string gpuTres(const Json &job)
 {
-    const std::int64_t perNode = job["gpus"].toInt();
-    return perNode > 0 ? ",gres/gpu=" + str(perNode * numNodes) : std::string();
+    const std::int64_t gpus = job["gpus_req"].toInt();
+    return gpus > 0 ? ",gres/gpu=" + str(gpus) : std::string();
+}
+
+// scontrol -d's GRES of one node of the job, "gpu:a100:2(IDX:0-1)"; "" without GPUs there.
+std::string nodeGres(const Json &job, std::size_t node)
+{
+    const auto nodes = job["gpu_ids"].items();
+    if (node >= nodes.size() || nodes[node].items().empty()) {
+        return {};
+    }
+    std::vector<int> ids;
+    for (const auto &id : nodes[node].items()) {
+        ids.push_back(static_cast<int>(id.toInt()));
+    }
+    const std::string type = job["gpu_alloc_type"].toString();
+    return "gpu:" + sched::gpuCountText(type, static_cast<int>(ids.size()))
+        + "(IDX:" + sched::gpuIndexRanges(ids) + ")";
+}
+
+// JOB_GRES=: the GPUs of the whole job, "gpu:a100:2"; (null) without.
+std::string jobGres(const Json &job)
+{
+    const std::int64_t gpus = job["gpus_req"].toInt();
+    return gpus > 0
+        ? "gpu:" + sched::gpuCountText(job["gpu_alloc_type"].toString(), static_cast<int>(gpus))
+        : std::string("(null)");
 }
 
 } // namespace
@@ -188,16 +214,16 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
         + " NumTasks=" + str(job["num_tasks"].toInt(1))
         + " CPUs/Task=" + str(job["cpus_per_task"].toInt(1)) + " ReqB:S:C:T=0:0:*:*");
     r.push_back("TRES=cpu=" + str(numCpus) + ",mem=" + sched::formatMemory(totalMem)
-        + ",node=" + str(numNodes) + ",billing=" + str(numCpus) + gpuTres(job, numNodes));
+        + ",node=" + str(numNodes) + ",billing=" + str(numCpus) + gpuTres(job));
     r.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str(job["ntasks_per_node"].toInt())
         + ":0:*:* CoreSpec=*");
-    if (detail > 1 && !nodes.empty()) {
-        r.push_back("JOB_GRES=(null)");
+    if (detail > 0 && !nodes.empty()) {
+        r.push_back("JOB_GRES=" + jobGres(job));
         const int perNode = numCpus / std::max(1, static_cast<int>(nodes.size()));
         const std::int64_t memPerNode = perCpu ? mem * perNode : mem;
-        for (const auto &node : nodes) {
-            r.push_back("  Nodes=" + node + " CPU_IDs=" + cpuList(perNode)
-                + " Mem=" + str(memPerNode) + " GRES=");
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            r.push_back("  Nodes=" + nodes[i] + " CPU_IDs=" + cpuList(perNode)
+                + " Mem=" + str(memPerNode) + " GRES=" + nodeGres(job, i));
         }
     }
     r.push_back("MinCPUsNode=" + str(job["cpus_per_task"].toInt(1))
@@ -217,6 +243,20 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
     r.push_back("StdIn=" + stdioPath(job, job["std_in"].toString(), true));
     r.push_back("StdOut=" + stdioPath(job, job["std_out"].toString(), false));
     r.push_back("Power=");
+    // The GPU requests, each in the field of the option that asked (slurm_sprint_job_info()).
+    const std::string gres = job["gres"].toString();
+    const std::pair<const char *, std::string> perTres[] = {
+        {"CpusPerTres=", job["cpus_per_tres"].toString()},
+        {"MemPerTres=", job["mem_per_tres"].toString()},
+        {"TresPerJob=", job["tres_per_job"].toString()},
+        {"TresPerNode=", gres.empty() ? gres : "gres:" + gres},
+        {"TresPerTask=", job["tres_per_task"].toString()},
+    };
+    for (const auto &[field, value] : perTres) {
+        if (!value.empty()) {
+            r.push_back(field + value);
+        }
+    }
     r.push_back("");
     return r;
 }
@@ -233,10 +273,13 @@ Record nodeRecord(const NodeView &n, const ClusterView &)
     }
     char load[32];
     std::snprintf(load, sizeof load, "%.2f", static_cast<double>(n.allocCpus));
-    const std::string gres = n.gpus > 0 ? "gpu:" + str(n.gpus) : std::string();
+    const std::string gres = nodeGres(n);
     std::string allocTres;
     if (n.allocCpus > 0 || n.allocMemory > 0) {
         allocTres = "cpu=" + str(n.allocCpus) + ",mem=" + sched::formatMemory(n.allocMemory);
+    }
+    if (!n.gpuIds.empty()) {
+        allocTres += ",gres/gpu=" + str(static_cast<std::int64_t>(n.gpuIds.size()));
     }
 
     Record r;

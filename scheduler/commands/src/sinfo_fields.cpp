@@ -164,7 +164,8 @@ Cell nodesAi(const Row &r)
 
 Cell gres(const NodeView &n)
 {
-    return {n.gpus > 0 ? "gpu:" + std::to_string(n.gpus) : std::string("(null)")};
+    const std::string text = nodeGres(n);
+    return {text.empty() ? std::string("(null)") : text};
 }
 
 Cell reasonUserLong(const Row &r)
@@ -381,7 +382,8 @@ const std::array kFields{
     Field{0, "gresused", "GRES_USED", false,
         [](const Row &r) {
             return first(r, [](const NodeView &n) {
-                return n.gpus > 0 ? "gpu:0(IDX:N/A)" : std::string("(null)");
+                const std::string used = nodeGresUsed(n);
+                return used.empty() ? std::string("(null)") : used;
             });
         }},
     Field{0, "port", "PORT", false,

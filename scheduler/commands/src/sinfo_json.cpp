@@ -77,7 +77,7 @@ Host host()
 Json nodeRecord(const NodeView &node, const Host &h, std::int64_t now)
 {
     const NodeState state = nodeState(node);
-    const std::string gres = node.gpus > 0 ? "gpu:" + std::to_string(node.gpus) : std::string();
+    const std::string gres = nodeGres(node);
     std::string tres = "cpu=" + std::to_string(node.cpus) + ",mem=" + tresMemory(node.memory)
         + ",billing=" + std::to_string(node.cpus);
     if (node.gpus > 0) {
@@ -106,7 +106,7 @@ Json nodeRecord(const NodeView &node, const Host &h, std::int64_t now)
     n.add("active_features", joined(node.features));
     n.add("gres", gres);
     n.add("gres_drained", "N/A");
-    n.add("gres_used", node.gpus > 0 ? "gpu:0(IDX:N/A)" : "");
+    n.add("gres_used", nodeGresUsed(node));
     n.add("mcs_label", "");
     n.add("name", node.name);
     n.add("next_state_after_reboot", "invalid");

@@ -2,6 +2,7 @@
 
 #include "mc/proto/client.h"
 #include "mc/proto/socket.h"
+#include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 #include "text.h"
 
@@ -69,7 +70,7 @@ constexpr std::array kSrunOptions{
     OptionDef{"gid", 0, kReq, kRefused, false},
     OptionDef{"gpu-bind", 0, kReq, kRefused, false},
     OptionDef{"gpu-freq", 0, kReq, kRefused, false},
-    OptionDef{"gpus", 'G', kReq, kRefused, false},
+    OptionDef{"gpus", 'G', kReq, kGpus},
     OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
     OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
     OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
@@ -186,7 +187,7 @@ constexpr std::array kSallocOptions{
     OptionDef{"gid", 0, kReq, kRefused, false},
     OptionDef{"gpu-bind", 0, kReq, kRefused, false},
     OptionDef{"gpu-freq", 0, kReq, kRefused, false},
-    OptionDef{"gpus", 'G', kReq, kRefused, false},
+    OptionDef{"gpus", 'G', kReq, kGpus},
     OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
     OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
     OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
@@ -748,20 +749,22 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
     case kExclusive:
         opts.exclusive = true;
         break;
+    case kGpus:
     case kGpusPerNode:
     case kGres: {
-        std::string count = value;
-        if (def.id == kGres) {
-            if (value.rfind("gpu", 0) != 0) {
-                return bad("Invalid generic resource (gres) specification");
-            }
-            auto colon = value.rfind(':');
-            count = colon == std::string::npos ? "1" : value.substr(colon + 1);
-        } else if (auto colon = value.rfind(':'); colon != std::string::npos) {
-            count = value.substr(colon + 1);
-        }
-        if (!(opts.gpusPerNode = positive(count))) {
+        // As sbatch: "[type:]N", or --gres's "gpu[:type][:N]"; the type is the controller's
+        // to check against the nodes.
+        const auto request
+            = def.id == kGres ? sched::parseGresOption(value) : sched::parseGpuCount(value);
+        if (!request || !request->known) {
             return bad("Invalid generic resource (gres) specification");
+        }
+        (def.id == kGpus ? opts.gpus : opts.gpusPerNode) = request->count;
+        if (def.id != kGpus) {
+            opts.gpusPerNodeGiven = def.id == kGpusPerNode;
+        }
+        if (!request->type.empty()) {
+            opts.gpuType = request->type;
         }
         break;
     }
@@ -986,8 +989,17 @@ Json allocationRequest(const Options &opts, const std::string &defaultName)
     if (opts.memPerCpu) {
         job.set("mem_per_cpu", *opts.memPerCpu);
     }
-    if (opts.gpusPerNode) {
+    if (opts.gpusPerNode.value_or(0) > 0) {
         job.set("gpus_per_node", *opts.gpusPerNode);
+        if (opts.gpusPerNodeGiven) {
+            job.set("gpus_per_node_given", true);
+        }
+    }
+    if (opts.gpus.value_or(0) > 0) {
+        job.set("gpus_per_job", *opts.gpus);
+    }
+    if (!opts.gpuType.empty()) {
+        job.set("gpu_type", opts.gpuType);
     }
     if (opts.exclusive) {
         job.set("exclusive", true);

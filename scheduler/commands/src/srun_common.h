@@ -57,6 +57,7 @@ enum Opt : int {
     kVerbose,
     kVersion,
     kWait,
+    kGpus,
     kRefused, // an option of `man srun`/`man salloc` minicluster does not implement
 };
 
@@ -74,6 +75,9 @@ struct Options {
     std::optional<sched::Seconds> timeLimit;
     std::optional<sched::MiB> mem, memPerCpu;
     std::optional<int> cpusPerTask, nodes, ntasks, ntasksPerNode, gpusPerNode, immediate;
+    std::optional<int> gpus; // --gpus over the allocation (the controller spreads it)
+    std::string gpuType; // the type a GPU option named; empty: any
+    bool gpusPerNodeGiven = false; // --gpus-per-node rather than --gres
     std::optional<std::uint32_t> jobId; // srun --jobid
     std::vector<std::string> nodeList, exclude;
     bool exclusive = false, label = false, pty = false, quiet = false;

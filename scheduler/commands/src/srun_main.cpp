@@ -635,6 +635,23 @@ bool Srun::launch(const Json &step)
     ia::setEnv(env, "SLURM_NNODES", std::to_string(nodes.size()));
     ia::setEnv(env, "SLURM_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
     ia::setEnv(env, "SLURM_CPUS_ON_NODE", std::to_string(job["cpus_on_node"].toInt(1)));
+    // The job's GPUs: each node's numbered from 0 (CUDA_VISIBLE_DEVICES, as the batch step);
+    // SLURM_JOB_GPUS gives the first node's indices (every node holds as many).
+    if (const auto held = job["gpu_ids"].items(); !held.empty() && !held.front().items().empty()) {
+        std::string local;
+        std::string ids;
+        for (std::size_t i = 0; i < held.front().items().size(); ++i) {
+            local += (i ? "," : "") + std::to_string(i);
+            ids += (i ? "," : "") + std::to_string(held.front().items()[i].toInt());
+        }
+        ia::setEnv(env, "CUDA_VISIBLE_DEVICES", local);
+        ia::setEnv(env, "GPU_DEVICE_ORDINAL", local);
+        ia::setEnv(env, "SLURM_JOB_GPUS", ids);
+        ia::setEnv(env, "SLURM_GPUS_ON_NODE", std::to_string(held.front().items().size()));
+        // The nodes' type, for the emulated nvidia-smi the node puts on the tasks' PATH.
+        const std::string type = job["gpu_alloc_type"].toString();
+        ia::setEnv(env, "MINICLUSTER_GPU_TYPE", type.empty() ? std::string("gpu") : type);
+    }
     ia::setEnv(env, "SLURM_DISTRIBUTION",
         m_opts.distribution == ia::Distribution::Cyclic      ? "cyclic"
             : m_opts.distribution == ia::Distribution::Plane ? "plane"

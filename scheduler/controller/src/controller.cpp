@@ -6,6 +6,7 @@
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_transitions.h"
 #include "mc/sched/preemption.h"
+#include "mc/sched/schedule_pass.h"
 #include "replies.h"
 #include "submit_limits.h"
 
@@ -253,7 +254,7 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
     } else if (!m_config.findQos(spec.qos)) {
         return failure("Invalid qos specification", kInvalidQos);
     }
-    if (!spec.memPerNode && !spec.memPerCpu) {
+    if (!spec.memPerNode && !spec.memPerCpu && !spec.memPerGpu) {
         // Slurm records the cluster default as the job's request (MinMemoryCPU=500M).
         if (m_config.defMemPerCpu) {
             spec.memPerCpu = m_config.defMemPerCpu;
@@ -262,6 +263,14 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
         }
     }
     sched::JobShape shape = sched::shapeOf(spec, m_config);
+    if (shape.gpusPerNode == 0 && (spec.cpusPerGpu > 0 || spec.memPerGpu)) {
+        return failure("Invalid generic resource (gres) specification"); // per GPU, of none
+    }
+    if (!spec.gpuType.empty()
+        && std::none_of(m_config.nodes.begin(), m_config.nodes.end(),
+            [&](const sched::NodeConfig &n) { return n.gpus > 0 && n.gpuType == spec.gpuType; })) {
+        return failure("Invalid generic resource (gres) specification"); // no GPU of that type
+    }
     // More nodes than the partition has: accepted, and it waits with PartitionNodeLimit
     // (Slurm's EnforcePartLimits=NO default), if the partition's nodes could hold it.
     const int needed = std::min(shape.nodes, static_cast<int>(part->nodes.size()));
@@ -269,7 +278,7 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
     for (const auto &name : part->nodes) {
         const sched::NodeConfig *n = m_config.node(name);
         if (n && n->cpus >= shape.cpusPerNode && n->realMemory >= shape.memPerNode
-            && n->gpus >= shape.gpusPerNode) {
+            && n->gpus >= shape.gpusPerNode && sched::hasGpuType(n, spec.gpuType)) {
             ++fitting;
         }
     }
@@ -778,6 +787,16 @@ Json Controller::nodeJson(const NodeInfo &node) const
     const sched::NodeConfig *conf = m_config.node(u.name);
     j.set("gpus", conf ? conf->gpus : 0);
     j.set("alloc_gpus", u.allocGpus);
+    if (conf && !conf->gpuType.empty()) {
+        j.set("gpu_type", conf->gpuType);
+    }
+    if (!node.gpusTaken.empty()) {
+        Json taken = Json::array();
+        for (int id : node.gpusTaken) {
+            taken.push(id);
+        }
+        j.set("gpu_ids", std::move(taken));
+    }
     Json parts = Json::array();
     for (const auto &p : m_config.partitions) {
         if (std::find(p.nodes.begin(), p.nodes.end(), u.name) != p.nodes.end()) {
@@ -1171,6 +1190,9 @@ Json Controller::launchOrder(const Job &job) const
     j.set("cluster_name", m_config.clusterName);
     j.set("cpus_on_node", job.cpusOnNode(0));
     j.set("node_list", sched::compressHostlist(job.nodeList));
+    if (const sched::NodeConfig *batch = m_config.node(job.batchHost); batch && batch->gpus > 0) {
+        j.set("gpu_type", batch->gpuType); // nvidia-smi's model on the node
+    }
     j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
     if (job.timeLimit > 0 && job.timeLimit != sched::kInfinite) {
         // OverTimeLimit: the node ends the job that much after its limit (never, when

@@ -3,6 +3,7 @@
 // decisions (starts, array tasks, waits with their reasons, preemptions, the `plan` event).
 #include "mc/acct/job_codec.h"
 #include "mc/ctl/controller.h"
+#include "mc/sched/gres.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_transitions.h"
 #include "mc/sched/preemption.h"
@@ -118,13 +119,42 @@ void Controller::allocate(const Job &job, int sign)
         if (it == m_nodes.end()) {
             continue;
         }
+        if (k < job.gpuIds.size()) {
+            std::vector<int> &taken = it->second.gpusTaken;
+            for (int id : job.gpuIds[k]) {
+                if (sign > 0) {
+                    taken.push_back(id);
+                } else if (auto at = std::find(taken.begin(), taken.end(), id); at != taken.end()) {
+                    taken.erase(at);
+                }
+            }
+        }
         sched::NodeUsage &u = it->second.usage;
         const int cpus = exclusive ? u.cpus : job.cpusOnNode(k);
         const sched::MiB mem = exclusive ? u.memory : job.memPerNode;
-        const int gpus = exclusive ? u.gpus : job.spec.gpusPerNode;
+        const int gpus = exclusive ? u.gpus : job.gpusPerNode;
         u.allocCpus = std::max(0, u.allocCpus + sign * cpus);
         u.allocMemory = std::max<sched::MiB>(0, u.allocMemory + sign * mem);
         u.allocGpus = std::max(0, u.allocGpus + sign * gpus);
+    }
+}
+
+void Controller::pickGpus(Job &job) const
+{
+    job.gpuIds.clear();
+    if (job.gpusPerNode <= 0 || job.nodeList.empty()) {
+        return;
+    }
+    if (const sched::NodeConfig *first = m_config.node(job.nodeList.front())) {
+        job.gpuAllocType = first->gpuType;
+    }
+    for (const auto &name : job.nodeList) {
+        auto it = m_nodes.find(name);
+        std::optional<std::vector<int>> ids;
+        if (it != m_nodes.end()) {
+            ids = sched::pickGpus(it->second.usage.gpus, it->second.gpusTaken, job.gpusPerNode);
+        }
+        job.gpuIds.push_back(ids.value_or(std::vector<int>{}));
     }
 }
 
@@ -246,6 +276,12 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
             }
         }
     }
+    if (start.shape.exclusive && !job.nodeList.empty()) {
+        if (auto it = m_nodes.find(job.nodeList.front()); it != m_nodes.end()) {
+            job.gpusPerNode = it->second.usage.gpus; // --exclusive: every GPU as well
+        }
+    }
+    pickGpus(job);
     m_waits.erase(job.id);
     allocate(job, +1);
     for (const auto &name : job.nodeList) {

@@ -20,6 +20,7 @@ Job startJob(Job job, const StartDecision &start, Seconds now)
         job.allocCpus = std::accumulate(job.nodeCpus.begin(), job.nodeCpus.end(), 0);
     }
     job.memPerNode = start.shape.memPerNode;
+    job.gpusPerNode = start.shape.gpusPerNode;
     job.plannedStart.reset();
     job.preemptEnd.reset();
     if (start.timeLimit) {
@@ -55,6 +56,9 @@ Job requeueJob(Job job, Seconds now, Seconds delay)
     job.state = JobState::Pending;
     job.reason = Reason::None;
     job.nodeList.clear();
+    job.gpuIds.clear();
+    job.gpuAllocType.clear();
+    job.gpusPerNode = 0;
     job.batchHost.clear();
     job.allocCpus = 0;
     job.nodeCpus.clear();

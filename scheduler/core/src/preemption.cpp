@@ -62,7 +62,7 @@ std::vector<PreemptDecision> choosePreemptions(const SchedulePass &pass, const Q
                 || std::find(entry.candidates->begin(), entry.candidates->end(), it->second)
                     != entry.candidates->end();
             const NodeUsage &n = input.nodeList()[it->second];
-            Amount back{v.job->cpusOnNode(k), v.job->memPerNode, v.job->spec.gpusPerNode};
+            Amount back{v.job->cpusOnNode(k), v.job->memPerNode, v.job->gpusPerNode};
             if (v.job->spec.exclusive || v.partition->exclusive) {
                 back = Amount{n.cpus, n.memory, n.gpus};
             }

@@ -16,6 +16,11 @@ bool hasFeature(const NodeConfig *node, std::string_view feature)
 
 } // namespace
 
+bool hasGpuType(const NodeConfig *node, std::string_view type)
+{
+    return type.empty() || (node != nullptr && node->gpuType == type);
+}
+
 bool satisfiesConstraint(const NodeConfig *node, std::string_view constraint)
 {
     if (constraint.empty()) {
@@ -90,7 +95,7 @@ SchedulePass::Running SchedulePass::describe(std::size_t j)
     const Job *job = m_input.running[j];
     Running r{job->id, m_runningNodes.size(), 0, expectedEnd(*job, m_input.now), job, {}, false};
     const int count = std::max(1, static_cast<int>(job->nodeList.size()));
-    r.back = Amount{job->allocCpus / count, job->memPerNode, job->spec.gpusPerNode};
+    r.back = Amount{job->allocCpus / count, job->memPerNode, job->gpusPerNode};
     r.exclusive = job->spec.exclusive;
     if (!r.exclusive) {
         // Only an exclusive partition matters here: most passes look up no partition by name.
@@ -289,8 +294,8 @@ void SchedulePass::prepare(QueueEntry &entry)
             ++entry.required;
         }
     }
-    const bool plain
-        = job.spec.nodeList.empty() && job.spec.excludeNodes.empty() && job.spec.constraint.empty();
+    const bool plain = job.spec.nodeList.empty() && job.spec.excludeNodes.empty()
+        && job.spec.constraint.empty() && job.spec.gpuType.empty();
     if (plain) {
         if (auto known = m_plainCandidates.find(entry.partition);
             known != m_plainCandidates.end()) {
@@ -298,7 +303,8 @@ void SchedulePass::prepare(QueueEntry &entry)
             return;
         }
     }
-    std::string key = entry.partition->name + '|' + job.spec.constraint + '|';
+    std::string key
+        = entry.partition->name + '|' + job.spec.constraint + '|' + job.spec.gpuType + '|';
     for (const auto &n : job.spec.nodeList) {
         key += n + ',';
     }
@@ -325,7 +331,8 @@ void SchedulePass::prepare(QueueEntry &entry)
         const std::string &name = m_input.nodeList()[at].name;
         if (!m_input.nodeList()[at].available || contains(job.spec.nodeList, name)
             || contains(job.spec.excludeNodes, name)
-            || !satisfiesConstraint(m_index->nodeConfig(at), job.spec.constraint)) {
+            || !satisfiesConstraint(m_index->nodeConfig(at), job.spec.constraint)
+            || !hasGpuType(m_index->nodeConfig(at), job.spec.gpuType)) {
             continue;
         }
         others.push_back(at);

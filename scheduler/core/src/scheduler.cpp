@@ -128,7 +128,16 @@ JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widest)
         }
     }
     shape.cpusPerNode = tasksPerNode * perTask;
-    if (spec.memPerNode) {
+    // GPUs per node: --gres / --gpus-per-node as given, --gpus spread over the nodes,
+    // --gpus-per-task for each task of the node; --cpus-per-gpu and --mem-per-gpu follow them.
+    shape.gpusPerNode = std::max(
+        {spec.gpusPerNode, ceilDiv(spec.gpusPerJob, shape.nodes), spec.gpusPerTask * tasksPerNode});
+    if (spec.cpusPerGpu > 0) {
+        shape.cpusPerNode = std::max(shape.cpusPerNode, spec.cpusPerGpu * shape.gpusPerNode);
+    }
+    if (spec.memPerGpu) {
+        shape.memPerNode = *spec.memPerGpu * std::max(1, shape.gpusPerNode);
+    } else if (spec.memPerNode) {
         shape.memPerNode = *spec.memPerNode;
     } else if (spec.memPerCpu) {
         shape.memPerNode = *spec.memPerCpu * shape.cpusPerNode;
@@ -137,7 +146,6 @@ JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widest)
     } else if (config.defMemPerNode) {
         shape.memPerNode = *config.defMemPerNode;
     }
-    shape.gpusPerNode = spec.gpusPerNode;
     const PartitionConfig *part = config.partition(spec.partition);
     shape.exclusive = spec.exclusive || (part && part->exclusive);
     return shape;

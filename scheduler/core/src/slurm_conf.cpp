@@ -1,5 +1,6 @@
 #include "mc/sched/slurm_conf.h"
 
+#include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 
 #include <algorithm>
@@ -184,33 +185,6 @@ std::optional<bool> parseBoolean(std::string_view text)
         }
     }
     return std::nullopt;
-}
-
-// GPUs in a node's Gres=: "gpu:2", "gpu:tesla:2", "gpu:2(S:0-1)", "gpu" (one), other GRES
-// ignored. nullopt when malformed.
-std::optional<int> gpuCount(std::string_view gres)
-{
-    constexpr std::uint64_t kMaxInt = std::numeric_limits<int>::max();
-    std::uint64_t total = 0;
-    for (const auto &item : splitList(gres, ',')) {
-        const auto parts = splitList(std::string_view(item).substr(0, item.find('(')), ':');
-        if (parts.empty() || item.front() == ':') {
-            return std::nullopt;
-        }
-        std::uint64_t count = 1;
-        const std::string &last = parts.back();
-        if (parts.size() > 1 && std::isdigit(static_cast<unsigned char>(last.front())) != 0) {
-            const auto parsed = parseCount(last, kMaxInt);
-            if (!parsed) {
-                return std::nullopt;
-            }
-            count = *parsed;
-        }
-        if (equalsIgnoreCase(parts.front(), "gpu")) {
-            total = std::min(total + count, kMaxInt);
-        }
-    }
-    return static_cast<int>(total);
 }
 
 // "REQUEUE", "CANCEL", "OFF" (optionally followed by ",GANG" or ",WITHIN", not modelled).
@@ -719,8 +693,9 @@ void ConfParser::nodeLine(const std::string &names, const Table &line)
     node.realMemory = static_cast<MiB>(
         std::min<std::uint64_t>(memory.value_or(1), std::numeric_limits<MiB>::max()));
     if (const std::string *gres = get(line, dflt, "Gres")) {
-        const auto gpus = gpuCount(*gres);
-        node.gpus = gpus.value_or(0);
+        const auto gpus = parseNodeGpus(*gres);
+        node.gpus = gpus ? gpus->count : 0;
+        node.gpuType = gpus ? gpus->type : std::string();
         if (!gpus) {
             badValue("Gres", *gres);
         }

@@ -78,8 +78,8 @@ private slots:
     void unreachableControllerIsReported();
     void versionHelpAndUsageMatchSlurm();
     void schedulerRequestsAreSentAsTheContractNamesThem();
-    void gpusForTheJobAreSpreadOverItsNodes();
-    void gresThisClusterLacksIsRefusedLikeTheController();
+    void gpuOptionsGoToTheControllerAsGiven();
+    void malformedOrOtherGresIsRefusedBySbatch();
     void beginIsResolvedOnTheClusterClock();
     void badBeginTimeMinAndExclusiveAreRejectedWithExit255();
     void testOnlyPrintsWhenAndWhereTheJobWouldStart();
@@ -554,28 +554,51 @@ void SbatchTest::schedulerRequestsAreSentAsTheContractNamesThem()
     QVERIFY(!job.contains("begin"));
 }
 
-void SbatchTest::gpusForTheJobAreSpreadOverItsNodes()
+void SbatchTest::gpuOptionsGoToTheControllerAsGiven()
 {
     Harness h = harness();
     QCOMPARE(h.run<Sbatch>({"-N", "2", "--gpus=3", "hello.sh"}).exitCode, 0);
-    QCOMPARE(h.requests.back()["job"]["gpus_per_node"].toInt(), std::int64_t{2});
-    QCOMPARE(h.run<Sbatch>({"--gpus-per-node=1", "hello.sh"}).exitCode, 0);
-    QCOMPARE(h.requests.back()["job"]["gpus_per_node"].toInt(), std::int64_t{1});
+    const Json spread = h.requests.back()["job"];
+    QCOMPARE(spread["gpus_per_job"].toInt(), std::int64_t{3}); // the controller spreads them
+    QVERIFY(!spread.contains("gpus_per_node"));
+    QCOMPARE(h.run<Sbatch>({"--gpus-per-node=a100:1", "hello.sh"}).exitCode, 0);
+    const Json perNode = h.requests.back()["job"];
+    QCOMPARE(perNode["gpus_per_node"].toInt(), std::int64_t{1});
+    QCOMPARE(perNode["gpus_per_node_given"].toBool(), true);
+    COMPARE_TEXT(perNode["gpu_type"].toString(), "a100");
     QCOMPARE(h.run<Sbatch>({"--gres=gpu", "hello.sh"}).exitCode, 0);
     QCOMPARE(h.requests.back()["job"]["gpus_per_node"].toInt(), std::int64_t{1});
+    QVERIFY(!h.requests.back()["job"].contains("gpus_per_node_given"));
+    QCOMPARE(h.run<Sbatch>({"-n", "2", "--gpus-per-task=1", "--cpus-per-gpu=3", "--mem-per-gpu=2G",
+                               "--wrap=true"})
+                 .exitCode,
+        0);
+    const Json perTask = h.requests.back()["job"];
+    QCOMPARE(perTask["gpus_per_task"].toInt(), std::int64_t{1});
+    QCOMPARE(perTask["cpus_per_gpu"].toInt(), std::int64_t{3});
+    QCOMPARE(perTask["mem_per_gpu"].toInt(), std::int64_t{2048});
 }
 
-void SbatchTest::gresThisClusterLacksIsRefusedLikeTheController()
+void SbatchTest::malformedOrOtherGresIsRefusedBySbatch()
 {
     Harness h = harness();
-    for (const char *option : {"--gres=gpu:v100:1", "--gres=mps:10", "--gpus=a100:1"}) {
+    for (const char *option : {"--gres=mps:10", "--gres=gpu:a100:x", "--gres=gpu:a100:1:2",
+             "--gpus=x", "--gpus=a100:x"}) {
         const Result r = h.run<Sbatch>({option, "hello.sh"});
-        COMPARE_TEXT(r.err,
-            "sbatch: error: Batch job submission failed: Invalid generic resource (gres) "
-            "specification\n");
+        COMPARE_TEXT(r.err, "sbatch: error: Invalid generic resource (gres) specification\n");
         QCOMPARE(r.exitCode, 1);
     }
     QVERIFY(h.requests.empty());
+    const Result zero = h.run<Sbatch>({"--cpus-per-gpu=0", "hello.sh"});
+    COMPARE_TEXT(zero.err, "sbatch: error: Invalid numeric value \"0\" for --cpus-per-gpu.\n");
+    QCOMPARE(zero.exitCode, 1);
+    const Result both = h.run<Sbatch>({"--mem-per-gpu=1G", "--mem=1G", "hello.sh"});
+    COMPARE_TEXT(both.err,
+        "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n");
+    QCOMPARE(both.exitCode, 1);
+    // A type the cluster lacks is the controller's to refuse.
+    QCOMPARE(h.run<Sbatch>({"--gres=gpu:v100:1", "hello.sh"}).exitCode, 0);
+    COMPARE_TEXT(h.requests.back()["job"]["gpu_type"].toString(), "v100");
 }
 
 void SbatchTest::beginIsResolvedOnTheClusterClock()

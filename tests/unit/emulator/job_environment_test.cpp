@@ -52,7 +52,33 @@ private slots:
     void requestedTasksAndCpusAppearOnlyWhenAsked();
     void slurmVariablesOverrideTheSubmittersOnes();
     void multiNodeCountsUseSlurmsListSyntax();
+    void gpuJobSeesItsGpusNumberedFromZero();
 };
+
+void JobEnvironmentTest::gpuJobSeesItsGpusNumberedFromZero()
+{
+    auto plain = asMap(batchJobEnvironment(facts(), {}));
+    for (const char *name : {"CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "SLURM_JOB_GPUS",
+             "SLURM_GPUS_ON_NODE", "SLURM_GPUS", "SLURM_CPUS_PER_GPU", "SLURM_MEM_PER_GPU"}) {
+        QVERIFY2(plain.find(name) == plain.end(), name); // no GPU asked: none of them
+    }
+    auto f = facts();
+    f.gpuIds = {1, 3}; // the node's GPUs 1 and 3
+    f.gpus = "a100:2";
+    f.gpusPerTask = "1";
+    f.cpusPerGpu = 4;
+    f.memPerGpu = 2048;
+    auto env = asMap(batchJobEnvironment(f, {"CUDA_VISIBLE_DEVICES=7"}));
+    QCOMPARE(env["SLURM_JOB_GPUS"], std::string("1,3"));
+    QCOMPARE(env["CUDA_VISIBLE_DEVICES"], std::string("0,1")); // Slurm's, not the submitter's
+    QCOMPARE(env["GPU_DEVICE_ORDINAL"], std::string("0,1"));
+    QCOMPARE(env["SLURM_GPUS_ON_NODE"], std::string("2"));
+    QCOMPARE(env["SLURM_GPUS"], std::string("a100:2"));
+    QCOMPARE(env["SLURM_GPUS_PER_TASK"], std::string("1"));
+    QVERIFY(env.find("SLURM_GPUS_PER_NODE") == env.end());
+    QCOMPARE(env["SLURM_CPUS_PER_GPU"], std::string("4"));
+    QCOMPARE(env["SLURM_MEM_PER_GPU"], std::string("2048"));
+}
 
 void JobEnvironmentTest::defaultJobGetsTheReferenceVariables()
 {

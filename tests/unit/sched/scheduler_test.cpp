@@ -111,6 +111,48 @@ private slots:
         QVERIFY(plan.starts[0].backfilled);
     }
 
+    void aTypedGpuRequestGoesOnlyToNodesOfThatType()
+    {
+        const ClusterConfig c
+            = cluster("NodeName=g[01-02] CPUs=8 RealMemory=16000 Gres=gpu:v100:2\n"
+                      "NodeName=g03 CPUs=8 RealMemory=16000 Gres=gpu:a100:2\n"
+                      "PartitionName=gpu Nodes=g[01-03] MaxTime=1-00:00:00\n");
+        Job typed = pendingJob(1, 1, 600);
+        typed.spec.partition = "gpu";
+        typed.spec.gpusPerNode = 1;
+        typed.spec.gpuType = "a100";
+        Job second = typed; // g03's other a100
+        second.id = JobId{2};
+        Job third = typed; // no a100 left: waits, though the v100 nodes are free
+        third.id = JobId{3};
+        const SchedulePlan plan = schedule(c, usage(c, {}), {&typed, &second, &third}, 0);
+        QCOMPARE(plan.starts.size(), std::size_t(2));
+        for (const auto &start : plan.starts) {
+            QCOMPARE(start.nodes, std::vector<std::string>{"g03"});
+        }
+        QCOMPARE(waitOf(plan, 3)->reason, Reason::Resources);
+    }
+
+    void gpuOptionsResolveToGpusPerNode()
+    {
+        const ClusterConfig c = cluster();
+        JobSpec spec;
+        spec.partition = "cpu";
+        spec.nodes = 2;
+        spec.gpusPerJob = 3; // --gpus=3 -N2: two on each node (rounded up)
+        QCOMPARE(shapeOf(spec, c).gpusPerNode, 2);
+        spec = JobSpec{};
+        spec.ntasks = 3;
+        spec.ntasksGiven = true;
+        spec.gpusPerTask = 1; // --gpus-per-task=1 -n3 on one node: three
+        spec.cpusPerGpu = 2; // --cpus-per-gpu=2: six CPUs
+        spec.memPerGpu = 1024; // --mem-per-gpu=1G: 3 GiB on the node
+        const JobShape shape = shapeOf(spec, c, 8);
+        QCOMPARE(shape.gpusPerNode, 3);
+        QCOMPARE(shape.cpusPerNode, 6);
+        QCOMPARE(shape.memPerNode, MiB{3072});
+    }
+
     void fifoStartsNothingBehindTheBlockedHead()
     {
         const ClusterConfig c = cluster("SchedulerType=sched/builtin\n");

@@ -241,6 +241,7 @@ void SlurmConfTest::readsNodeResources()
     QCOMPARE(gpu->cpus, 8);
     QCOMPARE(gpu->realMemory, mc::sched::MiB{64000});
     QCOMPARE(gpu->gpus, 4);
+    QCOMPARE(QString::fromStdString(gpu->gpuType), QStringLiteral("a100"));
     QCOMPARE(toQStringList(gpu->features), (QStringList{"avx2", "ib"}));
     QCOMPARE(gpu->weight, 10);
     QCOMPARE(parsed.config.node("mixed")->gpus, 3);

@@ -43,6 +43,15 @@ struct BatchJobFacts {
     std::string arraySpec; // sbatch --array text ("1-10%2", "0-6:3", "1,3,5-6")
     int restarts = 0; // SLURM_RESTART_COUNT, set once the job was requeued
     std::string nodeFilePath; // PBS_NODEFILE of a job submitted with qsub, as the job sees it
+    // GPUs (issue #15): the indices held on this node (CUDA_VISIBLE_DEVICES, SLURM_JOB_GPUS,
+    // GPU_DEVICE_ORDINAL, SLURM_GPUS_ON_NODE), and the options given, each "[type:]N" text
+    // (empty: not given) for its SLURM_* variable.
+    std::vector<int> gpuIds;
+    std::string gpus; // --gpus (SLURM_GPUS)
+    std::string gpusPerNode; // --gpus-per-node (SLURM_GPUS_PER_NODE)
+    std::string gpusPerTask; // --gpus-per-task (SLURM_GPUS_PER_TASK)
+    int cpusPerGpu = 0; // SLURM_CPUS_PER_GPU
+    long long memPerGpu = 0; // MiB; SLURM_MEM_PER_GPU
 };
 
 // What SLURM_ARRAY_TASK_COUNT/MIN/MAX/STEP say of an --array specification.

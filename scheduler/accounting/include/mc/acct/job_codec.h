@@ -18,14 +18,15 @@ proto::Json specToJson(const sched::JobSpec &spec);
 sched::JobSpec specFromJson(const proto::Json &json);
 
 // The members jobToJson() writes, in its order (optional ones only when they apply).
-inline constexpr std::array<std::string_view, 53> kJobKeys{"job_id", "name", "user", "uid", "gid",
+inline constexpr std::array<std::string_view, 60> kJobKeys{"job_id", "name", "user", "uid", "gid",
     "account", "partition", "qos", "state", "state_short", "reason", "submit_time", "eligible_time",
     "start_time", "end_time", "time_limit", "nodes", "num_nodes", "num_cpus", "num_tasks",
     "cpus_per_task", "min_memory", "mem_per_cpu", "nice", "exit_code", "exit_signal", "work_dir",
     "std_out", "std_err", "std_in", "command", "batch_host", "priority", "array_job_id",
     "array_task_id", "array_task_str", "array_max_tasks", "dependency", "planned_start", "restarts",
-    "hold", "constraint", "time_min", "gres", "gpus", "exclusive", "req_nodes", "exc_nodes",
-    "preempt_end", "interactive", "waiting_for", "comment", "node_cpus"};
+    "hold", "constraint", "time_min", "gres", "gpus", "gpu_ids", "gpu_alloc_type", "tres_per_job",
+    "tres_per_task", "cpus_per_tres", "mem_per_tres", "gpus_req", "exclusive", "req_nodes",
+    "exc_nodes", "preempt_end", "interactive", "waiting_for", "comment", "node_cpus"};
 
 // A subset of kJobKeys: what a `jobs` or `acct` request with `fields` asks for.
 class JobKeys {

@@ -120,6 +120,7 @@ private:
         bool rebooting = false;
         Seconds reasonTime = 0; // when `reason` was set (sinfo -R, scontrol show node)
         std::optional<std::pair<sched::JobId, std::string>> overrunComment;
+        std::vector<int> gpusTaken; // GPU indices held by running jobs (allocate())
     };
 
     proto::Json submit(const proto::Json &request, Seconds now);
@@ -211,6 +212,8 @@ private:
     sched::JobLookup makeLookup() const;
     sched::SchedulerInput schedulerInput(Seconds now) const;
     void allocate(const sched::Job &job, int sign);
+    // Gives a started job the lowest free GPU indices of each of its nodes.
+    void pickGpus(sched::Job &job) const;
     void chargeUsage(const sched::Job &job, Seconds end);
     // Every PriorityCalcPeriod (checked at each pass), charges the CPU time running batch jobs
     // used since their last charge; chargeUsage() at their end adds only the rest.

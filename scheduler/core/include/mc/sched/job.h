@@ -55,7 +55,15 @@ struct JobSpec {
     int nice = 0;
     // Scheduler requests (issue #3); defaults mean "not given".
     int ntasksPerNode = 0; // --ntasks-per-node; 0: not given
-    int gpusPerNode = 0; // --gres=gpu:N (per node) or --gpus=N spread over --nodes
+    int gpusPerNode = 0; // --gres=gpu:N or --gpus-per-node=N (per node)
+    // GPUs (issue #15). Each request keeps the form it was given in: Slurm sets the SLURM_GPUS*
+    // variable and shows the TresPer* field of the options used.
+    std::string gpuType; // the type of any GPU request ("a100"); empty: any type
+    bool gpusPerNodeGiven = false; // --gpus-per-node (rather than --gres): SLURM_GPUS_PER_NODE
+    int gpusPerJob = 0; // --gpus=N over the whole job (SLURM_GPUS, TresPerJob)
+    int gpusPerTask = 0; // --gpus-per-task (SLURM_GPUS_PER_TASK, TresPerTask)
+    int cpusPerGpu = 0; // --cpus-per-gpu: CPUs per allocated GPU (SLURM_CPUS_PER_GPU)
+    std::optional<MiB> memPerGpu; // --mem-per-gpu (SLURM_MEM_PER_GPU)
     bool exclusive = false; // --exclusive: whole nodes
     std::vector<std::string> nodeList; // --nodelist, expanded: every one must be allocated
     std::vector<std::string> excludeNodes; // --exclude, expanded
@@ -91,6 +99,9 @@ struct Job {
     // CPUs on each node of nodeList when they differ (an uneven layout such as 4,2); empty:
     // allocCpus / nodes on each.
     std::vector<int> nodeCpus;
+    int gpusPerNode = 0; // GPUs allocated on each node (every GPU of it when exclusive)
+    std::vector<std::vector<int>> gpuIds; // the GPU indices held on each node of nodeList
+    std::string gpuAllocType; // the Gres type of those GPUs (the first node's), "" untyped
     ExitStatus exit;
     std::string batchHost;
     std::optional<std::uint32_t> cancelledBy; // uid that ran scancel; the end is CANCELLED

@@ -17,6 +17,8 @@ namespace mc::sched {
 
 // --constraint against a node's Features: "a", "a&b" (all), "a|b" (any), "a,b" (all).
 bool satisfiesConstraint(const NodeConfig *node, std::string_view constraint);
+// Whether the node's GPUs are of the --gres/--gpus type asked for (any type when empty).
+bool hasGpuType(const NodeConfig *node, std::string_view type);
 
 // One pending job (or array record) as the pass sees it.
 struct QueueEntry {

@@ -42,6 +42,7 @@ struct NodeConfig {
     int cpus = 1;
     MiB realMemory = 1; // RealMemory= (MiB)
     int gpus = 0; // from Gres=gpu:N (also gpu:<type>:N)
+    std::string gpuType; // the <type> of Gres=gpu:<type>:N; empty when untyped
     std::vector<std::string> features;
     int weight = 1;
 };
