@@ -382,6 +382,16 @@ int up(const ClusterOptions &o, bool quiet)
     for (const auto &w : setup.warnings) {
         std::fprintf(stderr, "minicluster: warning: %s\n", w.c_str());
     }
+    if (!setup.notImplemented.empty()) {
+        std::string keys;
+        for (const auto &key : setup.notImplemented) {
+            keys += (keys.empty() ? "" : ", ") + key;
+        }
+        std::fprintf(stderr,
+            "minicluster: etc/slurm.conf sets keys minicluster does not implement (accepted, "
+            "without effect): %s\n",
+            keys.c_str());
+    }
     std::vector<std::string> nodeArgs = {"--sandbox", std::string(emu::modeName(probe.mode)),
         "--kill-wait", std::to_string(setup.killWait), "--limits",
         std::string(emu::limitModeName(limits.mode)), "--time-scale", std::to_string(o.timeScale)};
