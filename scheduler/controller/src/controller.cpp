@@ -903,7 +903,7 @@ bool Controller::applyEndReport(const std::string &node, const Json &report, Sec
     return true;
 }
 
-void Controller::nodeReport(const std::string &node, const Json &message, Seconds now)
+void Controller::nodeReport(const std::string &node, const Json &message, Seconds now, bool pass)
 {
     std::string op = message["op"].toString();
     auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
@@ -911,7 +911,9 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
     if (op == "job_ended") {
         applyEndReport(node, message, now);
         ackEnd(node, id); // held while the store refuses writes
-        schedule(now);
+        if (pass) {
+            schedule(now);
+        }
     } else if (op == "node_reboot" && info != m_nodes.end()) {
         nodeRebooting(info->second, JobId{id}, now);
     } else if (op == "node_rebooted" && info != m_nodes.end()) {

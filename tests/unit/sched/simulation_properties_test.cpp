@@ -149,6 +149,13 @@ private slots:
             std::vector<std::pair<Seconds, int>> events; // (time, +cpus/-cpus), ends first
             std::vector<std::pair<Seconds, long long>> memory;
             for (const auto &[start, job] : list) {
+                if (job->spec.exclusive) { // AllocCPUS: whole nodes, as the controller counts
+                    int whole = 0;
+                    for (const auto &name : job->nodeList) {
+                        whole += sim.config().node(name)->cpus;
+                    }
+                    QCOMPARE(job->allocCpus, whole);
+                }
                 const int cpus = job->spec.exclusive
                     ? conf->cpus
                     : job->allocCpus / static_cast<int>(job->nodeList.size());

@@ -87,7 +87,11 @@ public:
     // before any pass; a lost daemon's batch jobs stay RUNNING until its node's next daemon
     // registers (docs/design.md, "At most once").
     void nodeRegistered(const std::string &node, const proto::Json &message, Seconds now);
-    void nodeReport(const std::string &node, const proto::Json &message, Seconds now);
+    // `pass`: a job's end is followed by a scheduling pass at once; false leaves it to the
+    // caller (the Server runs one pass for the reports of a loop round, as the simulator one
+    // for the ends of an instant).
+    void nodeReport(
+        const std::string &node, const proto::Json &message, Seconds now, bool pass = true);
     void nodeLost(const std::string &node, Seconds now);
 
     // Runs a scheduling pass and applies it.
