@@ -30,6 +30,17 @@ namespace mc::launch {
 
 using proto::Json;
 
+std::optional<Json> callController(const ClusterOptions &o, const Json &request)
+{
+    proto::Client client;
+    client.setTimeout(proto::messageTimeout(o.layout.etc() + "/slurm.conf") * 1000);
+    std::string error;
+    if (!client.connect(o.layout.socket(), error)) {
+        return std::nullopt;
+    }
+    return client.call(request, error);
+}
+
 namespace {
 
 int messageTimeout(const ClusterOptions &o)
@@ -37,16 +48,9 @@ int messageTimeout(const ClusterOptions &o)
     return proto::messageTimeout(o.layout.etc() + "/slurm.conf");
 }
 
-// A request to the controller, answered within slurm.conf's MessageTimeout or not at all.
 std::optional<Json> call(const ClusterOptions &o, const Json &request)
 {
-    proto::Client client;
-    client.setTimeout(messageTimeout(o) * 1000);
-    std::string error;
-    if (!client.connect(o.layout.socket(), error)) {
-        return std::nullopt;
-    }
-    return client.call(request, error);
+    return callController(o, request);
 }
 
 Json op(std::string_view name)
@@ -378,6 +382,16 @@ int up(const ClusterOptions &o, bool quiet)
     for (const auto &w : setup.warnings) {
         std::fprintf(stderr, "minicluster: warning: %s\n", w.c_str());
     }
+    if (!setup.notImplemented.empty()) {
+        std::string keys;
+        for (const auto &key : setup.notImplemented) {
+            keys += (keys.empty() ? "" : ", ") + key;
+        }
+        std::fprintf(stderr,
+            "minicluster: etc/slurm.conf sets keys minicluster does not implement (accepted, "
+            "without effect): %s\n",
+            keys.c_str());
+    }
     std::vector<std::string> nodeArgs = {"--sandbox", std::string(emu::modeName(probe.mode)),
         "--kill-wait", std::to_string(setup.killWait), "--limits",
         std::string(emu::limitModeName(limits.mode)), "--time-scale", std::to_string(o.timeScale)};
@@ -387,7 +401,7 @@ int up(const ClusterOptions &o, bool quiet)
         std::ofstream limitsFile(o.layout.run() + "/limits");
         limitsFile << emu::limitModeName(limits.mode) << '\n' << limits.detail << '\n';
         if (o.timeScale > 1) {
-            limitsFile << "time limits run " << o.timeScale << " times faster\n";
+            limitsFile << "the cluster clock runs " << o.timeScale << " times faster\n";
         }
         std::ofstream args(o.layout.run() + "/noded-args");
         for (const auto &a : nodeArgs) {
@@ -396,6 +410,11 @@ int up(const ClusterOptions &o, bool quiet)
     }
     if (!startController(o)) {
         return 1;
+    }
+    if (o.timeScale > 1) { // the one cluster clock, which time limits follow as all else
+        Json speed = op("clock");
+        speed.set("speed", o.timeScale);
+        call(o, speed);
     }
     for (const auto &node : setup.nodes) {
         startNode(o, node, nodeArgs);

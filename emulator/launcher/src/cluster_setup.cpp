@@ -140,6 +140,7 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
         result.warnings.push_back("etc/minicluster.conf " + p);
     }
     result.killWait = static_cast<int>(parsed.config.killWait);
+    result.notImplemented = parsed.notImplemented;
 
     for (const auto &dir : {layout.run(), layout.state(), layout.log(), layout.home(),
              layout.project(), layout.scratch(), layout.datasets(), layout.run() + "/shim",

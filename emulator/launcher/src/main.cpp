@@ -35,6 +35,8 @@ Commands:
   workstation [-c CMD]
                   a shell on your emulated laptop, with its own home, from which
                   `ssh <cluster name>`, scp and rsync reach login1
+  clock [--speed N] [--forward DURATION]
+                  show the cluster clock, change its speed or jump ahead ("61d")
   simulate ARGS   replay a workload trace through the scheduler, no processes
                   (minicluster simulate --help)
 
@@ -46,7 +48,7 @@ Options:
   --sandbox MODE  auto (default), bubblewrap or plain
   --limits MODE   how job limits are enforced: auto (default: the best this machine
                   allows), cgroup-v2, cgroup-v1 (root) or rlimit (rlimits + /proc polling)
-  --time-scale N  with `up`: job time limits run N times faster (demos and tests)
+  --time-scale N  with `up`: the cluster clock runs N times faster (demos and tests)
   --no-gui        with no command: open the login shell even when a display exists
   -h, --help      this text
 )";
@@ -93,7 +95,8 @@ int main(int argc, char **argv)
             }
             return args[++i];
         };
-        if ((command == "lesson" || command == "scenario") && (a == "-h" || a == "--help")) {
+        if ((command == "lesson" || command == "scenario" || command == "clock")
+            && (a == "-h" || a == "--help")) {
             lessonArgs.push_back(a); // their own help
         } else if (a == "-h" || a == "--help") {
             std::fputs(kUsage, stdout);
@@ -117,7 +120,7 @@ int main(int argc, char **argv)
             shellCommand = value("-c");
         } else if (command == "sshd-stdio" && !a.empty() && a[0] != '-') {
             lessonArgs.push_back(a); // the user ssh logs in as
-        } else if (command == "lesson" || command == "scenario") {
+        } else if (command == "lesson" || command == "scenario" || command == "clock") {
             lessonArgs.push_back(a);
         } else if (command.empty() && a[0] != '-') {
             command = a;
@@ -166,6 +169,9 @@ int main(int argc, char **argv)
         // ssh's ProxyCommand (see etc/ssh_config of the workstation), not typed by people.
         return mc::launch::sshdStdio(
             options, lessonArgs.empty() ? mc::launch::emulatedUser(options).name : lessonArgs[0]);
+    }
+    if (command == "clock") {
+        return mc::launch::clock(options, lessonArgs);
     }
     if (command == "scenario") {
         mc::lessons::ScenarioContext context;

@@ -39,6 +39,16 @@ sched::Seconds wallClock()
     return duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
 }
 
+// When a job ended, to the millisecond: the controller dates it on the cluster clock, where a
+// wall second may be an hour.
+double endTime()
+{
+    using namespace std::chrono;
+    return static_cast<double>(
+               duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count())
+        / 1000.0;
+}
+
 bool writeFile(const std::string &path, const std::string &text, mode_t mode)
 {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
@@ -276,12 +286,29 @@ void NodeDaemon::onMessage(const Json &message)
         launch(message["job"]);
     } else if (op == "signal") {
         auto jobId = static_cast<std::uint32_t>(message["job_id"].toInt());
+        // Times come from the controller, on the cluster clock: when (`time`, for the notice)
+        // and how long SIGKILL waits after SIGTERM (`kill_wait_ms`, KillWait at its speed).
+        const OrderTimes times{message["time"].toInt(wallClock()),
+            message["kill_wait_ms"].toInt(std::int64_t{m_settings.killWait} * 1000)};
+        if (message["timeout"].toBool()) { // the job's time limit passed
+            timeLimitReached(jobId, times);
+            return;
+        }
+        if (message["warning"].toBool()) { // sbatch --signal, its time before the limit came
+            auto it = m_running.find(jobId);
+            if (it != m_running.end()) {
+                if (it->second.warningSent) {
+                    return;
+                }
+                it->second.warningSent = true;
+            }
+        }
         if (message["user_signal"].toBool()) {
             // A preemption with preempt_send_user_signal: the job's --signal, unless its time
             // came already; then SIGTERM, as without it.
             auto it = m_running.find(jobId);
             if (it != m_running.end() && it->second.warningSent) {
-                signalJob(jobId, SIGTERM, false, "");
+                signalJob(jobId, SIGTERM, false, "", times);
                 return;
             }
             if (it != m_running.end()) {
@@ -289,7 +316,7 @@ void NodeDaemon::onMessage(const Json &message)
             }
         }
         signalJob(jobId, static_cast<int>(message["signal"].toInt(SIGKILL)),
-            message["cancel"].toBool(), message["scope"].toString());
+            message["cancel"].toBool(), message["scope"].toString(), times);
     } else if (op == "job_end_ack") {
         const auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
         m_unacked.erase(id);
@@ -313,7 +340,7 @@ void NodeDaemon::launch(const Json &job)
         report.set("exit_code", 0);
         report.set("exit_signal", SIGKILL);
         report.set("node_fail", true);
-        report.set("end_time", wallClock());
+        report.set("end_time", endTime());
         sendReport(report);
         return;
     }
@@ -521,13 +548,6 @@ void NodeDaemon::launch(const Json &job)
     running.errPath = spawn.stderrPath;
     running.limiter = std::move(limiter);
     running.tmpDir = tmpHost;
-    std::int64_t limit = job["time_limit"].toInt(-1);
-    if (limit > 0) {
-        auto ms = std::chrono::milliseconds(limit * 1000 / std::max(1, m_settings.timeScale));
-        running.timeLimitTimer
-            = m_loop.addTimer(ms, [this, id, pid] { timeLimitReached(id, pid); });
-        scheduleWarningSignal(id, pid, spec["signal"].toString(), limit);
-    }
     startSampling();
     Json started = Json::object();
     started.set("op", "job_started");
@@ -538,7 +558,8 @@ void NodeDaemon::launch(const Json &job)
     }
 }
 
-void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel, const std::string &scope)
+void NodeDaemon::signalJob(
+    std::uint32_t jobId, int signal, bool cancel, const std::string &scope, const OrderTimes &times)
 {
     // scancel's scopes (man scancel): "steps" (Slurm's default for a signal: srun steps
     // only), "batch" (--batch: the batch shell alone, not its children), "full"/"" (--full:
@@ -558,10 +579,10 @@ void NodeDaemon::signalJob(std::uint32_t jobId, int signal, bool cancel, const s
     if (cancel) {
         if (!job.cancelled && !job.timedOut) {
             // slurmstepd's notice in the job's stderr, as on a real cluster.
-            appendNotice(job, cancelNotice(m_settings.name, jobId, wallClock()));
+            appendNotice(job, cancelNotice(m_settings.name, jobId, times.at));
         }
         job.cancelled = true;
-        terminate(jobId, job.pid);
+        terminate(jobId, job.pid, times.killWaitMs);
         return;
     }
     if (scope == "batch") {
@@ -587,13 +608,13 @@ void NodeDaemon::signalBatchShell(const RunningJob &job, int signal)
     }
 }
 
-void NodeDaemon::terminate(std::uint32_t jobId, pid_t pid)
+void NodeDaemon::terminate(std::uint32_t jobId, pid_t pid, std::int64_t killWaitMs)
 {
     const RunningJob &job = m_running.at(jobId);
     bool spare = job.viaBwrap; // bwrap ends with its child and tells how it ended
     job.limiter->signalAll(pid, SIGCONT, spare);
     job.limiter->signalAll(pid, SIGTERM, spare);
-    m_loop.addTimer(std::chrono::seconds(m_settings.killWait), [this, jobId, pid] {
+    m_loop.addTimer(std::chrono::milliseconds(killWaitMs), [this, jobId, pid] {
         auto still = m_running.find(jobId);
         if (still != m_running.end() && still->second.pid == pid) {
             still->second.limiter->signalAll(pid, SIGKILL);
@@ -601,45 +622,18 @@ void NodeDaemon::terminate(std::uint32_t jobId, pid_t pid)
     });
 }
 
-void NodeDaemon::timeLimitReached(std::uint32_t jobId, pid_t pid)
+void NodeDaemon::timeLimitReached(std::uint32_t jobId, const OrderTimes &times)
 {
     auto it = m_running.find(jobId);
-    if (it == m_running.end() || it->second.pid != pid || it->second.cancelled) {
+    if (it == m_running.end() || it->second.cancelled || it->second.timedOut) {
         return;
     }
     it->second.timedOut = true;
-    it->second.timeLimitTimer = 0;
-    appendNotice(it->second, timeLimitNotice(m_settings.name, jobId, wallClock()));
-    terminate(jobId, pid);
-}
-
-void NodeDaemon::scheduleWarningSignal(
-    std::uint32_t jobId, pid_t pid, const std::string &spec, std::int64_t limit)
-{
-    // sbatch --signal=[B:]<number>@<seconds>, normalized by sbatch. With B: the batch shell
-    // gets it; without, Slurm signals the job's steps but not the batch shell: a batch job
-    // without srun steps receives nothing, here as there.
-    auto at = spec.find('@');
-    if (at == std::string::npos) {
-        return;
+    appendNotice(it->second, timeLimitNotice(m_settings.name, jobId, times.at));
+    if (m_steps) {
+        m_steps->signalJob(jobId, SIGTERM); // its srun steps, as a cancel's
     }
-    const bool batch = spec.rfind("B:", 0) == 0;
-    int signal = std::atoi(spec.substr(batch ? 2 : 0, at - (batch ? 2 : 0)).c_str());
-    std::int64_t before = std::atoll(spec.substr(at + 1).c_str());
-    std::int64_t delayMs
-        = std::max<std::int64_t>(0, limit - before) * 1000 / std::max(1, m_settings.timeScale);
-    m_loop.addTimer(std::chrono::milliseconds(delayMs), [this, jobId, pid, signal, batch] {
-        auto it = m_running.find(jobId);
-        if (it == m_running.end() || it->second.pid != pid || it->second.warningSent) {
-            return;
-        }
-        it->second.warningSent = true;
-        if (batch) {
-            signalBatchShell(it->second, signal);
-        } else if (m_steps) {
-            m_steps->signalJob(jobId, signal);
-        }
-    });
+    terminate(jobId, it->second.pid, times.killWaitMs);
 }
 
 void NodeDaemon::sampleUsage()
@@ -754,9 +748,6 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
     }
     // Kill what the script left behind, as slurmstepd does.
     job.limiter->signalAll(pid, SIGKILL);
-    if (job.timeLimitTimer) {
-        m_loop.cancelTimer(job.timeLimitTimer);
-    }
     Json report = Json::object();
     report.set("op", "job_ended");
     report.set("job_id", static_cast<std::int64_t>(id));
@@ -790,7 +781,7 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
     job.usage.finalCpu(ms(usage.ru_utime) + ms(usage.ru_stime));
     report.set("exit_code", code);
     report.set("exit_signal", signal);
-    report.set("end_time", wallClock());
+    report.set("end_time", endTime());
     if (job.timedOut) {
         report.set("timeout", true);
     }
@@ -888,7 +879,7 @@ void NodeDaemon::failLaunch(std::uint32_t id, const std::string &error)
     report.set("exit_signal", 53);
     report.set("launch_failed", true);
     report.set("error", error);
-    report.set("end_time", wallClock());
+    report.set("end_time", endTime());
     sendReport(report);
 }
 

@@ -131,6 +131,8 @@ int Sacct::run()
         *m_ctx.err << outcome.err;
         return outcome.exitCode;
     };
+    // Its "now" (the default -S and -E, a running job's Elapsed) is the cluster's.
+    m_ctx.now = clusterNow(m_ctx);
 
     Settings s;
     const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);

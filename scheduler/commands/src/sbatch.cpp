@@ -24,20 +24,6 @@ using proto::Json;
 
 constexpr std::string_view kTryHelp = "Try \"sbatch --help\" for more information\n";
 
-// The cluster's clock (ping's `now`), which may run faster than the wall clock in a classroom
-// demo; the wall clock when the controller does not answer.
-std::int64_t clusterNow(const Context &ctx)
-{
-    if (ctx.controller) {
-        Json ping = Json::object();
-        ping.set("op", "ping");
-        if (auto reply = ctx.controller(ping); reply && (*reply)["now"].isNumber()) {
-            return (*reply)["now"].toInt();
-        }
-    }
-    return ctx.now;
-}
-
 // The GPU requests (issue #15), each as given: the controller resolves GPUs per node.
 void encodeGpus(Json &job, const JobOptions &opts)
 {

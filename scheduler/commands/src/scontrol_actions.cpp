@@ -144,7 +144,7 @@ std::optional<Outcome> jobFieldValue(
         }
         fields.set(field, *number);
     } else if (field == "begin") {
-        auto when = sched::parseTimeSpec(value, ctx.now);
+        auto when = sched::parseTimeSpec(value, clusterNow(ctx));
         if (!when) {
             return bad();
         }

@@ -154,6 +154,18 @@ Context systemContext(int argc, char **argv)
     return ctx;
 }
 
+std::int64_t clusterNow(const Context &ctx)
+{
+    if (ctx.controller) {
+        proto::Json ping = proto::Json::object();
+        ping.set("op", "ping");
+        if (auto reply = ctx.controller(ping); reply && (*reply)["now"].isNumber()) {
+            return (*reply)["now"].toInt();
+        }
+    }
+    return ctx.now;
+}
+
 std::optional<std::string> Context::getenv(std::string_view name) const
 {
     for (const auto &entry : environment) {

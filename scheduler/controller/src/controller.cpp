@@ -477,6 +477,10 @@ Json Controller::cancel(const Json &request, Seconds now)
             order.set("job_id", static_cast<std::int64_t>(id));
             order.set("signal", signal);
             order.set("cancel", signal == SIGKILL);
+            order.set("time", now); // the notice's "CANCELLED AT", on the cluster clock
+            order.set("kill_wait_ms",
+                m_clock ? m_clock->wallMs(m_config.killWait)
+                        : std::int64_t{m_config.killWait} * 1000);
             if (signal != SIGKILL) {
                 // scancel --signal: steps (Slurm's default), batch (--batch) or full (--full).
                 order.set("scope", request["scope"].toString("steps"));
@@ -918,7 +922,7 @@ bool Controller::applyEndReport(const std::string &node, const Json &report, Sec
     return true;
 }
 
-void Controller::nodeReport(const std::string &node, const Json &message, Seconds now)
+void Controller::nodeReport(const std::string &node, const Json &message, Seconds now, bool pass)
 {
     std::string op = message["op"].toString();
     auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
@@ -926,7 +930,9 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
     if (op == "job_ended") {
         applyEndReport(node, message, now);
         ackEnd(node, id); // held while the store refuses writes
-        schedule(now);
+        if (pass) {
+            schedule(now);
+        }
     } else if (op == "batch_usage") {
         auto job = m_jobs.find(JobId{id});
         if (job != m_jobs.end() && job->second.isActive() && job->second.batchHost == node) {
@@ -1019,7 +1025,9 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
 {
     job.exit.code = static_cast<int>(report["exit_code"].toInt());
     job.exit.signal = static_cast<int>(report["exit_signal"].toInt());
-    job.endTime = report["end_time"].toInt(now);
+    const bool timedOut = timingOut(job) || report["timeout"].toBool();
+    job.endTime = reportedEnd(job, report, now);
+    m_warned.erase(job.id);
     endRunningSteps(job, job.endTime);
     acct::StepRecord step;
     step.job = job.id;
@@ -1106,7 +1114,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         job.exit = {0, 125};
         step.state = JobState::OutOfMemory;
         step.exit = job.exit;
-    } else if (report["timeout"].toBool() && !job.cancelledBy) {
+    } else if (timedOut && !job.cancelledBy) {
         // Slurm: TIMEOUT 0:0 on the job, its batch step CANCELLED by the SIGTERM (0:15).
         job.state = JobState::Timeout;
         job.reason = Reason::TimeLimit;
@@ -1194,21 +1202,8 @@ Json Controller::launchOrder(const Job &job) const
         j.set("gpu_type", batch->gpuType); // nvidia-smi's model on the node
     }
     j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
-    if (job.timeLimit > 0 && job.timeLimit != sched::kInfinite) {
-        // OverTimeLimit: the node ends the job that much after its limit (never, when
-        // UNLIMITED); a --signal stays timed from the limit itself.
-        const Seconds over = m_config.overTimeLimit.value_or(sched::kInfinite);
-        j.set("time_limit", over == sched::kInfinite ? Json(-1) : Json(job.timeLimit + over));
-        const std::string &signal = job.spec.signal;
-        const auto at = signal.find('@');
-        if (over > 0 && over != sched::kInfinite && at != std::string::npos) {
-            Json spec = j["spec"];
-            spec.set("signal",
-                signal.substr(0, at + 1)
-                    + std::to_string(std::atoll(signal.c_str() + at + 1) + over));
-            j.set("spec", std::move(spec));
-        }
-    }
+    // The node keeps no timer of its own: the controller ends the job on the cluster clock
+    // (enforceTimeLimits()) and sends --signal's warning then too.
     order.set("job", std::move(j));
     return order;
 }

@@ -1,5 +1,5 @@
 // Requests that change or read scheduling state: hold, release, requeue, update (scontrol),
-// priorities (sprio), shares (sshare), node_update (scontrol update nodename=), clock, config
+// priorities (sprio), shares (sshare), node_update (scontrol update nodename=), config
 // (scontrol show config), and sbatch --test-only. Errors are Slurm's words and errno values.
 #include "mc/ctl/controller.h"
 #include "mc/sched/dependency.h"
@@ -8,7 +8,6 @@
 #include "replies.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <numeric>
@@ -47,54 +46,6 @@ private:
 };
 
 } // namespace
-
-ClusterClock::ClusterClock(std::function<double()> wall)
-    : m_wall(std::move(wall))
-{
-    if (!m_wall) {
-        m_wall = [] {
-            using namespace std::chrono;
-            return duration<double>(system_clock::now().time_since_epoch()).count();
-        };
-    }
-}
-
-Seconds ClusterClock::now() const
-{
-    return static_cast<Seconds>(std::floor(m_wall() * m_speed + m_offset));
-}
-
-void ClusterClock::setSpeed(double speed)
-{
-    const double wall = m_wall();
-    const double current = wall * m_speed + m_offset;
-    m_speed = speed;
-    m_offset = current - wall * speed; // `now` goes on from where it was
-}
-
-void ClusterClock::advance(Seconds seconds)
-{
-    m_offset += static_cast<double>(seconds);
-}
-
-void ClusterClock::restore(double speed, double offset)
-{
-    m_speed = speed;
-    m_offset = offset;
-}
-
-void Controller::setClock(ClusterClock *clock)
-{
-    m_clock = clock;
-    if (!m_clock) {
-        return;
-    }
-    const auto speed = m_store.meta("clock_speed_micro");
-    const auto offset = m_store.meta("clock_offset");
-    if (speed && offset && *speed > 0) {
-        m_clock->restore(static_cast<double>(*speed) / 1e6, static_cast<double>(*offset));
-    }
-}
 
 bool Controller::isAdmin(const std::string &user) const
 {
@@ -433,46 +384,6 @@ Json Controller::nodeUpdate(const Json &request, Seconds now)
     }
     emitNode(node);
     return success();
-}
-
-Json Controller::clockRequest(const Json &request, Seconds now)
-{
-    if (!m_clock) {
-        return failure("minicluster does not support changing the clock here", kNotSupported);
-    }
-    if (request["speed"].isNumber()) {
-        const double speed = request["speed"].toDouble();
-        if (!(speed > 0) || speed > 1e6) {
-            return failure("clock speed must be above 0", kNotSupported);
-        }
-        m_clock->setSpeed(speed);
-    }
-    if (request["advance"].isNumber()) {
-        const auto seconds = request["advance"].toInt();
-        if (seconds < 0) {
-            return failure("the cluster clock cannot go back", kNotSupported);
-        }
-        m_clock->advance(seconds);
-    }
-    // A request with neither is a question: nothing to save, nobody to tell.
-    const bool changed = request["speed"].isNumber() || request["advance"].isNumber();
-    if (changed) {
-        m_store.setMeta("clock_speed_micro", std::llround(m_clock->speed() * 1e6));
-        m_store.setMeta("clock_offset", std::llround(m_clock->offset()));
-    }
-    const Seconds current = std::max(now, m_clock->now());
-    Json reply = success();
-    reply.set("now", current);
-    reply.set("speed", m_clock->speed());
-    reply.set("offset", m_clock->offset());
-    if (changed && publish) {
-        Json event = Json::object();
-        event.set("event", "clock");
-        event.set("now", current);
-        event.set("speed", m_clock->speed());
-        publish(event);
-    }
-    return reply;
 }
 
 Json Controller::configInfo(Seconds now) const

@@ -6,6 +6,7 @@
 #include "mc/sched/gres.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_transitions.h"
+#include "mc/sched/node_hold.h"
 #include "mc/sched/preemption.h"
 
 #include <algorithm>
@@ -95,10 +96,15 @@ sched::SchedulerInput Controller::schedulerInput(Seconds now) const
     input.now = now;
     input.fairshare = &m_fairshare;
     input.nodes.reserve(m_nodes.size());
-    for (const auto &[name, node] : m_nodes) {
-        sched::NodeUsage usage = node.usage;
-        usage.available = node.connected && node.adminState.empty() && !node.rebooting;
-        input.nodes.push_back(usage);
+    // In slurm.conf's order, as the simulator (and Slurm's node table): where nodes fit a job
+    // equally, the same one is chosen.
+    for (const auto &conf : m_config.nodes) {
+        if (auto it = m_nodes.find(conf.name); it != m_nodes.end()) {
+            const NodeInfo &node = it->second;
+            sched::NodeUsage usage = node.usage;
+            usage.available = node.connected && node.adminState.empty() && !node.rebooting;
+            input.nodes.push_back(usage);
+        }
     }
     for (const auto &[id, job] : m_jobs) {
         if (job.isPending()) {
@@ -112,8 +118,7 @@ sched::SchedulerInput Controller::schedulerInput(Seconds now) const
 
 void Controller::allocate(const Job &job, int sign)
 {
-    const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
-    const bool exclusive = job.spec.exclusive || (part && part->exclusive);
+    const sched::JobShape shape = sched::heldShape(job, m_config);
     for (std::size_t k = 0; k < job.nodeList.size(); ++k) {
         auto it = m_nodes.find(job.nodeList[k]);
         if (it == m_nodes.end()) {
@@ -130,12 +135,7 @@ void Controller::allocate(const Job &job, int sign)
             }
         }
         sched::NodeUsage &u = it->second.usage;
-        const int cpus = exclusive ? u.cpus : job.cpusOnNode(k);
-        const sched::MiB mem = exclusive ? u.memory : job.memPerNode;
-        const int gpus = exclusive ? u.gpus : job.gpusPerNode;
-        u.allocCpus = std::max(0, u.allocCpus + sign * cpus);
-        u.allocMemory = std::max<sched::MiB>(0, u.allocMemory + sign * mem);
-        u.allocGpus = std::max(0, u.allocGpus + sign * gpus);
+        sched::applyHold(u, sched::holdOn(u, shape, k), sign);
     }
 }
 
@@ -267,15 +267,12 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
     }
     Job &job = *record;
     Job before = job;
-    job = sched::startJob(std::move(job), start, now);
-    if (start.shape.exclusive) {
-        job.allocCpus = 0; // --exclusive: every CPU of the nodes is the job's
-        for (const auto &name : job.nodeList) {
-            if (auto it = m_nodes.find(name); it != m_nodes.end()) {
-                job.allocCpus += it->second.usage.cpus;
-            }
-        }
+    std::vector<const sched::NodeUsage *> usages;
+    for (const auto &name : start.nodes) {
+        auto it = m_nodes.find(name);
+        usages.push_back(it == m_nodes.end() ? nullptr : &it->second.usage);
     }
+    job = sched::startOnNodes(std::move(job), start, usages, now);
     if (start.shape.exclusive && !job.nodeList.empty()) {
         if (auto it = m_nodes.find(job.nodeList.front()); it != m_nodes.end()) {
             job.gpusPerNode = it->second.usage.gpus; // --exclusive: every GPU as well

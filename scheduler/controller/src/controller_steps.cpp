@@ -530,19 +530,4 @@ void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit,
     emitJob(job, now);
 }
 
-void Controller::expireAllocations(Seconds now)
-{
-    if (!m_config.overTimeLimit) {
-        return; // OverTimeLimit=UNLIMITED
-    }
-    const Seconds over = *m_config.overTimeLimit;
-    for (auto &[id, job] : m_jobs) {
-        if (job.spec.interactive && job.isActive() && job.timeLimit > 0
-            && job.timeLimit != sched::kInfinite && job.startTime + job.timeLimit + over <= now) {
-            // The steps' srun see their job end and stop their tasks (srun polls its job).
-            endAllocation(job, JobState::Timeout, {}, now);
-        }
-    }
-}
-
 } // namespace mc::ctl

@@ -5,6 +5,7 @@
 #include "mc/sched/slurm_conf.h"
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -30,10 +31,19 @@ bool readFile(const std::string &path, std::string &out)
 void periodic(
     mc::proto::EventLoop &loop, mc::ctl::Controller &controller, const mc::ctl::Server &server)
 {
-    loop.addTimer(std::chrono::seconds(1), [&loop, &controller, &server] {
+    // Every second of wall time, or sooner when a time limit or a --signal warning falls
+    // before then on the cluster clock (which may run thousands of times faster).
+    auto delay = std::chrono::milliseconds(1000);
+    const auto before = server.now();
+    if (auto next = controller.nextTimeEvent(before)) {
+        const double ms = static_cast<double>(*next - before) * 1000.0 / controller.clockSpeed();
+        delay = std::clamp(std::chrono::milliseconds(static_cast<std::int64_t>(ms)),
+            std::chrono::milliseconds(10), delay);
+    }
+    loop.addTimer(delay, [&loop, &controller, &server] {
         auto now = server.now();
         controller.purgeOldJobs(now);
-        controller.expireAllocations(now);
+        controller.enforceTimeLimits(now);
         controller.schedule(now);
         periodic(loop, controller, server);
     });

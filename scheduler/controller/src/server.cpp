@@ -93,7 +93,10 @@ void Server::onMessage(int fd, const Json &message)
     sched::Seconds now = this->now();
 
     if (auto node = m_nodeOfFd.find(fd); node != m_nodeOfFd.end()) {
-        m_controller.nodeReport(node->second, message, now);
+        // Reports that arrive together (jobs ending in the same instant) are scheduled in one
+        // pass, as the simulator does: nodes freed by all of them are seen at once.
+        m_controller.nodeReport(node->second, message, now, false);
+        scheduleSoon();
         return;
     }
     if (op == "node_register") {

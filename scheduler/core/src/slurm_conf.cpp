@@ -445,6 +445,12 @@ void ConfParser::globalKey(const Pair &pair)
     } else if (schedulingKey(pair)) {
         return;
     } else if (contains(kAcceptedKeys, key)) {
+        // Read by others (commands, controller, node set-up) or what minicluster does anyway.
+        constexpr std::array<std::string_view, 6> kReadElsewhere{"MessageTimeout", "PrologFlags",
+            "SelectType", "SelectTypeParameters", "GresTypes", "SlurmUser"};
+        if (!contains(kReadElsewhere, key)) {
+            m_result.notImplemented.push_back(key);
+        }
         return;
     } else {
         problem("unknown key " + key + "=");

@@ -3,6 +3,7 @@
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_transitions.h"
+#include "mc/sched/node_hold.h"
 
 #include <algorithm>
 
@@ -249,14 +250,7 @@ void Simulation::allocate(const Job &job, int sign)
     }
     for (std::size_t k = 0; k < running->nodes.size(); ++k) {
         sched::NodeUsage &u = m_nodes[running->nodes[k]];
-        const int cpus = shape.exclusive  ? u.cpus
-            : k < shape.cpusOnNode.size() ? shape.cpusOnNode[k]
-                                          : shape.cpusPerNode;
-        const sched::MiB mem = shape.exclusive ? u.memory : shape.memPerNode;
-        const int gpus = shape.exclusive ? u.gpus : shape.gpusPerNode;
-        u.allocCpus += sign * cpus;
-        u.allocMemory += sign * mem;
-        u.allocGpus += sign * gpus;
+        sched::applyHold(u, sched::holdOn(u, shape, k), sign);
     }
 }
 
@@ -342,15 +336,19 @@ void Simulation::startJob(const sched::StartDecision &start)
     }
     Job &job = *record;
     m_pending.erase(job.id.value);
-    job = sched::startJob(std::move(job), start, m_now);
-    m_shapes[job.id.value] = start.shape;
     std::vector<std::size_t> at;
-    at.reserve(job.nodeList.size());
-    for (const auto &name : job.nodeList) {
-        if (const std::size_t n = nodeIndex(name); n < m_nodes.size()) {
+    std::vector<const sched::NodeUsage *> usages;
+    at.reserve(start.nodes.size());
+    for (const auto &name : start.nodes) {
+        const std::size_t n = nodeIndex(name);
+        usages.push_back(n < m_nodes.size() ? &m_nodes[n] : nullptr);
+        if (n < m_nodes.size()) {
             at.push_back(n);
         }
     }
+    // As the controller: an exclusive job's AllocCPUS (and fairshare charge) is whole nodes.
+    job = sched::startOnNodes(std::move(job), start, usages, m_now);
+    m_shapes[job.id.value] = start.shape;
     m_running.insertOrAssign(job.id.value, RunningJob{&job, std::move(at)});
     allocate(job, +1);
     scheduleEnd(job);

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 
 using namespace mc;
@@ -38,6 +39,8 @@ private slots:
     void cyclesAreRefusedOnUpdateAndSubmission();
     void longChainWithoutCycleIsAccepted();
     void timingKeysAreReadShownAndHonoured();
+    void limitsFollowTheClusterClockThroughSpeedAndFastForward_data();
+    void limitsFollowTheClusterClockThroughSpeedAndFastForward();
 
 private:
     void start(const char *conf);
@@ -52,7 +55,10 @@ private:
         }
         return Json();
     }
-    std::string state(std::int64_t id) { return job(id)["state"].toString(); }
+    std::string state(std::int64_t id, sched::Seconds now = 100)
+    {
+        return job(id, now)["state"].toString();
+    }
     std::string reason(std::int64_t id) { return job(id)["reason"].toString(); }
     // The job's node reports its end.
     void end(std::int64_t id, sched::Seconds at, int exitCode)
@@ -298,21 +304,120 @@ PartitionName=cpu Nodes=cn[01-02] Default=YES DefaultTime=01:00:00 MaxTime=1-00:
     QCOMPARE(keys["PriorityCalcPeriod"], std::string("00:01:00"));
     QCOMPARE(keys["SchedulerParameters"], std::string("(null)"));
 
-    // OverTimeLimit: the node ends the job two minutes after its limit; --signal still counts
-    // from the limit.
+    // OverTimeLimit: the controller ends the job two minutes after its limit, on the cluster
+    // clock; --signal still counts from the limit. The node keeps no timer of its own.
     const auto id = submit(nullptr, fields({{"time_limit", 600}, {"signal", "10@60"}}));
     m_ctl->schedule(101);
-    const Json &launch = m_gateway.orders.back().second;
-    QCOMPARE(launch["op"].toString(), std::string("launch"));
-    QCOMPARE(launch["job"]["time_limit"].toInt(), 600 + 120);
-    QCOMPARE(launch["job"]["spec"]["signal"].toString(), std::string("10@180"));
+    QCOMPARE(m_gateway.orders.back().second["op"].toString(), std::string("launch"));
+    QCOMPARE(m_ctl->nextTimeEvent(101).value_or(0), 101 + 600 - 60);
+    const auto sent = m_gateway.orders.size();
+    m_ctl->enforceTimeLimits(640);
+    QCOMPARE(m_gateway.orders.size(), sent); // not yet
+    m_ctl->enforceTimeLimits(641);
+    QCOMPARE(m_gateway.orders.size(), sent + 1);
+    const Json warning = m_gateway.orders.back().second;
+    QCOMPARE(warning["signal"].toInt(), 10);
+    QCOMPARE(warning["scope"].toString(), std::string("steps"));
+    QVERIFY(warning["warning"].toBool());
+    m_ctl->enforceTimeLimits(700);
+    QCOMPARE(m_gateway.orders.size(), sent + 1); // once
+    QCOMPARE(m_ctl->nextTimeEvent(700).value_or(0), 101 + 600 + 120);
+    m_ctl->enforceTimeLimits(820);
+    QCOMPARE(state(id), std::string("RUNNING"));
+    m_ctl->enforceTimeLimits(821);
+    const Json kill = m_gateway.orders.back().second;
+    QVERIFY(kill["timeout"].toBool());
+    QCOMPARE(kill["time"].toInt(), 821);
+    QCOMPARE(kill["kill_wait_ms"].toInt(), 5000); // KillWait=5, no cluster clock: 1x
+    QCOMPARE(state(id), std::string("COMPLETING"));
+    QCOMPARE(reason(id), std::string("TimeLimit"));
 
-    // MinJobAge=30: still shown 30 s after its end, gone after.
-    end(id, 200, 0);
-    m_ctl->purgeOldJobs(230);
-    QCOMPARE(state(id), std::string("COMPLETED"));
-    m_ctl->purgeOldJobs(231);
+    // The node's report, whenever it comes: TIMEOUT, ended at the limit. MinJobAge=30: still
+    // shown 30 s after its end, gone after.
+    end(id, 830, 0);
+    QCOMPARE(state(id), std::string("TIMEOUT"));
+    QCOMPARE(job(id)["end_time"].toInt(), 821);
+    m_ctl->purgeOldJobs(851);
+    QCOMPARE(state(id), std::string("TIMEOUT"));
+    m_ctl->purgeOldJobs(852);
     QVERIFY(job(id).isNull());
+}
+
+void ControllerDependencyTest::limitsFollowTheClusterClockThroughSpeedAndFastForward_data()
+{
+    QTest::addColumn<double>("speed");
+    QTest::newRow("1x") << 1.0;
+    QTest::newRow("60x") << 60.0;
+    QTest::newRow("3600x") << 3600.0;
+}
+
+void ControllerDependencyTest::limitsFollowTheClusterClockThroughSpeedAndFastForward()
+{
+    QFETCH(double, speed);
+    double wall = 1000.0;
+    ctl::ClusterClock clock([&wall] { return wall; });
+    m_ctl->setClock(&clock);
+    QVERIFY(call(request("clock", fields({{"speed", speed}})), clock.now())["ok"].toBool());
+    const auto t0 = clock.now();
+    QCOMPARE(t0, 1000);
+    const auto shortJob = submit(nullptr, fields({{"time_limit", 60}}));
+    const auto longJob = submit(nullptr, fields({{"time_limit", 3600}}));
+    const auto quickJob = submit(nullptr, fields({{"time_limit", 3600}}));
+    m_ctl->schedule(clock.now());
+    QCOMPARE(state(shortJob, t0), std::string("RUNNING"));
+
+    // 90 s of cluster time pass, however many wall seconds that is at this speed.
+    wall += 90.0 / speed;
+    QCOMPARE(clock.now(), t0 + 90);
+    QCOMPARE(m_ctl->nextTimeEvent(t0).value_or(0), t0 + 60); // what the daemon's tick waits for
+    m_ctl->enforceTimeLimits(clock.now());
+    const Json kill = m_gateway.orders.back().second;
+    QVERIFY(kill["timeout"].toBool());
+    QCOMPARE(kill["job_id"].toInt(), shortJob);
+    QCOMPARE(kill["time"].toInt(), t0 + 60); // the notice's CANCELLED AT: the limit
+    QCOMPARE(kill["kill_wait_ms"].toInt(), std::llround(30000 / speed)); // KillWait=30 s
+    const Json shortNow = job(shortJob, clock.now());
+    QCOMPARE(shortNow["state"].toString(), std::string("COMPLETING"));
+    QCOMPARE(shortNow["end_time"].toInt() - shortNow["start_time"].toInt(), 60);
+    // The other jobs' TIME is the cluster clock's.
+    const Json longNow = job(longJob, clock.now());
+    QCOMPARE(longNow["state"].toString(), std::string("RUNNING"));
+    QCOMPARE(longNow["now"].toInt() - longNow["start_time"].toInt(), 90);
+
+    // The node reports the processes gone (its wall clock): TIMEOUT at the limit, whatever
+    // the report says. A job that ends by itself is dated on the cluster clock.
+    m_ctl->nodeReport(
+        shortNow["batch_host"].toString(), jobEnded(shortJob, std::llround(wall)), clock.now());
+    const Json quick = job(quickJob, clock.now());
+    wall += 10.0 / speed;
+    Json quickEnd = jobEnded(quickJob, 0);
+    quickEnd.set("end_time", wall); // nodes tell the wall clock to the millisecond
+    m_ctl->nodeReport(quick["batch_host"].toString(), quickEnd, clock.now());
+    QCOMPARE(state(shortJob, clock.now()), std::string("TIMEOUT"));
+    QCOMPARE(state(quickJob, clock.now()), std::string("COMPLETED"));
+    const Json quickEnded = job(quickJob, clock.now());
+    QVERIFY2(std::abs(quickEnded["end_time"].toInt() - (t0 + 100)) <= 1,
+        std::to_string(quickEnded["end_time"].toInt()).c_str());
+
+    // An instructor jumps 61 days ahead: the long job's limit passed during the jump; it ends
+    // TIMEOUT at its limit, not at the new `now`.
+    const Json jumped = call(request("clock", fields({{"advance", 61 * 86400}})), clock.now());
+    QVERIFY(jumped["ok"].toBool());
+    QCOMPARE(clock.now(), t0 + 100 + 61 * 86400);
+    const Json longEnding = job(longJob, clock.now());
+    QCOMPARE(longEnding["state"].toString(), std::string("COMPLETING"));
+    QCOMPARE(longEnding["end_time"].toInt(), t0 + 3600);
+    m_ctl->nodeReport(
+        longEnding["batch_host"].toString(), jobEnded(longJob, std::llround(wall)), clock.now());
+    const Json acct
+        = call(request("acct", fields({{"job_ids", ids({shortJob, longJob})}})), clock.now());
+    QCOMPARE(acct["jobs"].size(), std::size_t{2});
+    for (const auto &j : acct["jobs"].items()) {
+        QCOMPARE(j["state"].toString(), std::string("TIMEOUT"));
+        QCOMPARE(j["start_time"].toInt(), t0);
+        QCOMPARE(j["end_time"].toInt() - j["start_time"].toInt(), j["time_limit"].toInt());
+    }
+    m_ctl->setClock(nullptr);
 }
 
 QTEST_APPLESS_MAIN(ControllerDependencyTest)

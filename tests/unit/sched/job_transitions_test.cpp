@@ -1,4 +1,5 @@
 #include "mc/sched/job_transitions.h"
+#include "mc/sched/node_hold.h"
 
 #include <QtTest>
 
@@ -21,6 +22,33 @@ private slots:
         QCOMPARE(r.timeLimit, 600);
         QVERIFY(isOverTime(r, 650));
         QVERIFY(!isOverTime(r, 649));
+    }
+
+    // The one rule of the controller and the simulator: an exclusive job holds whole nodes,
+    // and its AllocCPUS counts them; a shared one holds its share.
+    void exclusiveJobHoldsWholeNodesAndCountsTheirCpus()
+    {
+        NodeUsage small{"cn01", 4, 8000};
+        NodeUsage big{"cn02", 16, 64000};
+        big.gpus = 2;
+        StartDecision s{
+            JobId{1}, {"cn01", "cn02"}, JobShape{2, 1, 500, 0, true}, std::nullopt, {}, false};
+        const Job r = startOnNodes(Job{}, s, {&small, &big}, 50);
+        QCOMPARE(r.allocCpus, 4 + 16);
+        applyHold(big, holdOn(big, s.shape), +1);
+        QCOMPARE(big.allocCpus, 16);
+        QCOMPARE(big.allocMemory, 64000);
+        QCOMPARE(big.allocGpus, 2);
+        applyHold(big, holdOn(big, s.shape), -1);
+        applyHold(big, holdOn(big, s.shape), -1); // never below zero
+        QCOMPARE(big.allocCpus, 0);
+
+        s.shape.exclusive = false;
+        QCOMPARE(startOnNodes(Job{}, s, {&small, &big}, 50).allocCpus, 2);
+        const NodeHold share = holdOn(big, s.shape);
+        QCOMPARE(share.cpus, 1);
+        QCOMPARE(share.memory, 500);
+        QCOMPARE(share.gpus, 0);
     }
 
     void requeueReturnsToPendingAndCountsRestarts()

@@ -154,6 +154,13 @@ private slots:
             std::vector<std::pair<Seconds, int>> events; // (time, +cpus/-cpus), ends first
             std::vector<std::pair<Seconds, long long>> memory;
             for (const auto &[start, job, position] : list) {
+                if (job->spec.exclusive) { // AllocCPUS: whole nodes, as the controller counts
+                    int whole = 0;
+                    for (const auto &name : job->nodeList) {
+                        whole += sim.config().node(name)->cpus;
+                    }
+                    QCOMPARE(job->allocCpus, whole);
+                }
                 const int cpus = job->spec.exclusive ? conf->cpus : job->cpusOnNode(position);
                 events.push_back({start, cpus});
                 events.push_back({job->endTime, -cpus});

@@ -133,6 +133,21 @@ void SlurmConfTest::readsTheReferenceClusterWithoutProblems()
     QCOMPARE(config.defMemPerCpu, std::optional<mc::sched::MiB>(500));
     QVERIFY(!config.defMemPerNode.has_value());
     QCOMPARE(config.killWait, mc::sched::Seconds{30});
+    // What `minicluster up` names as accepted without effect: Slurm's keys minicluster does
+    // not act on, not those it reads elsewhere (SlurmUser, SelectType, MessageTimeout...).
+    QStringList notImplemented;
+    for (const auto &key : parsed.notImplemented) {
+        notImplemented << QString::fromStdString(key);
+    }
+    QVERIFY2(notImplemented.startsWith(QStringLiteral("SlurmctldPort")),
+        qPrintable(notImplemented.join(u',')));
+    for (const char *key : {"SlurmdUser", "AuthType", "ProctrackType", "AccountingStorageType"}) {
+        QVERIFY2(notImplemented.contains(QLatin1String(key)), key);
+    }
+    for (const char *key :
+        {"SlurmUser", "SelectType", "SchedulerType", "DefMemPerCPU", "KillWait", "ClusterName"}) {
+        QVERIFY2(!notImplemented.contains(QLatin1String(key)), key);
+    }
 
     QCOMPARE(config.nodes.size(), std::size_t{4});
     for (const auto &node : config.nodes) {

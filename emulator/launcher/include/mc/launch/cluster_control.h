@@ -3,9 +3,11 @@
 // and entering its login node.
 
 #include "mc/emu/cluster_layout.h"
+#include "mc/proto/json.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mc::launch {
 
@@ -15,7 +17,7 @@ struct ClusterOptions {
     std::string preset = "default";
     std::string sandbox = "auto"; // auto | bubblewrap | plain
     std::string limits = "auto"; // auto | cgroup-v2 | cgroup-v1 | rlimit
-    int timeScale = 1; // job time limits run this many times faster (demos, tests)
+    int timeScale = 1; // with `up`: the cluster clock's speed (demos, tests); 1: unchanged
     std::string user; // emulated user; empty: the first of etc/minicluster.conf
 };
 
@@ -24,6 +26,19 @@ struct EmulatedUser {
     std::string account; // that user's default account
 };
 EmulatedUser emulatedUser(const ClusterOptions &options);
+
+// A request to the cluster's controller, answered within slurm.conf's MessageTimeout;
+// nullopt when it does not answer.
+std::optional<proto::Json> callController(
+    const ClusterOptions &options, const proto::Json &request);
+
+// `minicluster clock [--speed N] [--forward DURATION]`: shows the cluster clock, or changes
+// it with the controller's `clock` request (the instructor panel's). `args`: the words after
+// `clock`.
+int clock(const ClusterOptions &options, const std::vector<std::string> &args);
+// A fast-forward as `clock --forward` reads it: Slurm's time forms ("90" minutes, "1:30:00",
+// "2-12", "61-00:00:00") or a number with a unit s, m, h, d ("61d", "90s"); nullopt otherwise.
+std::optional<long long> parseForward(const std::string &text);
 
 // True when a controller answers on the cluster's socket.
 bool isUp(const ClusterOptions &options);

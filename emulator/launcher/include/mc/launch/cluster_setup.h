@@ -18,6 +18,8 @@ struct SetupResult {
     std::vector<std::string> users; // emulated users of etc/minicluster.conf
     std::vector<std::string> warnings;
     int killWait = 30;
+    // slurm.conf's keys that minicluster accepts without acting on them (`up` names them).
+    std::vector<std::string> notImplemented;
 };
 
 // Directory holding the shipped presets (<prefix>/share/minicluster/presets next to bin/).

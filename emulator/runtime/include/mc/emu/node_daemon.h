@@ -32,13 +32,13 @@ struct NodeSettings {
     int killWait = 30; // seconds between SIGTERM and SIGKILL (slurm.conf KillWait)
     LimitMode limits = LimitMode::Rlimit; // how job limits are enforced (probeLimits)
     std::string limitsDetail; // why (LimitProbe::detail), told to the controller
-    int timeScale = 1; // time limits run this many times faster (demos and tests)
+    int timeScale = 1; // a node restart (rebootSeconds) runs this many times faster
     // minicluster.conf MemoryOverrun=reboot-node (the Inserm platform): a job over its memory
     // restarts the whole node. Every job on it is killed, the controller is told
     // (`node_reboot`, then `node_rebooted` rebootSeconds later) and the culprit's end report
     // says `node_reboot`. Off: the job alone is killed and ends OUT_OF_MEMORY.
     bool rebootOnMemoryOverrun = false;
-    int rebootSeconds = 5; // divided by timeScale, like time limits
+    int rebootSeconds = 5; // divided by timeScale
 };
 
 class NodeDaemon {
@@ -62,7 +62,6 @@ private:
         UsageTracker usage;
         std::string tmpDir; // host path of $SLURM_TMPDIR
         std::string spoolDir; // host path of <spool>/jobNNNNN (script, pid)
-        proto::EventLoop::TimerId timeLimitTimer = 0;
         bool warningSent = false; // sbatch --signal went (its time, or a preemption)
         SandboxHost *sandbox = nullptr; // the node's sandbox that forked it (bubblewrap)
         bool viaBwrap = false; // a bwrap of its own is its first process (fallback)
@@ -73,7 +72,15 @@ private:
     void retryLater();
     void onMessage(const proto::Json &message);
     void launch(const proto::Json &job);
-    void signalJob(std::uint32_t jobId, int signal, bool cancel, const std::string &scope);
+    // The times of a controller's order: when it was given on the cluster clock (notices say
+    // it) and how long SIGKILL follows SIGTERM, in wall milliseconds (KillWait at the
+    // cluster clock's speed). The node has no clock of its own for jobs.
+    struct OrderTimes {
+        std::int64_t at = 0;
+        std::int64_t killWaitMs = 0;
+    };
+    void signalJob(std::uint32_t jobId, int signal, bool cancel, const std::string &scope,
+        const OrderTimes &times);
     void signalBatchShell(const RunningJob &job, int signal); // not its children
     void reapChildren();
     // A job's first process ended (reaped here or by its sandbox); false if not a job's.
@@ -87,11 +94,9 @@ private:
     void sendReport(const proto::Json &report);
     std::string endedDir() const;
     void appendNotice(const RunningJob &job, const std::string &line);
-    void terminate(std::uint32_t jobId, pid_t pid); // SIGTERM, SIGKILL after KillWait
-    void timeLimitReached(std::uint32_t jobId, pid_t pid);
+    void terminate(std::uint32_t jobId, pid_t pid, std::int64_t killWaitMs); // then SIGKILL
+    void timeLimitReached(std::uint32_t jobId, const OrderTimes &times);
     void sampleUsage();
-    void scheduleWarningSignal(
-        std::uint32_t jobId, pid_t pid, const std::string &spec, std::int64_t limit);
     void startSampling();
     void failLaunch(std::uint32_t jobId, const std::string &error);
     // MemoryOverrun=reboot-node: job `culprit` went over its memory; the node "restarts".

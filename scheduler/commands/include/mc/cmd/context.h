@@ -47,7 +47,7 @@ struct Context {
     UserInfo user; // who runs the command (getpwuid(getuid()))
     UserLookup lookupUser; // the user database (getpwnam/getpwuid)
     std::string hostname; // short host name (sbatch's submit_host)
-    std::int64_t now = 0; // wall clock, seconds since the epoch
+    std::int64_t now = 0; // wall clock, seconds since the epoch (clusterNow(): the cluster's)
     // Text of the cluster's slurm.conf ($SLURM_CONF, else $MINICLUSTER_DIR/etc/slurm.conf);
     // nullopt when there is none. sinfo and scontrol read what the controller does not report
     // (features, DefaultTime, global keys) from it, as real Slurm's commands do.
@@ -62,6 +62,12 @@ struct Context {
     // Value of an environment variable; nullopt when unset (an empty value is set).
     std::optional<std::string> getenv(std::string_view name) const;
 };
+
+// The cluster's clock (ping's `now`), which runs faster than the wall clock or ahead of it
+// when an instructor changed it (`minicluster clock`); ctx.now when the controller does not
+// answer. Commands that date or time jobs (sacct's defaults and Elapsed, sbatch --begin,
+// scontrol's times) read this, never ctx.now directly.
+std::int64_t clusterNow(const Context &ctx);
 
 // The context of the running process: its arguments, environ, cwd, stdin, std::cout/std::cerr,
 // the user database, and a controller reached through mc::proto::Client on

@@ -41,11 +41,17 @@ bool prologFlagsContain(const std::string &slurmConf);
 
 // The cluster's time: wall clock * speed + offset (instructors speed it up or jump ahead).
 // Changing the speed keeps `now` continuous; the state is saved in the job store so that a
-// restarted controller keeps the same time.
+// restarted controller keeps the same time. The one clock of the cluster: everything that
+// dates or times a job reads it (docs/design.md, "One cluster clock").
 class ClusterClock {
 public:
     explicit ClusterClock(std::function<double()> wall = {});
     Seconds now() const;
+    // The cluster time of a wall-clock instant (seconds since the epoch), at today's speed
+    // and offset: a node's report of when a process ended.
+    Seconds at(double wall) const;
+    // How many wall milliseconds `seconds` of cluster time last at today's speed.
+    std::int64_t wallMs(Seconds seconds) const;
     double speed() const { return m_speed; }
     double offset() const { return m_offset; }
     void setSpeed(double speed); // > 0
@@ -81,7 +87,11 @@ public:
     // before any pass; a lost daemon's batch jobs stay RUNNING until its node's next daemon
     // registers (docs/design.md, "At most once").
     void nodeRegistered(const std::string &node, const proto::Json &message, Seconds now);
-    void nodeReport(const std::string &node, const proto::Json &message, Seconds now);
+    // `pass`: a job's end is followed by a scheduling pass at once; false leaves it to the
+    // caller (the Server runs one pass for the reports of a loop round, as the simulator one
+    // for the ends of an instant).
+    void nodeReport(
+        const std::string &node, const proto::Json &message, Seconds now, bool pass = true);
     void nodeLost(const std::string &node, Seconds now);
 
     // Runs a scheduling pass and applies it.
@@ -104,8 +114,16 @@ public:
     // alloc_release.
     static bool isStepRequest(const std::string &op);
     proto::Json handleStepRequest(const proto::Json &request, Seconds now);
-    // Ends interactive allocations past their time limit (TIMEOUT); called every second.
-    void expireAllocations(Seconds now);
+    // Time limits on the cluster clock (controller_time.cpp): jobs past TimeLimit +
+    // OverTimeLimit end TIMEOUT at that instant (a batch job COMPLETING until its node reports
+    // the processes gone, after SIGTERM and, KillWait later, SIGKILL); --signal's warning is
+    // sent `seconds` before the limit. Called every tick and after each clock change.
+    void enforceTimeLimits(Seconds now);
+    // The next instant after `now` at which enforceTimeLimits() has something to do (the
+    // daemon's tick waits no longer), if any.
+    std::optional<Seconds> nextTimeEvent(Seconds now) const;
+    // The cluster clock's speed (1 without a clock).
+    double clockSpeed() const { return m_clock ? m_clock->speed() : 1.0; }
 
 private:
     struct NodeInfo {
@@ -246,6 +264,11 @@ private:
     proto::Json shares(const proto::Json &request, Seconds now) const;
     proto::Json nodeUpdate(const proto::Json &request, Seconds now);
     proto::Json clockRequest(const proto::Json &request, Seconds now);
+    void timeOut(sched::Job &job, Seconds deadline);
+    // A batch job timeOut() ended, waiting for its node's end report (kept in the store).
+    static bool timingOut(const sched::Job &job);
+    // When a job ended, on the cluster clock, from its node's report (a wall-clock time).
+    Seconds reportedEnd(const sched::Job &job, const proto::Json &report, Seconds now) const;
     proto::Json configInfo(Seconds now) const;
     proto::Json testOnly(sched::Job job, Seconds now) const;
 
@@ -267,6 +290,7 @@ private:
     std::map<sched::JobId, bool> m_requeueOnEnd; // scontrol requeue of a running job (hold?)
     proto::Json m_lastPlan; // the last `plan` event sent
     ClusterClock *m_clock = nullptr;
+    std::set<sched::JobId> m_warned; // running jobs whose --signal warning was sent
     std::size_t m_passes = 0;
     std::set<sched::JobId> m_unsaved; // records the store refused, written again each pass
     std::vector<acct::StepRecord> m_unsavedSteps;

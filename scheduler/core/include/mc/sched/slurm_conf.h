@@ -125,6 +125,9 @@ struct ConfigProblem {
 struct ParsedConfig {
     ClusterConfig config;
     std::vector<ConfigProblem> problems; // unknown keys and bad values; empty when clean
+    // Keys of the file that Slurm knows and minicluster accepts without acting on them (said
+    // at `minicluster up`), as written, in file order.
+    std::vector<std::string> notImplemented;
 };
 
 // Parses slurm.conf text: `Key=Value` pairs (one per line outside NodeName=/PartitionName=
