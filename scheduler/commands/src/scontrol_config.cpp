@@ -1,6 +1,7 @@
 #include "scontrol_config.h"
 
 #include "mc/sched/slurm_conf.h"
+#include "mc/sched/slurm_version.h"
 #include "mc/sched/time_format.h"
 #include "text.h"
 
@@ -302,7 +303,7 @@ std::string configText(const ConfigFacts &facts)
         } else if (key == "SLURM_CONF") {
             value = facts.confPath;
         } else if (key == "SLURM_VERSION") {
-            value = "22.05.8";
+            value = sched::kSlurmRelease;
         } else if (key == "MaxNodeCount") {
             value = std::to_string(parsed.config.nodes.size());
         } else if (key == "SlurmctldHost[0]") {

@@ -1,6 +1,8 @@
 #pragma once
 // Small text helpers shared by the commands: Slurm's message shapes, list splitting, padding.
 
+#include "mc/sched/slurm_version.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,7 +12,7 @@
 namespace mc::cmd {
 
 // What every Slurm command prints for --version (Debian's package name, as in the reference).
-inline constexpr std::string_view kSlurmVersion = "slurm-wlm 22.05.8\n";
+inline const std::string kSlurmVersion = "slurm-wlm " + std::string(sched::kSlurmRelease) + "\n";
 
 // "<program>: error: <message>\n", Slurm's error() line.
 std::string errorLine(std::string_view program, std::string_view message);
