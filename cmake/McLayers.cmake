@@ -22,8 +22,9 @@ set(MC_MAY_LINK_mc_launcher mc_emu_runtime mc_sched_core mc_protocol mc_storage 
     mc_workstation)
 set(MC_MAY_LINK_mc_term_core "")
 set(MC_MAY_LINK_mc_term_widget mc_term_core)
-# The Filesystems view reads the storage node's usage and purge rules (std-only libraries).
-set(MC_MAY_LINK_mc_gui_models mc_protocol mc_sched_core mc_emu_model mc_storage)
+# The Filesystems view reads the storage node's usage and purge rules (std-only libraries); the
+# background load reads SWF traces with the simulator's one reader.
+set(MC_MAY_LINK_mc_gui_models mc_protocol mc_sched_core mc_emu_model mc_storage mc_simulator)
 set(MC_MAY_LINK_mc_gui_app mc_gui_models mc_term_core mc_term_widget mc_lessons mc_protocol
     mc_sched_core)
 
