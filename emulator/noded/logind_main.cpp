@@ -32,7 +32,7 @@ int main(int argc, char **argv)
     text << conf.rdbuf();
     settings.policy = mc::emu::parseLoginPolicy(text.str());
     for (const auto &problem : settings.policy.problems) {
-        std::fprintf(stderr, "minicluster-logind: minicluster.conf: %s\n", problem.c_str());
+        std::fprintf(stderr, "minicluster-logind: etc/%s\n", problem.c_str());
     }
     std::string how = mc::emu::describeLoginPolicy(settings.policy);
     if (settings.policy.action == mc::emu::LoginAction::Throttle

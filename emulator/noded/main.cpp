@@ -55,8 +55,8 @@ int main(int argc, char **argv)
         text << conf.rdbuf();
         const mc::emu::MemoryOverrunPolicy overrun = mc::emu::parseMemoryOverrun(text.str());
         for (const auto &problem : overrun.problems) {
-            std::fprintf(stderr, "minicluster-noded %s: etc/minicluster.conf %s\n",
-                settings.name.c_str(), problem.c_str());
+            std::fprintf(
+                stderr, "minicluster-noded %s: etc/%s\n", settings.name.c_str(), problem.c_str());
         }
         settings.rebootOnMemoryOverrun = overrun.rebootNode;
         settings.rebootSeconds = overrun.rebootSeconds;

@@ -1,5 +1,7 @@
 #include "mc/launch/cluster_setup.h"
 
+#include "mc/emu/login_policy.h"
+#include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/storage/cluster_storage.h"
@@ -132,12 +134,15 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
         result.warnings.push_back(
             "etc/slurm.conf line " + std::to_string(p.line) + ": " + p.message);
     }
-    auto users = sched::parseSiteUsers(siteConf);
-    for (const auto &p : users.problems) {
-        result.warnings.push_back("etc/minicluster.conf " + p);
+    // Every problem of minicluster.conf, keys first (the daemons log theirs too).
+    const auto users = sched::parseSiteUsers(siteConf);
+    std::vector<std::string> site = sched::readSiteConf(siteConf).problems;
+    for (const auto &problems : {users.problems, storage::parseStorageConf(siteConf).problems,
+             emu::parseLoginPolicy(siteConf).problems}) {
+        site.insert(site.end(), problems.begin(), problems.end());
     }
-    for (const auto &p : storage::parseStorageConf(siteConf).problems) {
-        result.warnings.push_back("etc/minicluster.conf " + p);
+    for (const auto &p : site) {
+        result.warnings.push_back("etc/" + p);
     }
     result.killWait = static_cast<int>(parsed.config.killWait);
 

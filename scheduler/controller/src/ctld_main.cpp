@@ -1,6 +1,7 @@
 // minicluster-ctld --dir CLUSTER_DIR: the controller of one cluster directory.
 #include "mc/ctl/server.h"
 #include "mc/proto/event_loop.h"
+#include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 
@@ -86,8 +87,10 @@ int main(int argc, char **argv)
     readFile(dir + "/etc/minicluster.conf", site);
     auto users = mc::sched::parseSiteUsers(site);
     parsed.config.qos = mc::sched::parseSiteQos(site, users.problems);
-    for (const auto &problem : users.problems) {
-        std::fprintf(stderr, "minicluster-ctld: etc/minicluster.conf %s\n", problem.c_str());
+    auto problems = mc::sched::readSiteConf(site).problems;
+    problems.insert(problems.end(), users.problems.begin(), users.problems.end());
+    for (const auto &problem : problems) {
+        std::fprintf(stderr, "minicluster-ctld: etc/%s\n", problem.c_str());
     }
 
     mc::acct::JobStore store;

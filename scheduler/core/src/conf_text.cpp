@@ -8,7 +8,7 @@ namespace mc::sched {
 
 std::string ConfLine::where() const
 {
-    return "line " + std::to_string(number) + ": ";
+    return "minicluster.conf:" + std::to_string(number) + ": ";
 }
 
 std::vector<ConfLine> confLines(std::string_view text)
