@@ -2,6 +2,8 @@
 # Each mc_* library and program may link only the mc_* libraries named for it here (its direct
 # links; what those bring is checked at their own row). A new link that is not in this table
 # fails configure, so the layering changes only on purpose, in this file and in the docs.
+# mc_base (std-only helpers: text, whole files) links nothing, and every row may link it.
+set(MC_MAY_LINK_mc_base "")
 set(MC_MAY_LINK_mc_sched_core "")
 set(MC_MAY_LINK_mc_protocol "")
 set(MC_MAY_LINK_mc_simulator mc_sched_core)
@@ -63,7 +65,7 @@ function(mc_check_layers)
       continue()
     endif()
     foreach(lib IN LISTS libs)
-      if(lib MATCHES "^mc_" AND NOT lib STREQUAL "mc_warnings"
+      if(lib MATCHES "^mc_" AND NOT lib STREQUAL "mc_warnings" AND NOT lib STREQUAL "mc_base"
          AND NOT lib IN_LIST MC_MAY_LINK_${t})
         string(APPEND errors "\n  ${t} links ${lib}, which cmake/McLayers.cmake does not allow")
       endif()

@@ -1,5 +1,6 @@
 #include "memory_overrun.h"
 
+#include "mc/base/text.h"
 #include "mc/sched/minicluster_conf.h"
 
 namespace mc::emu {
@@ -14,10 +15,10 @@ MemoryOverrunPolicy parseMemoryOverrun(std::string_view confText)
             if (eq == std::string::npos) {
                 continue; // readSiteConf() reports it
             }
-            const std::string key = sched::lowerCase(word.substr(0, eq));
+            const std::string key = base::toLower(word.substr(0, eq));
             const std::string value = word.substr(eq + 1);
             if (key == "memoryoverrun") {
-                const std::string mode = sched::lowerCase(value);
+                const std::string mode = base::toLower(value);
                 if (mode == "reboot-node" || mode == "kill-job") {
                     policy.rebootNode = mode == "reboot-node";
                 } else {

@@ -1,5 +1,6 @@
 #include "mc/launch/cluster_setup.h"
 
+#include "mc/base/file.h"
 #include "mc/emu/login_policy.h"
 #include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
@@ -17,18 +18,6 @@ namespace mc::launch {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool readFile(const std::string &path, std::string &out)
-{
-    std::ifstream in(path);
-    if (!in) {
-        return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
-}
 
 bool writeFile(const std::string &path, const std::string &text)
 {
@@ -125,10 +114,8 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
             fs::copy_file(source + "/" + file, target, ec);
         }
     }
-    std::string slurmConf;
-    std::string siteConf;
-    readFile(layout.etc() + "/slurm.conf", slurmConf);
-    readFile(layout.etc() + "/minicluster.conf", siteConf);
+    const std::string slurmConf = base::fileText(layout.etc() + "/slurm.conf");
+    const std::string siteConf = base::fileText(layout.etc() + "/minicluster.conf");
     auto parsed = sched::parseSlurmConf(slurmConf);
     for (const auto &p : parsed.problems) {
         result.warnings.push_back(

@@ -1,5 +1,6 @@
 #include "mc/emu/login_policy.h"
 
+#include "mc/base/text.h"
 #include "mc/sched/minicluster_conf.h"
 
 #include <algorithm>
@@ -7,7 +8,7 @@
 
 namespace mc::emu {
 
-using sched::lowerCase;
+using base::toLower;
 using sched::parseNonNegative;
 
 namespace {
@@ -32,11 +33,11 @@ LoginPolicy parseLoginPolicy(std::string_view confText)
             if (eq == std::string::npos) {
                 continue; // readSiteConf() reports it
             }
-            std::string key = lowerCase(word.substr(0, eq));
+            std::string key = toLower(word.substr(0, eq));
             std::string value = word.substr(eq + 1);
             double number = 0;
             if (key == "loginpolicy") {
-                std::string v = lowerCase(value);
+                std::string v = toLower(value);
                 if (v == "throttle") {
                     policy.action = LoginAction::Throttle;
                 } else if (v == "kill") {

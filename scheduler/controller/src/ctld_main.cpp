@@ -1,4 +1,5 @@
 // minicluster-ctld --dir CLUSTER_DIR: the controller of one cluster directory.
+#include "mc/base/file.h"
 #include "mc/ctl/server.h"
 #include "mc/proto/event_loop.h"
 #include "mc/sched/minicluster_conf.h"
@@ -15,18 +16,6 @@
 #include <unistd.h>
 
 namespace {
-
-bool readFile(const std::string &path, std::string &out)
-{
-    std::ifstream in(path);
-    if (!in) {
-        return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
-}
 
 void periodic(
     mc::proto::EventLoop &loop, mc::ctl::Controller &controller, const mc::ctl::Server &server)
@@ -54,11 +43,12 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: minicluster-ctld --dir CLUSTER_DIR\n");
         return 2;
     }
-    std::string text;
-    if (!readFile(dir + "/etc/slurm.conf", text)) {
+    const auto slurmConf = mc::base::readFile(dir + "/etc/slurm.conf");
+    if (!slurmConf) {
         std::fprintf(stderr, "minicluster-ctld: cannot read %s/etc/slurm.conf\n", dir.c_str());
         return 1;
     }
+    const std::string &text = *slurmConf;
     auto parsed = mc::sched::parseSlurmConf(text);
     for (const auto &problem : parsed.problems) {
         std::fprintf(stderr, "minicluster-ctld: etc/slurm.conf line %d: %s\n", problem.line,
@@ -83,8 +73,7 @@ int main(int argc, char **argv)
     for (const char *name : {"ctld.sqlite", "ctld.sqlite-wal", "ctld.sqlite-shm"}) {
         ::chmod((dir + "/state/" + name).c_str(), 0600); // made before this rule
     }
-    std::string site;
-    readFile(dir + "/etc/minicluster.conf", site);
+    const std::string site = mc::base::fileText(dir + "/etc/minicluster.conf");
     auto users = mc::sched::parseSiteUsers(site);
     parsed.config.qos = mc::sched::parseSiteQos(site, users.problems);
     auto problems = mc::sched::readSiteConf(site).problems;

@@ -48,11 +48,4 @@ std::vector<std::string> splitConfWords(std::string_view line)
     return words;
 }
 
-std::string lowerCase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
 } // namespace mc::sched

@@ -1,5 +1,7 @@
 #include "mc/sched/minicluster_conf.h"
 
+#include "mc/base/text.h"
+
 #include <algorithm>
 #include <array>
 #include <initializer_list>
@@ -21,11 +23,6 @@ const std::array<Kind, 7> kKinds{{
     {SiteKey::LoginPolicy, {"LoginPolicy", "CpuShare", "Window", "Grace", "ThrottleShare"}},
     {SiteKey::MemoryOverrun, {"MemoryOverrun", "RebootTime"}},
 }};
-
-bool sameKey(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && lowerCase(std::string(a)) == lowerCase(std::string(b));
-}
 
 } // namespace
 
@@ -58,7 +55,7 @@ SiteConf readSiteConf(std::string_view text)
         const std::string where = line.where();
         const std::string head = words[0].substr(0, words[0].find('='));
         const auto kind = std::find_if(kKinds.begin(), kKinds.end(),
-            [&head](const Kind &k) { return sameKey(*k.keys.begin(), head); });
+            [&head](const Kind &k) { return base::equalsIgnoreCase(*k.keys.begin(), head); });
         if (kind == kKinds.end() || words[0].find('=') == std::string::npos) {
             conf.problems.push_back(words[0].find('=') == std::string::npos
                     ? where + "'" + words[0] + "' is not Key=Value"
@@ -73,7 +70,7 @@ SiteConf readSiteConf(std::string_view text)
             }
             const std::string key = words[i].substr(0, eq);
             const bool known = std::any_of(kind->keys.begin() + 1, kind->keys.end(),
-                [&key](std::string_view k) { return sameKey(k, key); });
+                [&key](std::string_view k) { return base::equalsIgnoreCase(k, key); });
             if (!known) {
                 conf.problems.push_back(where + "unknown key \"" + key + "\" on a "
                     + std::string(*kind->keys.begin()) + "= line");

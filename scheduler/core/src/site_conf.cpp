@@ -1,5 +1,6 @@
 #include "mc/sched/site_conf.h"
 
+#include "mc/base/text.h"
 #include "mc/sched/minicluster_conf.h"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ SiteUsers parseSiteUsers(std::string_view text)
             if (eq == std::string::npos) {
                 continue; // readSiteConf() reports it
             }
-            std::string key = lowerCase(word.substr(0, eq));
+            std::string key = base::toLower(word.substr(0, eq));
             std::string value = word.substr(eq + 1);
             auto number = [&](std::uint32_t &target) {
                 auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), target);
@@ -81,7 +82,7 @@ std::vector<QosConfig> parseSiteQos(std::string_view text, std::vector<std::stri
         bool ok = !qos.name.empty();
         for (std::size_t i = 1; i < words.size() && ok; ++i) {
             const auto eq = words[i].find('=');
-            ok = eq != std::string::npos && lowerCase(words[i].substr(0, eq)) == "priority"
+            ok = eq != std::string::npos && base::toLower(words[i].substr(0, eq)) == "priority"
                 && parseNonNegative(std::string_view(words[i]).substr(eq + 1), qos.priority);
         }
         if (!ok) {

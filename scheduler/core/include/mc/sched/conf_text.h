@@ -26,9 +26,6 @@ std::vector<ConfLine> confLines(std::string_view text);
 // Words separated by blanks (space, tab); a "quoted" run keeps its blanks, the quotes dropped.
 std::vector<std::string> splitConfWords(std::string_view line);
 
-// ASCII lower-case copy (keys are matched without regard to case).
-std::string lowerCase(std::string text);
-
 // The whole of `text` as a non-negative number (int, long or double); false (and `out`
 // unspecified) for anything else: empty, a sign, trailing text, a negative value.
 template <class Number> bool parseNonNegative(std::string_view text, Number &out)
