@@ -107,6 +107,7 @@ int main(int argc, char **argv)
         return 1;
     }
     mc::ctl::Server server(loop, controller);
+    controller.setBootTime(server.now());
     gateway.target = &server;
     if (!server.listen(dir + "/run/ctld.sock", error)) {
         std::fprintf(
