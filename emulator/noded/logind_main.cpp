@@ -1,6 +1,7 @@
 // minicluster-logind --dir CLUSTER_DIR [--limits MODE]: the login node's watchdog (see
 // mc/emu/login_watcher.h). Started by `minicluster up`; reads the LoginPolicy= line of
 // etc/minicluster.conf and records what it enforces in run/login-policy for `minicluster status`.
+#include "mc/base/file.h"
 #include "mc/emu/login_watcher.h"
 
 #include <csignal>
@@ -27,12 +28,10 @@ int main(int argc, char **argv)
         return 2;
     }
     settings.limits = mc::emu::parseLimitMode(limits).value_or(mc::emu::LimitMode::Rlimit);
-    std::ifstream conf(settings.layout.etc() + "/minicluster.conf");
-    std::ostringstream text;
-    text << conf.rdbuf();
-    settings.policy = mc::emu::parseLoginPolicy(text.str());
+    settings.policy = mc::emu::parseLoginPolicy(
+        mc::base::fileText(settings.layout.etc() + "/minicluster.conf"));
     for (const auto &problem : settings.policy.problems) {
-        std::fprintf(stderr, "minicluster-logind: minicluster.conf: %s\n", problem.c_str());
+        std::fprintf(stderr, "minicluster-logind: etc/%s\n", problem.c_str());
     }
     std::string how = mc::emu::describeLoginPolicy(settings.policy);
     if (settings.policy.action == mc::emu::LoginAction::Throttle

@@ -1,5 +1,6 @@
 // minicluster-noded --dir CLUSTER_DIR --node NAME [--sandbox bubblewrap|plain] [--kill-wait S]
 //                   [--limits auto|cgroup-v2|cgroup-v1|rlimit] [--time-scale N]
+#include "mc/base/file.h"
 #include "mc/emu/node_daemon.h"
 #include "mc/emu/process.h"
 #include "memory_overrun.h"
@@ -9,8 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 int main(int argc, char **argv)
@@ -50,13 +49,11 @@ int main(int argc, char **argv)
     }
     {
         // The site's policy for a job over its memory (memory_overrun.h).
-        std::ifstream conf(settings.layout.dir + "/etc/minicluster.conf");
-        std::ostringstream text;
-        text << conf.rdbuf();
-        const mc::emu::MemoryOverrunPolicy overrun = mc::emu::parseMemoryOverrun(text.str());
+        const mc::emu::MemoryOverrunPolicy overrun = mc::emu::parseMemoryOverrun(
+            mc::base::fileText(settings.layout.dir + "/etc/minicluster.conf"));
         for (const auto &problem : overrun.problems) {
-            std::fprintf(stderr, "minicluster-noded %s: etc/minicluster.conf %s\n",
-                settings.name.c_str(), problem.c_str());
+            std::fprintf(
+                stderr, "minicluster-noded %s: etc/%s\n", settings.name.c_str(), problem.c_str());
         }
         settings.rebootOnMemoryOverrun = overrun.rebootNode;
         settings.rebootSeconds = overrun.rebootSeconds;

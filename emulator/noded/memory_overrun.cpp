@@ -1,27 +1,24 @@
 #include "memory_overrun.h"
 
-#include "mc/sched/conf_text.h"
+#include "mc/base/text.h"
+#include "mc/sched/minicluster_conf.h"
 
 namespace mc::emu {
 
 MemoryOverrunPolicy parseMemoryOverrun(std::string_view confText)
 {
     MemoryOverrunPolicy policy;
-    for (const sched::ConfLine &line : sched::confLines(confText)) {
-        const auto words = sched::splitConfWords(line.text);
-        if (words.empty() || sched::lowerCase(words[0]).rfind("memoryoverrun=", 0) != 0) {
-            continue;
-        }
+    const auto conf = sched::readSiteConf(confText);
+    for (const auto &[kind, line, words] : conf.linesOf(sched::SiteKey::MemoryOverrun)) {
         for (const auto &word : words) {
             const auto eq = word.find('=');
             if (eq == std::string::npos) {
-                policy.problems.push_back(line.where() + "'" + word + "' is not Key=Value");
-                continue;
+                continue; // readSiteConf() reports it
             }
-            const std::string key = sched::lowerCase(word.substr(0, eq));
+            const std::string key = base::toLower(word.substr(0, eq));
             const std::string value = word.substr(eq + 1);
             if (key == "memoryoverrun") {
-                const std::string mode = sched::lowerCase(value);
+                const std::string mode = base::toLower(value);
                 if (mode == "reboot-node" || mode == "kill-job") {
                     policy.rebootNode = mode == "reboot-node";
                 } else {
@@ -36,8 +33,6 @@ MemoryOverrunPolicy parseMemoryOverrun(std::string_view confText)
                     policy.problems.push_back(
                         line.where() + "RebootTime= needs whole seconds from 1 to 600");
                 }
-            } else {
-                policy.problems.push_back(line.where() + "unknown key " + word.substr(0, eq) + "=");
             }
         }
     }

@@ -3,6 +3,7 @@
 #include "fake_controller.h"
 #include "mc/gui/background_load.h"
 #include "mc/gui/request_client.h"
+#include "mc/sim/swf.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,6 +39,34 @@ private Q_SLOTS:
         QCOMPARE(jobs[0].userId, 3);
         QCOMPARE(jobs[1].processors, 4);
         QCOMPARE(jobs[1].requestedTime, 900);
+    }
+
+    // The app and the simulator once read SWF apart: the app split on blanks only (a
+    // tab-separated archive gave no job), took a line of 12 fields, and read "300.00" as 0.
+    // Both now read with the simulator's reader and agree on every line.
+    void swfIsReadAsTheSimulatorReadsIt()
+    {
+        const QString text
+            = QStringLiteral("1\t60\t0\t300\t2\t-1\t-1\t2\t600\t2048\t1\t3\t1\t-1\t1\t-1\t-1\t-1\n"
+                             "2 90 0 300.00 1 -1 -1 -1 -1 -1 1 4 1 -1 1 -1 -1 -1\n"
+                             "3 100 0 300 1 -1 -1 1 60 -1 1 5\n");
+        int skipped = 0;
+        const auto jobs = parseSwf(text, &skipped);
+        const auto trace = mc::sim::parseSwf(text.toStdString());
+        QCOMPARE(skipped, 1); // the 12-field line
+        QCOMPARE(trace.problems.size(), std::size_t{1});
+        QCOMPARE(jobs.size(), trace.jobs.size());
+        QCOMPARE(jobs.size(), std::size_t{2});
+        QCOMPARE(jobs[0].submit, 60);
+        QCOMPARE(jobs[0].processors, 2);
+        QCOMPARE(jobs[0].requestedTime, 600);
+        QCOMPARE(jobs[0].memoryKbPerProcessor, 2048);
+        QCOMPARE(jobs[1].runTime, 300);
+        QCOMPARE(jobs[1].userId, 4);
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            QCOMPARE(jobs[i].runTime, static_cast<qint64>(trace.jobs[i].runTime));
+            QCOMPARE(jobs[i].userId, trace.jobs[i].user);
+        }
     }
 
     void submitRequestIsAPlainSleepJobAsTheClassmate()

@@ -41,6 +41,7 @@ private slots:
     void busyProcessIsWarnedThenThrottledAndStatusSaysSo();
     void killPolicyEndsTheBusyProcess();
     void lightWorkIsLeftAlone();
+    void upReportsAMisspeltKeyWithItsLine();
 };
 
 void LoginPolicyTest::busyProcessIsWarnedThenThrottledAndStatusSaysSo()
@@ -95,6 +96,38 @@ void LoginPolicyTest::lightWorkIsLeftAlone()
     ShellResult r = cluster.shell(QStringLiteral("sleep 4; echo done"));
     QCOMPARE(r.out, QStringLiteral("done\n"));
     QVERIFY2(!r.err.contains(QStringLiteral("login1:")), qPrintable(r.err));
+}
+
+// minicluster.conf's keys are read in one place (sched::readSiteConf): a misspelt key is not
+// skipped by every daemon but said by `minicluster up`, with the file and line, and so are a
+// bad value and the logind's own reading of its line; the cluster still starts.
+void LoginPolicyTest::upReportsAMisspeltKeyWithItsLine()
+{
+    ClusterFixture cluster;
+    QVERIFY(setLoginPolicy(
+        cluster, QStringLiteral("LoginPolicy=kill Windw=5 Grace=soon\nSharedFsLatncy=1ms")));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    QFile conf(cluster.dir() + QStringLiteral("/etc/minicluster.conf"));
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(conf.readAll()).split(QLatin1Char('\n'));
+    const QString policyLine
+        = QString::number(lines.indexOf(QStringLiteral("LoginPolicy=kill Windw=5 Grace=soon")) + 1);
+    const QString latencyLine
+        = QString::number(lines.indexOf(QStringLiteral("SharedFsLatncy=1ms")) + 1);
+    const QString out = cluster.lastError();
+    for (const QString &expected : {QStringLiteral("minicluster: warning: etc/minicluster.conf:%1: "
+                                                   "unknown key \"Windw\" on a LoginPolicy= line")
+                                        .arg(policyLine),
+             QStringLiteral(
+                 "minicluster: warning: etc/minicluster.conf:%1: unknown key \"SharedFsLatncy\"")
+                 .arg(latencyLine),
+             QStringLiteral("minicluster: warning: etc/minicluster.conf:%1: Grace= needs a number")
+                 .arg(policyLine)}) {
+        QVERIFY2(
+            out.contains(expected), qPrintable(expected + QStringLiteral("\n--- in ---\n") + out));
+    }
+    QVERIFY2(
+        policyLine != QLatin1String("0") && latencyLine != QLatin1String("0"), qPrintable(out));
 }
 
 QTEST_GUILESS_MAIN(LoginPolicyTest)

@@ -1,5 +1,6 @@
 #include "mc/launch/cluster_control.h"
 
+#include "mc/base/file.h"
 #include "mc/emu/job_limiter.h"
 #include "mc/emu/login_watcher.h"
 #include "mc/emu/process.h"
@@ -158,10 +159,7 @@ std::string defaultUser(const ClusterOptions &o)
     if (!o.user.empty()) {
         return o.user;
     }
-    std::ifstream in(o.layout.etc() + "/minicluster.conf");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    auto users = sched::parseSiteUsers(ss.str());
+    auto users = sched::parseSiteUsers(base::fileText(o.layout.etc() + "/minicluster.conf"));
     return users.users.empty() ? std::string("alice") : users.users.front().name;
 }
 
@@ -171,10 +169,7 @@ EmulatedUser emulatedUser(const ClusterOptions &options)
 {
     EmulatedUser who;
     who.name = defaultUser(options);
-    std::ifstream in(options.layout.etc() + "/minicluster.conf");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    auto users = sched::parseSiteUsers(ss.str());
+    auto users = sched::parseSiteUsers(base::fileText(options.layout.etc() + "/minicluster.conf"));
     if (const sched::SiteUser *u = users.find(who.name)) {
         who.account = u->defaultAccount;
     }
@@ -567,10 +562,7 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     }
     emu::SandboxMode mode = recordedMode(o);
     std::string user = defaultUser(o);
-    std::ifstream conf(o.layout.etc() + "/minicluster.conf");
-    std::ostringstream ss;
-    ss << conf.rdbuf();
-    auto users = sched::parseSiteUsers(ss.str());
+    auto users = sched::parseSiteUsers(base::fileText(o.layout.etc() + "/minicluster.conf"));
     const sched::SiteUser *u = users.find(user);
     if (!u) {
         std::fprintf(stderr, "minicluster: no user '%s' in %s/minicluster.conf\n", user.c_str(),
@@ -641,10 +633,8 @@ ws::WorkstationOptions workstationOptions(const ClusterOptions &o)
     w.layout = o.layout;
     w.binDir = o.binDir;
     w.user = defaultUser(o);
-    std::ifstream in(o.layout.etc() + "/slurm.conf");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    w.clusterName = sched::parseSlurmConf(ss.str()).config.clusterName;
+    w.clusterName
+        = sched::parseSlurmConf(base::fileText(o.layout.etc() + "/slurm.conf")).config.clusterName;
     w.mode = recordedMode(o);
     return w;
 }

@@ -1,5 +1,8 @@
 #include "mc/launch/cluster_setup.h"
 
+#include "mc/base/file.h"
+#include "mc/emu/login_policy.h"
+#include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/storage/cluster_storage.h"
@@ -15,18 +18,6 @@ namespace mc::launch {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool readFile(const std::string &path, std::string &out)
-{
-    std::ifstream in(path);
-    if (!in) {
-        return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
-}
 
 bool writeFile(const std::string &path, const std::string &text)
 {
@@ -123,21 +114,22 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
             fs::copy_file(source + "/" + file, target, ec);
         }
     }
-    std::string slurmConf;
-    std::string siteConf;
-    readFile(layout.etc() + "/slurm.conf", slurmConf);
-    readFile(layout.etc() + "/minicluster.conf", siteConf);
+    const std::string slurmConf = base::fileText(layout.etc() + "/slurm.conf");
+    const std::string siteConf = base::fileText(layout.etc() + "/minicluster.conf");
     auto parsed = sched::parseSlurmConf(slurmConf);
     for (const auto &p : parsed.problems) {
         result.warnings.push_back(
             "etc/slurm.conf line " + std::to_string(p.line) + ": " + p.message);
     }
-    auto users = sched::parseSiteUsers(siteConf);
-    for (const auto &p : users.problems) {
-        result.warnings.push_back("etc/minicluster.conf " + p);
+    // Every problem of minicluster.conf, keys first (the daemons log theirs too).
+    const auto users = sched::parseSiteUsers(siteConf);
+    std::vector<std::string> site = sched::readSiteConf(siteConf).problems;
+    for (const auto &problems : {users.problems, storage::parseStorageConf(siteConf).problems,
+             emu::parseLoginPolicy(siteConf).problems}) {
+        site.insert(site.end(), problems.begin(), problems.end());
     }
-    for (const auto &p : storage::parseStorageConf(siteConf).problems) {
-        result.warnings.push_back("etc/minicluster.conf " + p);
+    for (const auto &p : site) {
+        result.warnings.push_back("etc/" + p);
     }
     result.killWait = static_cast<int>(parsed.config.killWait);
     result.notImplemented = parsed.notImplemented;

@@ -1,16 +1,14 @@
 #include "mc/emu/login_policy.h"
 
-#include "mc/sched/conf_text.h"
+#include "mc/base/text.h"
+#include "mc/sched/minicluster_conf.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 
 namespace mc::emu {
 
-using sched::ConfLine;
-using sched::confLines;
-using sched::lowerCase;
+using base::toLower;
 using sched::parseNonNegative;
 
 namespace {
@@ -27,24 +25,19 @@ std::string cpus(double value)
 LoginPolicy parseLoginPolicy(std::string_view confText)
 {
     LoginPolicy policy;
-    for (const ConfLine &line : confLines(confText)) {
-        std::istringstream words(line.text);
-        std::string first;
-        if (!(words >> first) || lowerCase(first.substr(0, 12)) != "loginpolicy=") {
-            continue;
-        }
+    const auto conf = sched::readSiteConf(confText);
+    for (const auto &[kind, line, words] : conf.linesOf(sched::SiteKey::LoginPolicy)) {
         const std::string where = line.where();
-        for (std::string word = first; !word.empty(); word.clear(), words >> word) {
+        for (const std::string &word : words) {
             auto eq = word.find('=');
             if (eq == std::string::npos) {
-                policy.problems.push_back(where + "'" + word + "' is not Key=Value");
-                continue;
+                continue; // readSiteConf() reports it
             }
-            std::string key = lowerCase(word.substr(0, eq));
+            std::string key = toLower(word.substr(0, eq));
             std::string value = word.substr(eq + 1);
             double number = 0;
             if (key == "loginpolicy") {
-                std::string v = lowerCase(value);
+                std::string v = toLower(value);
                 if (v == "throttle") {
                     policy.action = LoginAction::Throttle;
                 } else if (v == "kill") {
@@ -57,7 +50,7 @@ LoginPolicy parseLoginPolicy(std::string_view confText)
                 }
             } else if (key != "cpushare" && key != "window" && key != "grace"
                 && key != "throttleshare") {
-                policy.problems.push_back(where + "unknown key " + word.substr(0, eq) + "=");
+                continue; // readSiteConf() reports it
             } else if (!parseNonNegative(value, number)) {
                 policy.problems.push_back(where + word.substr(0, eq) + "= needs a number");
             } else if (key == "cpushare") {

@@ -1,5 +1,8 @@
 #include "mc/emu/job_limiter.h"
 
+#include "mc/base/file.h"
+#include "mc/base/text.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -19,14 +22,6 @@ namespace mc::emu {
 namespace {
 
 constexpr const char *kSubtree = "minicluster";
-
-std::string readText(const std::string &path)
-{
-    std::ifstream in(path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 bool writeText(const std::string &path, const std::string &text, std::string &error)
 {
@@ -72,20 +67,9 @@ bool makeDirs(const std::string &base, const std::string &rel, std::vector<std::
     return true;
 }
 
-std::vector<std::string> words(const std::string &text)
-{
-    std::istringstream in(text);
-    std::vector<std::string> out;
-    std::string w;
-    while (in >> w) {
-        out.push_back(w);
-    }
-    return out;
-}
-
 bool hasWord(const std::string &text, std::string_view word)
 {
-    auto w = words(text);
+    auto w = base::splitWords(text);
     return std::find(w.begin(), w.end(), word) != w.end();
 }
 
@@ -95,7 +79,7 @@ std::string readCgroupMount(std::string_view controller)
     std::ifstream in("/proc/self/mounts");
     std::string line;
     while (std::getline(in, line)) {
-        auto f = words(line);
+        auto f = base::splitWords(line);
         if (f.size() < 4) {
             continue;
         }
@@ -195,7 +179,7 @@ LimitProbe probeV2()
         return p;
     }
     std::string root = base + "/" + kSubtree;
-    std::string controllers = readText(root + "/cgroup.controllers");
+    std::string controllers = base::fileText(root + "/cgroup.controllers");
     std::string missing;
     for (const char *c : {"memory", "pids"}) {
         if (!hasWord(controllers, c)) {
@@ -413,7 +397,7 @@ bool JobLimiter::create(std::string &error)
 
 bool JobLimiter::writeV2Limits(const std::string &dir, std::string &error) const
 {
-    std::string controllers = readText(dir + "/cgroup.controllers");
+    std::string controllers = base::fileText(dir + "/cgroup.controllers");
     if (m_limits.memoryBytes > 0
         && !writeText(dir + "/memory.max", std::to_string(m_limits.memoryBytes), error)) {
         return false;
@@ -485,7 +469,7 @@ std::vector<pid_t> JobLimiter::pids(pid_t leader) const
         if (e->d_name[0] < '0' || e->d_name[0] > '9') {
             continue;
         }
-        auto st = parseProcStat(readText(std::string("/proc/") + e->d_name + "/stat"));
+        auto st = parseProcStat(base::fileText(std::string("/proc/") + e->d_name + "/stat"));
         if (st && st->session == leader) {
             out.push_back(st->pid);
         }
@@ -503,7 +487,8 @@ std::vector<ProcStat> JobLimiter::scanProcesses()
     }
     while (dirent *e = ::readdir(d)) {
         if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
-            if (auto st = parseProcStat(readText(std::string("/proc/") + e->d_name + "/stat"))) {
+            if (auto st
+                = parseProcStat(base::fileText(std::string("/proc/") + e->d_name + "/stat"))) {
                 out.push_back(*st);
             }
         }
@@ -531,18 +516,19 @@ JobLimiter::Sample JobLimiter::sample(pid_t leader, const std::vector<ProcStat> 
         }
     } else {
         for (pid_t pid : pids(leader)) {
-            if (auto st = parseProcStat(readText("/proc/" + std::to_string(pid) + "/stat"))) {
+            if (auto st = parseProcStat(base::fileText("/proc/" + std::to_string(pid) + "/stat"))) {
                 count(*st);
             }
         }
     }
     s.cpuMs = cpuTicks * 1000 / std::max(1L, ticks);
     if (m_mode == LimitMode::CgroupV1 && !m_cpuDir.empty()) {
-        std::int64_t ns = std::strtoll(readText(m_cpuDir + "/cpuacct.usage").c_str(), nullptr, 10);
+        std::int64_t ns
+            = std::strtoll(base::fileText(m_cpuDir + "/cpuacct.usage").c_str(), nullptr, 10);
         s.cpuMs = std::max<std::int64_t>(s.cpuMs, ns / 1000000);
     } else if (m_mode == LimitMode::CgroupV2) {
-        s.cpuMs
-            = std::max(s.cpuMs, numberAfter(readText(m_cpuDir + "/cpu.stat"), "usage_usec") / 1000);
+        s.cpuMs = std::max(
+            s.cpuMs, numberAfter(base::fileText(m_cpuDir + "/cpu.stat"), "usage_usec") / 1000);
     }
     return s;
 }
@@ -551,10 +537,11 @@ int JobLimiter::oomKills() const
 {
     if (m_mode == LimitMode::CgroupV1) {
         return static_cast<int>(
-            numberAfter(readText(m_procsDir + "/memory.oom_control"), "oom_kill"));
+            numberAfter(base::fileText(m_procsDir + "/memory.oom_control"), "oom_kill"));
     }
     if (m_mode == LimitMode::CgroupV2) {
-        return static_cast<int>(numberAfter(readText(m_procsDir + "/memory.events"), "oom_kill"));
+        return static_cast<int>(
+            numberAfter(base::fileText(m_procsDir + "/memory.events"), "oom_kill"));
     }
     return 0;
 }

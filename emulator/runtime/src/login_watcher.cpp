@@ -1,5 +1,6 @@
 #include "mc/emu/login_watcher.h"
 
+#include "mc/base/file.h"
 #include "mc/proto/socket.h"
 
 #include <cerrno>
@@ -20,14 +21,6 @@ namespace mc::emu {
 
 namespace {
 
-std::string readText(const std::string &path)
-{
-    std::ifstream in(path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 struct ProcInfo {
     pid_t ppid = 0;
     std::int64_t cpuTicks = 0;
@@ -37,7 +30,7 @@ struct ProcInfo {
 // Fields of /proc/<pid>/stat after the command name: token 0 is field 3 (state).
 bool readProc(pid_t pid, ProcInfo &info)
 {
-    std::string text = readText("/proc/" + std::to_string(pid) + "/stat");
+    std::string text = base::fileText("/proc/" + std::to_string(pid) + "/stat");
     auto close = text.rfind(')');
     if (close == std::string::npos) {
         return false;
@@ -118,7 +111,7 @@ void LoginWatcher::sample()
             std::string path = loginDir(m_settings.layout) + "/" + e->d_name;
             auto pid = static_cast<pid_t>(std::atoi(e->d_name));
             ProcInfo info;
-            std::string recorded = readText(path);
+            std::string recorded = base::fileText(path);
             while (!recorded.empty() && recorded.back() == '\n') {
                 recorded.pop_back();
             }
@@ -161,7 +154,7 @@ void LoginWatcher::sample()
     std::vector<LoginSample> samples;
     for (const auto &[pid, info] : all) {
         if (onLogin(pid, 0)) {
-            std::string comm = readText("/proc/" + std::to_string(pid) + "/comm");
+            std::string comm = base::fileText("/proc/" + std::to_string(pid) + "/comm");
             while (!comm.empty() && comm.back() == '\n') {
                 comm.pop_back();
             }

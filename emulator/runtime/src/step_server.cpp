@@ -1,5 +1,6 @@
 #include "mc/emu/step_server.h"
 
+#include "mc/base/env.h"
 #include "mc/emu/process.h"
 #include "mc/proto/socket.h"
 
@@ -127,29 +128,6 @@ Json errorEvent(const std::string &text)
         = "slurmstepd: error: execve(): " + argv[0] + ": " + std::strerror(errno) + "\n";
     [[maybe_unused]] auto n = ::write(2, msg.data(), msg.size());
     ::_exit(errno == ENOENT ? 2 : 126);
-}
-
-void setEnv(std::vector<std::string> &env, const std::string &name, const std::string &value)
-{
-    std::string prefix = name + "=";
-    for (auto &e : env) {
-        if (e.rfind(prefix, 0) == 0) {
-            e = prefix + value;
-            return;
-        }
-    }
-    env.push_back(prefix + value);
-}
-
-std::string getEnv(const std::vector<std::string> &env, const std::string &name)
-{
-    std::string prefix = name + "=";
-    for (const auto &e : env) {
-        if (e.rfind(prefix, 0) == 0) {
-            return e.substr(prefix.size());
-        }
-    }
-    return {};
 }
 
 } // namespace
@@ -294,18 +272,18 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     }
 
     std::vector<std::string> env = request["env"].toStringList();
-    setEnv(env, "SLURMD_NODENAME", node);
-    setEnv(env, "SLURM_TOPOLOGY_ADDR", node);
-    setEnv(env, "SLURM_NODEID", std::to_string(request["node_id"].toInt()));
-    setEnv(env, "SLURM_TMPDIR", bwrap ? "/localscratch/" + tmpName : tmpHost);
+    base::setEnv(env, "SLURMD_NODENAME", node);
+    base::setEnv(env, "SLURM_TOPOLOGY_ADDR", node);
+    base::setEnv(env, "SLURM_NODEID", std::to_string(request["node_id"].toInt()));
+    base::setEnv(env, "SLURM_TMPDIR", bwrap ? "/localscratch/" + tmpName : tmpHost);
     if (!bwrap) {
         // The plain fallback: `hostname` answers the node's name through a shim.
-        std::string path = getEnv(env, "PATH");
+        std::string path = base::getEnv(env, "PATH").value_or("");
         std::string shim = layout.run() + "/shim";
         if (path.rfind(shim, 0) != 0) {
-            setEnv(env, "PATH", shim + ":" + path);
+            base::setEnv(env, "PATH", shim + ":" + path);
         }
-        setEnv(env, "MINICLUSTER_HOSTNAME", node);
+        base::setEnv(env, "MINICLUSTER_HOSTNAME", node);
     }
     if (!getEnv(env, "MINICLUSTER_GPU_TYPE").empty()) { // a GPU job: its emulated nvidia-smi
         const std::string gpuBin = bwrap
@@ -349,9 +327,9 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
 
     for (std::size_t i = 0; i < taskIds.size(); ++i) {
         std::vector<std::string> taskEnv = env;
-        setEnv(taskEnv, "SLURM_PROCID", std::to_string(taskIds[i]));
-        setEnv(taskEnv, "SLURM_LOCALID", std::to_string(i));
-        setEnv(taskEnv, "SLURM_TASK_PID", "0");
+        base::setEnv(taskEnv, "SLURM_PROCID", std::to_string(taskIds[i]));
+        base::setEnv(taskEnv, "SLURM_LOCALID", std::to_string(i));
+        base::setEnv(taskEnv, "SLURM_TASK_PID", "0");
         int in = fds[0];
         int out = perTask ? fds[1 + 2 * i] : fds[1];
         int err = perTask ? fds[2 + 2 * i] : fds[2];

@@ -1,5 +1,7 @@
 #include "mc/storage/clock_journal.h"
 
+#include "mc/base/file.h"
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -87,10 +89,7 @@ bool ClockJournal::save(const std::string &path) const
 
 ClockJournal ClockJournal::load(const std::string &path)
 {
-    std::ifstream in(path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return decode(ss.str());
+    return decode(base::fileText(path));
 }
 
 } // namespace mc::storage

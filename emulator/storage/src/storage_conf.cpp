@@ -1,13 +1,13 @@
 #include "mc/storage/storage_conf.h"
 
-#include "mc/sched/conf_text.h"
+#include "mc/base/file.h"
+#include "mc/base/text.h"
+#include "mc/sched/minicluster_conf.h"
 #include "mc/storage/size_text.h"
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace mc::storage {
 
@@ -65,14 +65,10 @@ const FilesystemPolicy *StorageConf::find(std::string_view name) const
 StorageConf parseStorageConf(std::string_view text)
 {
     StorageConf conf;
-    for (const sched::ConfLine &line : sched::confLines(text)) {
-        const auto words = sched::splitConfWords(line.text);
-        if (words.empty()) {
-            continue;
-        }
+    for (const auto &[kind, line, words] : sched::readSiteConf(text).lines) {
         const std::string where = line.where();
-        const std::string first = sched::lowerCase(words[0]);
-        if (first.rfind("storagecheckinterval=", 0) == 0) {
+        const std::string first = base::toLower(words[0]);
+        if (kind == sched::SiteKey::StorageCheckInterval) {
             if (!sched::parseNonNegative(words[0].substr(21), conf.checkIntervalSeconds)
                 || conf.checkIntervalSeconds < 1) {
                 conf.problems.push_back(where + "StorageCheckInterval= needs whole seconds");
@@ -80,7 +76,7 @@ StorageConf parseStorageConf(std::string_view text)
             }
             continue;
         }
-        if (first.rfind("sharedfslatency=", 0) == 0) {
+        if (kind == sched::SiteKey::SharedFsLatency) {
             if (auto us = parseLatencyUs(first.substr(16)); us) {
                 conf.sharedFsLatencyUs = *us;
             } else {
@@ -89,7 +85,7 @@ StorageConf parseStorageConf(std::string_view text)
             }
             continue;
         }
-        if (first.rfind("filesystem=", 0) != 0) {
+        if (kind != sched::SiteKey::Filesystem) {
             continue;
         }
         FilesystemPolicy fs;
@@ -102,7 +98,7 @@ StorageConf parseStorageConf(std::string_view text)
         for (std::size_t i = 1; i < words.size(); ++i) {
             const auto &word = words[i];
             auto eq = word.find('=');
-            std::string key = sched::lowerCase(word.substr(0, eq));
+            std::string key = base::toLower(word.substr(0, eq));
             std::string value = eq == std::string::npos ? std::string() : word.substr(eq + 1);
             bool ok = eq != std::string::npos;
             if (key == "quota") {
@@ -118,8 +114,7 @@ StorageConf parseStorageConf(std::string_view text)
             } else if (key == "purgenoticedays") {
                 ok = ok && sched::parseNonNegative(value, fs.purgeNoticeDays);
             } else {
-                conf.problems.push_back(where + "unknown key " + word.substr(0, eq) + "=");
-                continue;
+                continue; // readSiteConf() reports it
             }
             if (!ok) {
                 conf.problems.push_back(where + "cannot read '" + word + "'");
@@ -145,10 +140,7 @@ StorageConf parseStorageConf(std::string_view text)
 
 StorageConf readStorageConf(const std::string &etcDir)
 {
-    std::ifstream in(etcDir + "/minicluster.conf");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parseStorageConf(ss.str());
+    return parseStorageConf(base::fileText(etcDir + "/minicluster.conf"));
 }
 
 } // namespace mc::storage

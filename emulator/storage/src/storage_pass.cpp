@@ -1,5 +1,6 @@
 #include "mc/storage/storage_pass.h"
 
+#include "mc/base/file.h"
 #include "mc/sched/site_conf.h"
 #include "mc/storage/size_text.h"
 #include "mc/storage/tree_scan.h"
@@ -105,11 +106,9 @@ std::string isoTime(std::int64_t epoch)
 
 std::vector<StorageUser> readStorageUsers(const std::string &etcDir)
 {
-    std::ifstream in(etcDir + "/minicluster.conf");
-    std::ostringstream ss;
-    ss << in.rdbuf();
     std::vector<StorageUser> users;
-    for (const auto &u : sched::parseSiteUsers(ss.str()).users) {
+    for (const auto &u :
+        sched::parseSiteUsers(base::fileText(etcDir + "/minicluster.conf")).users) {
         users.push_back({u.name, u.accounts});
     }
     return users;

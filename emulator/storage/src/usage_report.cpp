@@ -1,5 +1,6 @@
 #include "mc/storage/usage_report.h"
 
+#include "mc/base/file.h"
 #include "mc/storage/size_text.h"
 #include "mc/storage/storage_conf.h"
 #include "mc/storage/tree_scan.h"
@@ -192,13 +193,11 @@ bool writeSnapshot(const std::string &path, const UsageSnapshot &snapshot)
 
 std::optional<UsageSnapshot> readSnapshot(const std::string &path)
 {
-    std::ifstream in(path);
-    if (!in) {
+    const auto text = base::readFile(path);
+    if (!text) {
         return std::nullopt;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return decodeSnapshot(ss.str());
+    return decodeSnapshot(*text);
 }
 
 std::vector<UsageLine> linesFor(const UsageSnapshot &snapshot, const std::string &user,

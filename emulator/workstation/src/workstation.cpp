@@ -1,5 +1,6 @@
 #include "mc/ws/workstation.h"
 
+#include "mc/base/file.h"
 #include "mc/lessons/facts.h"
 #include "mc/sched/site_conf.h"
 
@@ -29,14 +30,6 @@ std::string wsDir(const WorkstationOptions &o)
 std::string wsHome(const WorkstationOptions &o)
 {
     return wsDir(o) + "/home/" + o.user;
-}
-
-std::string readFile(const std::string &path)
-{
-    std::ifstream in(path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 bool writeFile(const std::string &path, const std::string &text, fs::perms perms)
@@ -90,7 +83,7 @@ bool makeKey(const std::string &path, const std::string &comment, std::string &e
 const sched::SiteUser *siteUser(
     const WorkstationOptions &o, const std::string &name, sched::SiteUsers &users)
 {
-    users = sched::parseSiteUsers(readFile(o.layout.etc() + "/minicluster.conf"));
+    users = sched::parseSiteUsers(base::fileText(o.layout.etc() + "/minicluster.conf"));
     return users.find(name);
 }
 
@@ -119,14 +112,14 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
         return false;
     }
     // The public key is on the cluster, as after the course's "add your SSH key" step.
-    std::string pub = readFile(userKey + ".pub");
+    std::string pub = base::fileText(userKey + ".pub");
     std::string authorized = o.layout.home() + "/" + o.user + "/.ssh/authorized_keys";
-    if (readFile(authorized).find(pub) == std::string::npos) {
+    if (base::fileText(authorized).find(pub) == std::string::npos) {
         std::ofstream(authorized, std::ios::app) << pub;
         fs::permissions(authorized, fs::perms::owner_read | fs::perms::owner_write, ec);
     }
 
-    std::string hostPub = readFile(hostKey + ".pub");
+    std::string hostPub = base::fileText(hostKey + ".pub");
     hostPub = hostPub.substr(0, hostPub.rfind(' ')); // "ssh-ed25519 AAAA..."
     writeFile(ws + "/etc/known_hosts", o.clusterName + ",login1 " + hostPub + "\n",
         fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read
@@ -316,7 +309,7 @@ int sshdStdio(const WorkstationOptions &o, const std::string &user)
         shadow += su.name + ":*:19000:0:99999:7:::\n";
     }
     const std::string shadowPath = o.layout.etc() + "/ssh/shadow";
-    if (readFile(shadowPath) != shadow) {
+    if (base::fileText(shadowPath) != shadow) {
         writeFile(shadowPath, shadow, fs::perms::owner_read | fs::perms::owner_write);
     }
     spec.mounts.push_back({"/etc/shadow", shadowPath, false});

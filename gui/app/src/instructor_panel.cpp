@@ -3,6 +3,7 @@
 #include "mc/gui/background_load.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/request_client.h"
+#include "mc/sched/site_conf.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -191,11 +192,8 @@ QStringList InstructorPanel::usersOfCluster(const QString &clusterDir)
     if (!file.open(QIODevice::ReadOnly)) {
         return users;
     }
-    for (const QString &line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'))) {
-        const QString trimmed = line.trimmed();
-        if (trimmed.startsWith(QLatin1String("User="))) {
-            users << trimmed.mid(5).section(QLatin1Char(' '), 0, 0);
-        }
+    for (const auto &user : mc::sched::parseSiteUsers(file.readAll().toStdString()).users) {
+        users << QString::fromStdString(user.name);
     }
     return users;
 }

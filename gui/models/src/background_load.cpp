@@ -1,6 +1,7 @@
 #include "mc/gui/background_load.h"
 
 #include "mc/gui/request_client.h"
+#include "mc/sim/swf.h"
 
 #include <QDateTime>
 #include <QTimer>
@@ -11,31 +12,21 @@ namespace mc::gui {
 
 std::vector<SwfJob> parseSwf(const QString &text, int *skipped)
 {
+    const mc::sim::SwfTrace trace = mc::sim::parseSwf(text.toStdString());
     std::vector<SwfJob> jobs;
-    int bad = 0;
-    for (const QString &raw : text.split(QLatin1Char('\n'))) {
-        const QString line = raw.trimmed();
-        if (line.isEmpty() || line.startsWith(QLatin1Char(';'))) {
-            continue;
-        }
-        const QStringList f = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        if (f.size() < 12) {
-            ++bad;
+    int bad = static_cast<int>(trace.problems.size());
+    for (const mc::sim::SwfJob &line : trace.jobs) {
+        if (line.runTime < 0) {
+            ++bad; // nothing to replay
             continue;
         }
         SwfJob job;
-        job.submit = f[1].toLongLong();
-        job.runTime = f[3].toLongLong();
-        const int allocated = f[4].toInt();
-        const int requested = f[7].toInt();
-        job.processors = std::max(1, requested > 0 ? requested : allocated);
-        job.requestedTime = f[8].toLongLong() > 0 ? f[8].toLongLong() : -1;
-        job.memoryKbPerProcessor = f[9].toLongLong() > 0 ? f[9].toLongLong() : -1;
-        job.userId = f[11].toInt();
-        if (job.runTime < 0) {
-            ++bad;
-            continue;
-        }
+        job.submit = line.submit;
+        job.runTime = line.runTime;
+        job.processors = std::max(1, line.procs());
+        job.requestedTime = line.requestedTime > 0 ? line.requestedTime : -1;
+        job.memoryKbPerProcessor = line.requestedMemoryKb > 0 ? line.requestedMemoryKb : -1;
+        job.userId = line.user;
         jobs.push_back(job);
     }
     std::stable_sort(jobs.begin(), jobs.end(),

@@ -1,5 +1,7 @@
 #include "mc/lessons/catalog.h"
 
+#include "mc/base/file.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -59,11 +61,8 @@ std::optional<LessonParse> loadLesson(
     for (const auto &e : listLessons(dir, lang)) {
         std::string slug = e.id.substr(e.id.find('-') + 1);
         if (e.id == k || numberOf(e.id) == k || slug == k) {
-            std::ifstream in(e.path);
-            std::ostringstream ss;
-            ss << in.rdbuf();
             std::string fileLang = fs::path(e.path).parent_path().filename().string();
-            return parseLesson(ss.str(), e.id, fileLang);
+            return parseLesson(base::fileText(e.path), e.id, fileLang);
         }
     }
     return std::nullopt;

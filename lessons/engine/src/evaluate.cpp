@@ -1,5 +1,7 @@
 #include "mc/lessons/evaluate.h"
 
+#include "mc/base/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <ctime>
@@ -90,14 +92,6 @@ bool fr(std::string_view lang)
 std::string say(std::string_view lang, std::string en, std::string frText)
 {
     return fr(lang) ? frText : en;
-}
-
-std::string lower(std::string s)
-{
-    for (char &c : s) {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return s;
 }
 
 std::string formatDuration(long long s)
@@ -461,9 +455,9 @@ bool globAny(const std::string &pattern, const std::string &text)
 bool matches(const Condition &c, Kind kind, const Actual &a)
 {
     if (c.op == Op::Has) {
-        std::string want = lower(c.value);
+        std::string want = base::toLower(c.value);
         return std::any_of(a.texts.begin(), a.texts.end(), [&](const std::string &t) {
-            return lower(t).find(want) != std::string::npos;
+            return base::toLower(t).find(want) != std::string::npos;
         }) || (a.num && std::to_string(*a.num).find(want) != std::string::npos);
     }
     if (a.num && kind != Kind::Text && kind != Kind::State) {
@@ -496,7 +490,7 @@ bool matches(const Condition &c, Kind kind, const Actual &a)
         return false;
     }
     if (kind == Kind::Bool) {
-        std::string want = lower(c.value);
+        std::string want = base::toLower(c.value);
         bool wantYes = want == "yes" || want == "true" || want == "1";
         bool isYes = !a.texts.empty() && a.texts.front() == "yes";
         return (c.op == Op::Ne) != (wantYes == isYes);

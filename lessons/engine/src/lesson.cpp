@@ -1,5 +1,6 @@
 #include "mc/lessons/lesson.h"
 
+#include "mc/base/text.h"
 #include "mc/lessons/evaluate.h"
 
 #include <sstream>
@@ -8,15 +9,7 @@ namespace mc::lessons {
 
 namespace {
 
-std::string trim(std::string_view s)
-{
-    auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos) {
-        return {};
-    }
-    auto e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
-}
+using base::trim;
 
 std::vector<std::string> list(std::string_view value)
 {

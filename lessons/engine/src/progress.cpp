@@ -1,5 +1,6 @@
 #include "mc/lessons/progress.h"
 
+#include "mc/base/file.h"
 #include "mc/proto/json.h"
 
 #include <filesystem>
@@ -18,13 +19,11 @@ bool ProgressStore::load()
 {
     current.clear();
     lessons.clear();
-    std::ifstream in(m_path);
-    if (!in) {
+    const auto text = base::readFile(m_path);
+    if (!text) {
         return true;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    auto j = Json::parse(ss.str());
+    auto j = Json::parse(*text);
     if (!j) {
         return false;
     }

@@ -1,5 +1,7 @@
 #include "mc/lessons/scenario.h"
 
+#include "mc/base/file.h"
+#include "mc/base/text.h"
 #include "mc/proto/client.h"
 
 #include <algorithm>
@@ -23,6 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using base::trim;
+
 // splitmix64: the same numbers from the same seed on every machine and library.
 struct Random {
     unsigned long long state;
@@ -41,16 +45,6 @@ struct Random {
         return lo + static_cast<long long>(next() % static_cast<unsigned long long>(hi - lo + 1));
     }
 };
-
-std::string trim(std::string_view s)
-{
-    auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string_view::npos) {
-        return {};
-    }
-    auto e = s.find_last_not_of(" \t\r");
-    return std::string(s.substr(b, e - b + 1));
-}
 
 // Words, with "double quotes" grouping (quotes removed).
 std::vector<std::string> words(std::string_view line)
@@ -217,14 +211,6 @@ std::string scenariosDir(const std::string &binDir)
 
 namespace {
 
-std::string readFile(const std::string &path)
-{
-    std::ifstream in(path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 void submit(const ScenarioContext &c, const ScenarioAction &a, int logFd)
 {
     pid_t pid = ::fork();
@@ -279,9 +265,10 @@ void apply(const ScenarioContext &c, const ScenarioAction &a, int logFd)
 
 int stop(const ScenarioContext &c, bool quiet)
 {
-    std::string pidText = readFile(c.layout.run() + "/scenario.pid");
+    std::string pidText = base::readFile(c.layout.run() + "/scenario.pid").value_or("");
     pid_t pid = static_cast<pid_t>(std::atoi(pidText.c_str()));
-    std::string cmdline = pid > 0 ? readFile("/proc/" + std::to_string(pid) + "/cmdline") : "";
+    std::string cmdline
+        = pid > 0 ? base::readFile("/proc/" + std::to_string(pid) + "/cmdline").value_or("") : "";
     if (pid > 0 && cmdline.find("minicluster") != std::string::npos) {
         ::kill(pid, SIGTERM);
         if (!quiet) {
@@ -304,7 +291,7 @@ int load(const ScenarioContext &c, const std::string &name, double speed)
             name.c_str());
         return 2;
     }
-    auto parsed = parseScenario(readFile(path), name);
+    auto parsed = parseScenario(base::readFile(path).value_or(""), name);
     for (const auto &p : parsed.problems) {
         std::fprintf(stderr, "minicluster scenario: %s: %s\n", path.c_str(), p.c_str());
     }
@@ -312,7 +299,7 @@ int load(const ScenarioContext &c, const std::string &name, double speed)
         return 1;
     }
     const Scenario &s = parsed.scenario;
-    std::string conf = readFile(c.layout.etc() + "/slurm.conf");
+    std::string conf = base::readFile(c.layout.etc() + "/slurm.conf").value_or("");
     for (const auto &req : s.requires_) {
         if (conf.find(req) == std::string::npos) {
             std::fprintf(stderr,
@@ -405,7 +392,8 @@ int runScenarioCommand(const ScenarioContext &c, const std::vector<std::string> 
         }
         std::sort(names.begin(), names.end());
         for (const auto &n : names) {
-            auto parsed = parseScenario(readFile(c.scenariosDir + "/" + n + ".scenario"), n);
+            auto parsed = parseScenario(
+                base::readFile(c.scenariosDir + "/" + n + ".scenario").value_or(""), n);
             std::printf("%-20s %s\n", n.c_str(), parsed.scenario.title.c_str());
         }
         return 0;

@@ -2,6 +2,7 @@
 
 #include "json_commands.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/slurm_version.h"
 
 #include <cstdio>
 #include <grp.h>
@@ -98,12 +99,12 @@ Json openapiResponse(std::string_view pluginType, std::string_view pluginName)
     plugin.add("type", pluginType);
     plugin.add("name", pluginName);
     Json version = Json::object();
-    version.add("major", 22);
-    version.add("micro", 8);
-    version.add("minor", 5);
+    version.add("major", sched::kSlurmMajor);
+    version.add("micro", sched::kSlurmMicro);
+    version.add("minor", sched::kSlurmMinor);
     Json slurm = Json::object();
     slurm.add("version", std::move(version));
-    slurm.add("release", "22.05.8");
+    slurm.add("release", sched::kSlurmRelease);
     Json meta = Json::object();
     meta.add("plugin", std::move(plugin));
     meta.add("Slurm", std::move(slurm));

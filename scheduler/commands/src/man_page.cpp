@@ -1,6 +1,7 @@
 #include "mc/cmd/man_page.h"
 
 #include "help_texts.h"
+#include "mc/base/text.h"
 #include "sacct_options.h"
 #include "sacctmgr_options.h"
 #include "sbatch_options.h"
@@ -18,6 +19,8 @@
 
 namespace mc::cmd {
 namespace {
+
+using base::trim;
 
 // Escapes roff's specials and turns `code` and **bold** into fonts.
 std::string inlineText(std::string_view text)
@@ -57,16 +60,6 @@ std::string argText(const OptionDef &def)
         break;
     }
     return {};
-}
-
-std::string trim(std::string_view text)
-{
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos) {
-        return {};
-    }
-    const auto last = text.find_last_not_of(" \t");
-    return std::string(text.substr(first, last - first + 1));
 }
 
 std::string optionList(std::span<const OptionDef> options,

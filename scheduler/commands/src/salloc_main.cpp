@@ -4,6 +4,7 @@
 // connection stays open (and subscribed) while the command runs: the allocation lives as long
 // as salloc does, and salloc hears when it is revoked (scancel, time limit).
 
+#include "mc/base/file.h"
 #include "mc/sched/slurm_conf.h"
 #include "srun_common.h"
 #include "text.h"
@@ -45,10 +46,7 @@ bool useInteractiveStep()
     } else {
         return false;
     }
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return mc::sched::parseSlurmConf(text.str()).config.useInteractiveStep;
+    return mc::sched::parseSlurmConf(mc::base::fileText(path)).config.useInteractiveStep;
 }
 
 } // namespace

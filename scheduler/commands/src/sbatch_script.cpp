@@ -1,5 +1,6 @@
 #include "sbatch_script.h"
 
+#include "mc/base/file.h"
 #include "mc/sched/batch_script.h"
 #include "text.h"
 
@@ -60,17 +61,6 @@ std::optional<std::string> resolveScript(
         }
     }
     return std::nullopt;
-}
-
-std::optional<std::string> readFile(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 std::string scriptProblems(std::string_view script)

@@ -2,6 +2,7 @@
 // The batch script side of sbatch: finding and reading the script, Slurm's sanity checks, the
 // --wrap script, and the environment --export sends with the job.
 
+#include "mc/base/file.h"
 #include "mc/cmd/context.h"
 
 #include <optional>
@@ -16,8 +17,7 @@ namespace mc::cmd::sbatch {
 std::optional<std::string> resolveScript(
     const std::string &name, const std::string &base, const Context &ctx);
 
-// The whole file, or nullopt when it cannot be opened.
-std::optional<std::string> readFile(const std::string &path);
+using base::readFile; // mc/base/file.h: the file at `path`, nullopt if unreadable
 
 // Slurm's complaints about a script body, one "sbatch: error: ..." line each; empty when the
 // script is acceptable (non-empty, not only blanks, starts with #!, no NUL, no CRLF).

@@ -195,6 +195,8 @@ Outcome showConfig(Context &ctx, const std::vector<std::string> &args)
     facts.clusterName = (*reply)["cluster_name"].toString();
     facts.hostname = sched::parseSlurmConf(facts.slurmConf).config.controlMachine;
     facts.now = (*reply)["now"].toInt(ctx.now);
+    facts.bootTime = (*reply)["boot_time"].toInt(0);
+    facts.nextJobId = (*reply)["next_job_id"].toInt(0);
     facts.lookupUser = ctx.lookupUser;
     const std::string text = configText(facts);
     if (args.empty()) {

@@ -1,6 +1,7 @@
 #include "scontrol_config.h"
 
 #include "mc/sched/slurm_conf.h"
+#include "mc/sched/slurm_version.h"
 #include "mc/sched/time_format.h"
 #include "text.h"
 
@@ -294,15 +295,20 @@ std::string configText(const ConfigFacts &facts)
     for (const ConfigKey &k : kConfigKeys) {
         const std::string key = k.key;
         std::string value = given(key).value_or(k.fallback);
-        if (key == "BOOT_TIME" || key == "NEXT_JOB_ID") {
-            continue; // the controller does not tell them (docs: known differences)
+        if ((key == "BOOT_TIME" && facts.bootTime <= 0)
+            || (key == "NEXT_JOB_ID" && facts.nextJobId <= 0)) {
+            continue; // a controller that does not tell them
         }
-        if (key == "ClusterName") {
+        if (key == "BOOT_TIME") {
+            value = sched::formatTimestamp(facts.bootTime);
+        } else if (key == "NEXT_JOB_ID") {
+            value = std::to_string(facts.nextJobId);
+        } else if (key == "ClusterName") {
             value = facts.clusterName;
         } else if (key == "SLURM_CONF") {
             value = facts.confPath;
         } else if (key == "SLURM_VERSION") {
-            value = "22.05.8";
+            value = sched::kSlurmRelease;
         } else if (key == "MaxNodeCount") {
             value = std::to_string(parsed.config.nodes.size());
         } else if (key == "SlurmctldHost[0]") {

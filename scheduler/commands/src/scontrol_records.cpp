@@ -4,6 +4,7 @@
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
 #include "mc/sched/memory.h"
+#include "mc/sched/slurm_version.h"
 #include "mc/sched/time_format.h"
 #include "text.h"
 
@@ -290,7 +291,8 @@ Record nodeRecord(const NodeView &n, const ClusterView &)
     r.push_back("AvailableFeatures=" + orNull(features));
     r.push_back("ActiveFeatures=" + orNull(features));
     r.push_back("Gres=" + orNull(gres));
-    r.push_back("NodeAddr=" + n.name + " NodeHostName=" + n.name + " Version=22.05.8");
+    r.push_back("NodeAddr=" + n.name + " NodeHostName=" + n.name
+        + " Version=" + std::string(sched::kSlurmRelease));
     r.push_back("OS=" + osText() + " ");
     r.push_back("RealMemory=" + str(n.memory) + " AllocMem=" + str(n.allocMemory)
         + " FreeMem=" + str(n.memory - n.allocMemory) + " Sockets=1 Boards=1");

@@ -3,6 +3,7 @@
 #include "format_spec.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/memory.h"
+#include "mc/sched/slurm_version.h"
 #include "mc/sched/time_format.h"
 #include "text.h"
 
@@ -337,7 +338,7 @@ const std::array kFields{
     Field{'U', "userlong", "USER", false, reasonUserLong},
     Field{'v', "version", "VERSION", false,
         [](const Row &) {
-            return Cell{"22.05.8"};
+            return Cell{std::string(sched::kSlurmRelease)};
         }},
     Field{'V', "cluster", "CLUSTER", false,
         [](const Row &) {

@@ -4,6 +4,7 @@
 #include "cluster_view.h"
 #include "json_commands.h"
 #include "json_out.h"
+#include "mc/sched/slurm_version.h"
 
 #include <cstdlib>
 #include <sys/utsname.h>
@@ -129,7 +130,7 @@ Json nodeRecord(const NodeView &node, const Host &h, std::int64_t now)
     n.add("temporary_disk", 0);
     n.add("weight", node.weight);
     n.add("tres", tres);
-    n.add("slurmd_version", "22.05.8");
+    n.add("slurmd_version", sched::kSlurmRelease);
     n.add("alloc_memory", node.allocMemory);
     n.add("alloc_cpus", node.allocCpus);
     n.add("idle_cpus", node.cpus - node.allocCpus);

@@ -1174,29 +1174,6 @@ void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal)
 
 // Environment -------------------------------------------------------------------------------
 
-void setEnv(std::vector<std::string> &env, const std::string &name, const std::string &value)
-{
-    std::string prefix = name + "=";
-    for (auto &e : env) {
-        if (e.rfind(prefix, 0) == 0) {
-            e = prefix + value;
-            return;
-        }
-    }
-    env.push_back(prefix + value);
-}
-
-std::optional<std::string> getEnv(const std::vector<std::string> &env, const std::string &name)
-{
-    std::string prefix = name + "=";
-    for (const auto &e : env) {
-        if (e.rfind(prefix, 0) == 0) {
-            return e.substr(prefix.size());
-        }
-    }
-    return std::nullopt;
-}
-
 std::vector<std::string> processEnvironment()
 {
     std::vector<std::string> env;

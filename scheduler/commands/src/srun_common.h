@@ -4,6 +4,7 @@
 // variables of an allocation. These commands fork, relay terminals and pass descriptors, so
 // they run as processes, not in process like sbatch; they are tested through real clusters.
 
+#include "mc/base/env.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/proto/json.h"
 #include "mc/sched/memory.h"
@@ -153,8 +154,8 @@ void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal);
 
 // SLURM_* variables of an allocation (salloc's shell, srun's tasks): `env` is changed in place.
 void setAllocationEnv(std::vector<std::string> &env, const proto::Json &job, const Options &opts);
-void setEnv(std::vector<std::string> &env, const std::string &name, const std::string &value);
-std::optional<std::string> getEnv(const std::vector<std::string> &env, const std::string &name);
+using base::getEnv; // mc/base/env.h
+using base::setEnv;
 std::vector<std::string> processEnvironment();
 
 // Who runs the command (MINICLUSTER_USER in the plain fallback, else the passwd entry).

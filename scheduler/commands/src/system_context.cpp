@@ -1,3 +1,4 @@
+#include "mc/base/file.h"
 #include "mc/cmd/context.h"
 #include "mc/proto/client.h"
 
@@ -53,17 +54,6 @@ std::string readAllStdin()
     return text;
 }
 
-std::optional<std::string> readTextFile(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (path.empty() || !in) {
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::string currentDirectory()
 {
     std::unique_ptr<char, decltype(&free)> dir(getcwd(nullptr, 0), &free);
@@ -110,10 +100,10 @@ Context systemContext(int argc, char **argv)
     ctx.now = static_cast<std::int64_t>(time(nullptr));
     ctx.readSlurmConf = []() -> std::optional<std::string> {
         if (const char *conf = std::getenv("SLURM_CONF"); conf && *conf) {
-            return readTextFile(conf);
+            return base::readFile(conf);
         }
         if (const char *dir = std::getenv("MINICLUSTER_DIR"); dir && *dir) {
-            return readTextFile(std::string(dir) + "/etc/slurm.conf");
+            return base::readFile(std::string(dir) + "/etc/slurm.conf");
         }
         return std::nullopt;
     };
@@ -122,12 +112,12 @@ Context systemContext(int argc, char **argv)
             const std::string path(conf);
             const std::size_t slash = path.rfind('/');
             const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-            if (auto text = readTextFile(dir + "/minicluster.conf")) {
+            if (auto text = base::readFile(dir + "/minicluster.conf")) {
                 return text;
             }
         }
         if (const char *dir = std::getenv("MINICLUSTER_DIR"); dir && *dir) {
-            return readTextFile(std::string(dir) + "/etc/minicluster.conf");
+            return base::readFile(std::string(dir) + "/etc/minicluster.conf");
         }
         return std::nullopt;
     };

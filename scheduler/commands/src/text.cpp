@@ -19,23 +19,6 @@ std::string errorLine(std::string_view program, std::string_view message)
     return line;
 }
 
-std::vector<std::string> splitList(std::string_view text, char separator)
-{
-    std::vector<std::string> pieces;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find(separator, start);
-        if (end == std::string_view::npos) {
-            end = text.size();
-        }
-        if (end > start) {
-            pieces.emplace_back(text.substr(start, end - start));
-        }
-        start = end + 1;
-    }
-    return pieces;
-}
-
 std::vector<std::string> splitJobIdList(std::string_view text)
 {
     std::vector<std::string> ids;
@@ -56,29 +39,6 @@ std::vector<std::string> splitJobIdList(std::string_view text)
         ids.push_back(std::move(current));
     }
     return ids;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(a[i]))
-            != std::tolower(static_cast<unsigned char>(b[i]))) {
-            return false;
-        }
-    }
-    return true;
-}
-
-std::string toLower(std::string_view text)
-{
-    std::string lower(text);
-    for (char &c : lower) {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return lower;
 }
 
 std::optional<std::int64_t> parseInteger(std::string_view text)

@@ -1,6 +1,9 @@
 #pragma once
 // Small text helpers shared by the commands: Slurm's message shapes, list splitting, padding.
 
+#include "mc/base/text.h"
+#include "mc/sched/slurm_version.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,7 +13,7 @@
 namespace mc::cmd {
 
 // What every Slurm command prints for --version (Debian's package name, as in the reference).
-inline constexpr std::string_view kSlurmVersion = "slurm-wlm 22.05.8\n";
+inline const std::string kSlurmVersion = "slurm-wlm " + std::string(sched::kSlurmRelease) + "\n";
 
 // "<program>: error: <message>\n", Slurm's error() line.
 std::string errorLine(std::string_view program, std::string_view message);
@@ -18,15 +21,14 @@ std::string errorLine(std::string_view program, std::string_view message);
 // "Invalid time specification (pos=0): <text>\n".
 std::string invalidTimeLine(std::string_view text);
 
-// Splits on `separator` and drops empty pieces, as strtok() does.
-std::vector<std::string> splitList(std::string_view text, char separator = ',');
+// The shared helpers (mc/base/text.h): list splitting as strtok() does, ASCII case.
+using base::equalsIgnoreCase;
+using base::splitList;
+using base::toLower;
 
 // A list of job ids as scancel, scontrol, squeue -j and sacct -j take it: split at commas and
 // blanks, except inside an array task list ("12_[1,3],14" is "12_[1,3]" and "14").
 std::vector<std::string> splitJobIdList(std::string_view text);
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b);
-std::string toLower(std::string_view text);
 
 // Whole-string decimal integer; nullopt for anything else (sign allowed).
 std::optional<std::int64_t> parseInteger(std::string_view text);

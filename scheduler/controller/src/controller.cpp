@@ -174,6 +174,10 @@ Json Controller::handleRequest(const Json &request, Seconds now)
         Json reply = success();
         reply.set("cluster_name", m_config.clusterName);
         reply.set("now", now);
+        if (m_bootTime > 0) {
+            reply.set("boot_time", m_bootTime);
+        }
+        reply.set("next_job_id", static_cast<std::int64_t>(m_lastJobId) + 1);
         return reply;
     }
     if (op == "submit") {

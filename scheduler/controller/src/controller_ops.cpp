@@ -1,6 +1,7 @@
 // Requests that change or read scheduling state: hold, release, requeue, update (scontrol),
 // priorities (sprio), shares (sshare), node_update (scontrol update nodename=), config
 // (scontrol show config), and sbatch --test-only. Errors are Slurm's words and errno values.
+#include "mc/base/text.h"
 #include "mc/ctl/controller.h"
 #include "mc/sched/dependency.h"
 #include "mc/sched/job_transitions.h"
@@ -21,14 +22,6 @@ using sched::JobState;
 using sched::Reason;
 
 namespace {
-
-std::string upper(std::string text)
-{
-    for (char &c : text) {
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    return text;
-}
 
 // Collects per-job failures as `cancel` does: [{job_id, job, error, errno}].
 class Results {
@@ -425,8 +418,9 @@ Json Controller::configInfo(Seconds now) const
     if (c.defMemPerNode) {
         keys.emplace_back("DefMemPerNode", std::to_string(*c.defMemPerNode));
     }
-    std::sort(keys.begin(), keys.end(),
-        [](const auto &a, const auto &b) { return upper(a.first) < upper(b.first); });
+    std::sort(keys.begin(), keys.end(), [](const auto &a, const auto &b) {
+        return base::toUpper(a.first) < base::toUpper(b.first);
+    });
     Json list = Json::array();
     for (auto &[key, value] : keys) {
         Json entry = Json::object();

@@ -1,6 +1,8 @@
 // minicluster-ctld --dir CLUSTER_DIR: the controller of one cluster directory.
+#include "mc/base/file.h"
 #include "mc/ctl/server.h"
 #include "mc/proto/event_loop.h"
+#include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 
@@ -15,18 +17,6 @@
 #include <unistd.h>
 
 namespace {
-
-bool readFile(const std::string &path, std::string &out)
-{
-    std::ifstream in(path);
-    if (!in) {
-        return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
-}
 
 void periodic(
     mc::proto::EventLoop &loop, mc::ctl::Controller &controller, const mc::ctl::Server &server)
@@ -63,11 +53,12 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: minicluster-ctld --dir CLUSTER_DIR\n");
         return 2;
     }
-    std::string text;
-    if (!readFile(dir + "/etc/slurm.conf", text)) {
+    const auto slurmConf = mc::base::readFile(dir + "/etc/slurm.conf");
+    if (!slurmConf) {
         std::fprintf(stderr, "minicluster-ctld: cannot read %s/etc/slurm.conf\n", dir.c_str());
         return 1;
     }
+    const std::string &text = *slurmConf;
     auto parsed = mc::sched::parseSlurmConf(text);
     for (const auto &problem : parsed.problems) {
         std::fprintf(stderr, "minicluster-ctld: etc/slurm.conf line %d: %s\n", problem.line,
@@ -92,12 +83,13 @@ int main(int argc, char **argv)
     for (const char *name : {"ctld.sqlite", "ctld.sqlite-wal", "ctld.sqlite-shm"}) {
         ::chmod((dir + "/state/" + name).c_str(), 0600); // made before this rule
     }
-    std::string site;
-    readFile(dir + "/etc/minicluster.conf", site);
+    const std::string site = mc::base::fileText(dir + "/etc/minicluster.conf");
     auto users = mc::sched::parseSiteUsers(site);
     parsed.config.qos = mc::sched::parseSiteQos(site, users.problems);
-    for (const auto &problem : users.problems) {
-        std::fprintf(stderr, "minicluster-ctld: etc/minicluster.conf %s\n", problem.c_str());
+    auto problems = mc::sched::readSiteConf(site).problems;
+    problems.insert(problems.end(), users.problems.begin(), users.problems.end());
+    for (const auto &problem : problems) {
+        std::fprintf(stderr, "minicluster-ctld: etc/%s\n", problem.c_str());
     }
 
     mc::acct::JobStore store;
@@ -125,6 +117,7 @@ int main(int argc, char **argv)
         return 1;
     }
     mc::ctl::Server server(loop, controller);
+    controller.setBootTime(server.now());
     gateway.target = &server;
     if (!server.listen(dir + "/run/ctld.sock", error)) {
         std::fprintf(

@@ -1,28 +1,18 @@
 #include "mc/sched/batch_script.h"
 
+#include "mc/base/text.h"
+
 #include <cctype>
 #include <optional>
 
 namespace mc::sched {
 namespace {
 
+using base::startsWithIgnoreCase;
+
 bool isSpace(char c)
 {
     return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-bool startsWithIgnoreCase(std::string_view text, std::string_view word)
-{
-    if (text.size() < word.size()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < word.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(text[i]))
-            != std::tolower(static_cast<unsigned char>(word[i]))) {
-            return false;
-        }
-    }
-    return true;
 }
 
 std::string_view skipSpaces(std::string_view text)

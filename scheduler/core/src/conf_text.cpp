@@ -8,7 +8,7 @@ namespace mc::sched {
 
 std::string ConfLine::where() const
 {
-    return "line " + std::to_string(number) + ": ";
+    return "minicluster.conf:" + std::to_string(number) + ": ";
 }
 
 std::vector<ConfLine> confLines(std::string_view text)
@@ -46,13 +46,6 @@ std::vector<std::string> splitConfWords(std::string_view line)
         words.push_back(std::move(current));
     }
     return words;
-}
-
-std::string lowerCase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
 }
 
 } // namespace mc::sched

@@ -1,10 +1,14 @@
 #include "mc/sched/job_state.h"
 
+#include "mc/base/text.h"
+
 #include <array>
 #include <cctype>
 
 namespace mc::sched {
 namespace {
+
+using base::equalsIgnoreCase;
 
 struct StateNames {
     JobState state;
@@ -60,20 +64,6 @@ constexpr std::array kReasons{
     ReasonName{Reason::Prolog, "Prolog"},
     ReasonName{Reason::JobLaunchFailure, "JobLaunchFailure"},
 };
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(a[i]))
-            != std::tolower(static_cast<unsigned char>(b[i]))) {
-            return false;
-        }
-    }
-    return true;
-}
 
 const StateNames &namesOf(JobState state)
 {

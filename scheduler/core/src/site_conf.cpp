@@ -1,6 +1,7 @@
 #include "mc/sched/site_conf.h"
 
-#include "mc/sched/conf_text.h"
+#include "mc/base/text.h"
+#include "mc/sched/minicluster_conf.h"
 
 #include <algorithm>
 #include <charconv>
@@ -21,20 +22,15 @@ const SiteUser *SiteUsers::find(std::string_view name) const
 SiteUsers parseSiteUsers(std::string_view text)
 {
     SiteUsers out;
-    for (const ConfLine &line : confLines(text)) {
-        auto words = splitConfWords(line.text);
-        if (words.empty() || lowerCase(words[0].substr(0, 5)) != "user=") {
-            continue;
-        }
+    for (const auto &[kind, line, words] : readSiteConf(text).linesOf(SiteKey::User)) {
         SiteUser user;
         bool hasUid = false;
         for (const auto &word : words) {
             auto eq = word.find('=');
             if (eq == std::string::npos) {
-                out.problems.push_back(line.where() + "'" + word + "' is not Key=Value");
-                continue;
+                continue; // readSiteConf() reports it
             }
-            std::string key = lowerCase(word.substr(0, eq));
+            std::string key = base::toLower(word.substr(0, eq));
             std::string value = word.substr(eq + 1);
             auto number = [&](std::uint32_t &target) {
                 auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), target);
@@ -58,8 +54,6 @@ SiteUsers parseSiteUsers(std::string_view text)
                 }
             } else if (key == "name") {
                 user.fullName = value;
-            } else {
-                out.problems.push_back(line.where() + "unknown key " + word.substr(0, eq) + "=");
             }
         }
         if (!hasUid) {
@@ -82,17 +76,13 @@ SiteUsers parseSiteUsers(std::string_view text)
 std::vector<QosConfig> parseSiteQos(std::string_view text, std::vector<std::string> &problems)
 {
     std::vector<QosConfig> out;
-    for (const ConfLine &line : confLines(text)) {
-        auto words = splitConfWords(line.text);
-        if (words.empty() || lowerCase(words[0].substr(0, 4)) != "qos=") {
-            continue;
-        }
+    for (const auto &[kind, line, words] : readSiteConf(text).linesOf(SiteKey::Qos)) {
         QosConfig qos;
         qos.name = words[0].substr(4);
         bool ok = !qos.name.empty();
         for (std::size_t i = 1; i < words.size() && ok; ++i) {
             const auto eq = words[i].find('=');
-            ok = eq != std::string::npos && lowerCase(words[i].substr(0, eq)) == "priority"
+            ok = eq != std::string::npos && base::toLower(words[i].substr(0, eq)) == "priority"
                 && parseNonNegative(std::string_view(words[i]).substr(eq + 1), qos.priority);
         }
         if (!ok) {

@@ -1,6 +1,7 @@
 #include "mc/sched/slurm_conf.h"
 
 #include "mc/sched/gres.h"
+#include "mc/base/text.h"
 #include "mc/sched/hostlist.h"
 
 #include <algorithm>
@@ -13,6 +14,10 @@
 
 namespace mc::sched {
 namespace {
+
+using base::equalsIgnoreCase;
+using base::splitList;
+using base::startsWithIgnoreCase;
 
 // Slurm 22.05 slurm.conf keys (read_config.c) that minicluster accepts without acting on them.
 // ClusterName, SlurmctldHost, ControlMachine, DefMemPerCPU, DefMemPerNode, the timing keys and the
@@ -93,20 +98,6 @@ bool isSpace(char c)
     return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
-std::string lowercase(std::string_view text)
-{
-    std::string result(text);
-    for (char &c : result) {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return result;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && lowercase(a) == lowercase(b);
-}
-
 // Whether a comma-separated slurm.conf list (SlurmctldParameters=a,b) holds `word`, in any case.
 bool listHas(std::string_view list, std::string_view word)
 {
@@ -121,29 +112,11 @@ bool listHas(std::string_view list, std::string_view word)
     return false;
 }
 
-bool startsWithIgnoreCase(std::string_view text, std::string_view word)
-{
-    return text.size() >= word.size() && equalsIgnoreCase(text.substr(0, word.size()), word);
-}
-
 template <std::size_t N>
 bool contains(const std::array<std::string_view, N> &keys, std::string_view key)
 {
     return std::any_of(keys.begin(), keys.end(),
         [&](std::string_view known) { return equalsIgnoreCase(known, key); });
-}
-
-std::vector<std::string> splitList(std::string_view text, char separator)
-{
-    std::vector<std::string> items;
-    while (!text.empty()) {
-        const auto at = text.find(separator);
-        if (at != 0) {
-            items.emplace_back(text.substr(0, at));
-        }
-        text.remove_prefix(at == std::string_view::npos ? text.size() : at + 1);
-    }
-    return items;
 }
 
 // Slurm's s_p_handle_uint*(): decimal digits with an optional K (x1024), or UNLIMITED/INFINITE,
@@ -420,7 +393,7 @@ void ConfParser::globalKey(const Pair &pair)
     const std::string &key = pair.key;
     const std::string &value = pair.value;
     if (equalsIgnoreCase(key, "ClusterName")) {
-        m_config.clusterName = lowercase(value); // Slurm lowercases it
+        m_config.clusterName = base::toLower(value); // Slurm lowercases it
     } else if (equalsIgnoreCase(key, "ControlMachine")) {
         m_controlMachine = value;
     } else if (timingKey(pair)) {
@@ -600,7 +573,7 @@ bool ConfParser::schedulingKey(const Pair &pair)
             = m_config.preemptSendUserSignal || listHas(value, "preempt_send_user_signal");
     } else if (equalsIgnoreCase(key, "AuthInfo")) {
         // Only cred_expire= matters here (Slurm's slurm_cred.c: below 5 is an error).
-        const auto at = lowercase(value).find("cred_expire=");
+        const auto at = base::toLower(value).find("cred_expire=");
         if (at != std::string::npos) {
             const std::string rest = value.substr(at + 12, value.find(',', at) - at - 12);
             const auto seconds = parseCount(rest, kMax32);
@@ -744,7 +717,7 @@ void ConfParser::partitionLine(const std::string &name, const Table &line)
     part.name = name;
     if (const std::string *accounts = get(line, dflt, "AllowAccounts")) {
         if (!equalsIgnoreCase(*accounts, "ALL")) {
-            part.allowAccounts = splitList(lowercase(*accounts), ',');
+            part.allowAccounts = splitList(base::toLower(*accounts), ',');
         }
     }
     if (const std::string *flag = get(line, dflt, "Default")) {

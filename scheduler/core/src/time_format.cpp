@@ -1,5 +1,7 @@
 #include "mc/sched/time_format.h"
 
+#include "mc/base/text.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -10,6 +12,9 @@
 
 namespace mc::sched {
 namespace {
+
+using base::equalsIgnoreCase;
+using base::startsWithIgnoreCase;
 
 constexpr Seconds kMinute = 60;
 constexpr Seconds kHour = 60 * kMinute;
@@ -31,29 +36,6 @@ bool isBlank(char c)
 bool isSpace(char c)
 {
     return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-char lower(char c)
-{
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
-
-bool startsWithIgnoreCase(std::string_view text, std::string_view word)
-{
-    if (text.size() < word.size()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < word.size(); ++i) {
-        if (lower(text[i]) != lower(word[i])) {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && startsWithIgnoreCase(a, b);
 }
 
 // Digits only; empty is 0. nullopt on anything else or on a value past `max`.

@@ -1,5 +1,6 @@
 #include "mc/sim/scenario.h"
 
+#include "mc/base/text.h"
 #include "mc/sched/explanation.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/slurm_conf.h"
@@ -11,17 +12,6 @@
 
 namespace mc::sim {
 namespace {
-
-std::vector<std::string> words(std::string_view line)
-{
-    std::vector<std::string> result;
-    std::istringstream in{std::string(line)};
-    std::string word;
-    while (in >> word) {
-        result.push_back(word);
-    }
-    return result;
-}
 
 std::optional<std::int64_t> integer(std::string_view text)
 {
@@ -233,7 +223,7 @@ ScenarioResult runScenario(std::string_view slurmConf, std::string_view jobsText
     while (std::getline(in, line)) {
         ++lineNumber;
         line = line.substr(0, line.find('#'));
-        auto w = words(line);
+        auto w = base::splitWords(line);
         if (w.empty()) {
             continue;
         }
@@ -327,7 +317,7 @@ ScenarioResult runScenario(std::string_view slurmConf, std::string_view jobsText
         }
     };
     auto answer = [&](const std::string &query) {
-        const auto q = words(query);
+        const auto q = base::splitWords(query);
         const Seconds now = sim.now();
         std::string out = std::to_string(now) + ' ' + q[0];
         if (q[0] == "queue") {

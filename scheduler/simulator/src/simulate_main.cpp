@@ -3,6 +3,7 @@
 // Replays an SWF trace on the cluster of a slurm.conf with the real scheduling core and no
 // processes, then prints makespan, utilisation, mean wait and mean bounded slowdown.
 
+#include "mc/base/file.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/sim/metrics.h"
 #include "mc/sim/workload.h"
@@ -18,18 +19,6 @@ namespace {
 
 constexpr const char *kUsage = "Usage: minicluster simulate --conf FILE --workload FILE.swf "
                                "[--policy fifo|backfill] [--timeline OUT.csv]\n";
-
-bool readFile(const std::string &path, std::string &text)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return false;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
-    return true;
-}
 
 } // namespace
 
@@ -92,11 +81,15 @@ int main(int argc, char **argv)
     }
     std::string confText;
     std::string swfText;
-    if (!readFile(conf, confText)) {
+    if (auto text = mc::base::readFile(conf)) {
+        confText = std::move(*text);
+    } else {
         std::cerr << "minicluster simulate: error: cannot read " << conf << '\n';
         return 1;
     }
-    if (!readFile(workload, swfText)) {
+    if (auto text = mc::base::readFile(workload)) {
+        swfText = std::move(*text);
+    } else {
         std::cerr << "minicluster simulate: error: cannot read " << workload << '\n';
         return 1;
     }

@@ -62,6 +62,7 @@ SwfTrace parseSwf(std::string_view text)
         job.allocatedProcs = static_cast<int>(fields[4]);
         job.requestedProcs = static_cast<int>(fields[7]);
         job.requestedTime = fields[8];
+        job.requestedMemoryKb = fields[9];
         job.status = static_cast<int>(fields[10]);
         job.user = static_cast<int>(fields[11]);
         job.queue = static_cast<int>(fields[14]);

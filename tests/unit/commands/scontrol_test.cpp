@@ -18,6 +18,7 @@ namespace {
 
 // 2026-11-21T11:13:59 UTC, when job 111 of 12_scontrol.txt was submitted.
 constexpr std::int64_t kT0 = 1795259639;
+constexpr std::int64_t kBootTime = kT0 - 239; // 2026-11-21T11:10:00, when the controller started
 
 Json job111()
 {
@@ -110,6 +111,8 @@ void serveAll(Harness &h, std::int64_t now)
             Json reply = okReply();
             reply.set("cluster_name", "refcluster");
             reply.set("now", now);
+            reply.set("boot_time", kBootTime);
+            reply.set("next_job_id", 113);
             return reply;
         }
         return cluster(request);
@@ -416,13 +419,17 @@ void ScontrolTest::showConfigListsEverySlurmKeyInSlurmsOrder()
     QVERIFY(r.out.find("NodeName") == std::string::npos);
     QVERIFY(r.out.find("\nCgroup Support Configuration:\n") != std::string::npos);
     QVERIFY(r.out.find("\nSlurmctld(primary) at vm is UP\n") != std::string::npos);
-    // 216 keys in Slurm 22.05 with this slurm.conf, less BOOT_TIME and NEXT_JOB_ID.
+    // 216 keys in Slurm 22.05 with this slurm.conf: BOOT_TIME and NEXT_JOB_ID from the
+    // controller's ping.
+    QVERIFY(r.out.find("BOOT_TIME               = 2026-11-21T11:10:00\n") != std::string::npos);
+    QVERIFY(r.out.find("NEXT_JOB_ID             = 113\n") != std::string::npos);
+    QVERIFY(r.out.find("BOOT_TIME") < r.out.find("BurstBufferType"));
     std::size_t keys = 0;
     for (std::size_t at = r.out.find(" = "); at != std::string::npos;
          at = r.out.find(" = ", at + 1)) {
         ++keys;
     }
-    QCOMPARE(keys, std::size_t{191 + 19});
+    QCOMPARE(keys, std::size_t{193 + 19});
     r = runScontrol({"show", "config", "defmempercpu"});
     COMPARE_TEXT(r.out, "DefMemPerCPU            = 500\n");
 }

@@ -23,6 +23,7 @@ private slots:
         QCOMPARE(trace.jobs[0].queue, 2);
         QCOMPARE(trace.jobs[1].procs(), 2); // requested -1: allocated count
         QCOMPARE(trace.jobs[1].precedingJob, 1);
+        QCOMPARE(trace.jobs[0].requestedMemoryKb, -1);
     }
 
     void replayGivesExactMetricsForAHandCheckedTrace()

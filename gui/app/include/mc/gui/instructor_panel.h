@@ -55,7 +55,8 @@ public:
     QString loadText() const;
     QString resetText() const;
 
-    // The cluster's users from etc/minicluster.conf (User=NAME lines), in file order.
+    // The cluster's users from etc/minicluster.conf (its User= lines, sched::parseSiteUsers),
+    // in file order.
     static QStringList usersOfCluster(const QString &clusterDir);
 
     // Sends a `clock` request: `speed` > 0 sets the rate, `advance` > 0 fast-forwards.

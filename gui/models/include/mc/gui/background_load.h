@@ -48,8 +48,9 @@ struct SwfJob {
     int userId = 0;
 };
 
-// Reads SWF text: ';' starts a comment line; each job line has 18 whitespace-separated fields.
-// Lines with too few fields or a negative run time are skipped and counted in `skipped`.
+// Reads SWF text with the simulator's reader (mc/sim/swf.h): ';' starts a comment line; each
+// job line has 18 integer fields separated by blanks or tabs. Other lines and jobs with a
+// negative (unknown) run time are skipped and counted in `skipped`.
 std::vector<SwfJob> parseSwf(const QString &text, int *skipped = nullptr);
 
 class BackgroundLoad : public QObject {

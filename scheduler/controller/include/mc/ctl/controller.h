@@ -109,6 +109,9 @@ public:
 
     // slurm.conf PrologFlags=Contain: every job also gets an "extern" step in accounting.
     void setExternSteps(bool on) { m_externSteps = on; }
+    // When the controller started, on the cluster clock: `ping` reports it (scontrol show
+    // config's BOOT_TIME). 0: not told.
+    void setBootTime(sched::Seconds at) { m_bootTime = at; }
 
     // srun/salloc (controller_steps.cpp): step_create, step_usage, step_end, steps,
     // alloc_release.
@@ -282,6 +285,7 @@ private:
     std::map<std::string, NodeInfo> m_nodes;
     std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
+    sched::Seconds m_bootTime = 0;
     // Scheduler state (issue #3).
     sched::Scheduler m_scheduler;
     sched::FairShareLedger m_fairshare;

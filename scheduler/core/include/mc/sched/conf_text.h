@@ -1,7 +1,7 @@
 #pragma once
-// Reading etc/minicluster.conf, the pieces its readers share (the users and accounts here, the
-// login and storage policies in the emulator): its lines with comments cut, Key=Value words,
-// whole-text numbers.
+// Reading etc/minicluster.conf, the pieces its readers share (minicluster_conf.h reads the
+// file, the readers of each kind of line read their values): its lines with comments cut,
+// Key=Value words, whole-text numbers.
 
 #include <charconv>
 #include <string>
@@ -16,7 +16,7 @@ struct ConfLine {
     int number = 0;
     std::string text;
 
-    // "line N: ", the prefix of every problem reported about this line.
+    // "minicluster.conf:N: ", the prefix of every problem reported about this line.
     std::string where() const;
 };
 
@@ -25,9 +25,6 @@ std::vector<ConfLine> confLines(std::string_view text);
 
 // Words separated by blanks (space, tab); a "quoted" run keeps its blanks, the quotes dropped.
 std::vector<std::string> splitConfWords(std::string_view line);
-
-// ASCII lower-case copy (keys are matched without regard to case).
-std::string lowerCase(std::string text);
 
 // The whole of `text` as a non-negative number (int, long or double); false (and `out`
 // unspecified) for anything else: empty, a sign, trailing text, a negative value.

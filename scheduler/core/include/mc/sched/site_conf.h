@@ -1,7 +1,7 @@
 #pragma once
 // The users and accounts of etc/minicluster.conf (what slurm.conf has no key for). Lines are
-// `Key=Value` words like slurm.conf; this reads the `User=` lines and leaves the other kinds
-// of line (filesystems, login policy, clock) to the emulator.
+// `Key=Value` words like slurm.conf; readSiteConf() (minicluster_conf.h) reads the file, this
+// the values of its `User=` and `QOS=` lines.
 
 #include "mc/sched/slurm_conf.h"
 
@@ -23,7 +23,8 @@ struct SiteUser {
 
 struct SiteUsers {
     std::vector<SiteUser> users;
-    std::vector<std::string> problems; // "line 3: User= needs UID="
+    // Bad values: "minicluster.conf:3: User= needs UID=" (unknown keys: readSiteConf()).
+    std::vector<std::string> problems;
 
     const SiteUser *find(std::string_view name) const;
 };
@@ -32,7 +33,7 @@ struct SiteUsers {
 SiteUsers parseSiteUsers(std::string_view text);
 
 // Reads `QOS=normal [Priority=N]` lines, in their order; {"normal", 0} when there are none.
-// `problems` gets "line N: ..." for a bad line.
+// `problems` gets "minicluster.conf:N: ..." for a bad line.
 std::vector<QosConfig> parseSiteQos(std::string_view text, std::vector<std::string> &problems);
 
 } // namespace mc::sched
