@@ -1,10 +1,13 @@
 #include "mc/lessons/evaluate.h"
 
+#include "mc/sched/time_format.h"
+
 #include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <fnmatch.h>
 #include <optional>
+#include <sstream>
 
 namespace mc::lessons {
 
@@ -414,12 +417,10 @@ std::optional<long long> expectedNumber(const Condition &c, Kind kind)
         if (c.value == "UNLIMITED" || c.value == "unlimited") {
             return -1;
         }
-        // A bare number is minutes, as in --time=5.
-        bool digits = !c.value.empty() && std::all_of(c.value.begin(), c.value.end(), [](char ch) {
-            return std::isdigit(static_cast<unsigned char>(ch));
-        });
-        if (digits) {
-            return std::atoll(c.value.c_str()) * 60;
+        // Slurm's own syntax, read as sbatch --time reads it (a bare number is minutes), else
+        // the checks' 5m, 2h, 3d.
+        if (auto seconds = sched::parseTimeLimit(c.value)) {
+            return *seconds;
         }
         return parseDuration(c.value);
     }
@@ -773,14 +774,57 @@ std::vector<std::string> commandParts(const std::string &line)
     return parts;
 }
 
-bool commandMatches(const std::string &pattern, const std::string &line)
+// Whether one word of the command is the option: `-a` alone or among combined letters (-av),
+// `--archive` alone or as --archive=value.
+bool hasOption(const std::string &command, const std::string &option)
+{
+    std::istringstream in(command);
+    for (std::string word; in >> word;) {
+        if (option.rfind("--", 0) == 0) {
+            if (word == option || word.rfind(option + "=", 0) == 0) {
+                return true;
+            }
+        } else if (word.size() >= 2 && word[0] == '-' && word[1] != '-') {
+            for (std::size_t k = 1;
+                 k < word.size() && std::isalpha(static_cast<unsigned char>(word[k])); ++k) {
+                if (word[k] == option[1]) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+bool commandMatches(const Check &check, const std::string &line)
 {
     for (const auto &part : commandParts(line)) {
-        if (globAny(pattern, part)) {
+        if (globAny(check.target, part)
+            && (check.options.empty()
+                || std::any_of(check.options.begin(), check.options.end(),
+                    [&](const std::string &o) { return hasOption(part, o); }))) {
             return true;
         }
     }
     return false;
+}
+
+// " on laptop" / " sur le portable": where a command was typed, for messages.
+std::string onHost(std::string_view lang, const std::string &host)
+{
+    if (host.empty()) {
+        return "";
+    }
+    if (host == "login") {
+        return say(lang, " on a login node", " sur un nœud de connexion");
+    }
+    if (host == "compute") {
+        return say(lang, " on a compute node", " sur un nœud de calcul");
+    }
+    if (host == "laptop") {
+        return say(lang, " on the laptop", " sur le portable");
+    }
+    return say(lang, " on ", " sur ") + host;
 }
 
 CheckResult evaluateRan(const Check &check, const Facts &facts, std::string_view lang)
@@ -789,20 +833,28 @@ CheckResult evaluateRan(const Check &check, const Facts &facts, std::string_view
     const HistoryEntry *found = nullptr;
     for (const auto &e : facts.history) {
         if (e.time >= facts.wallSince && hostMatches(check.host, e.host)
-            && commandMatches(check.target, e.command)) {
+            && commandMatches(check, e.command)) {
             found = &e;
         }
     }
-    std::string where = check.host.empty() ? "" : say(lang, " on ", " sur ") + check.host;
+    std::string where = onHost(lang, check.host);
+    std::string with;
+    for (const auto &o : check.options) {
+        with += (with.empty() ? say(lang, " with ", " avec ") : say(lang, " or ", " ou ")) + o;
+    }
     if (check.none) {
         r.passed = found == nullptr;
         if (!r.passed) {
             r.explanation = withExplain(check,
                 say(lang,
                     "You ran `" + found->command + "` on " + found->host + " at "
-                        + clock(found->time) + ", and this step asks you not to.",
+                        + clock(found->time)
+                        + ", and this step asks you not to. To start the step again, run "
+                          "`minicluster lesson reset-step`.",
                     "Vous avez lancé « " + found->command + " » sur " + found->host + " à "
-                        + clock(found->time) + ", ce que cette étape demande d'éviter."));
+                        + clock(found->time)
+                        + ", ce que cette étape demande d'éviter. Pour reprendre l'étape, lancez "
+                          "`minicluster lesson reset-step`."));
         }
         return r;
     }
@@ -810,9 +862,9 @@ CheckResult evaluateRan(const Check &check, const Facts &facts, std::string_view
     if (!r.passed) {
         r.explanation = withExplain(check,
             say(lang,
-                "No command like `" + check.target + "` was typed" + where
+                "No command like `" + check.target + "`" + with + " was typed" + where
                     + " since this lesson started.",
-                "Aucune commande comme « " + check.target + " » n'a été tapée" + where
+                "Aucune commande comme « " + check.target + " »" + with + " n'a été tapée" + where
                     + " depuis le début de cette leçon."));
     }
     return r;
@@ -947,15 +999,22 @@ CheckResult evaluate(const Check &check, const Facts &facts, std::string_view la
     return {};
 }
 
-LessonStatus evaluateLesson(const Lesson &lesson, const Facts &facts)
+LessonStatus evaluateLesson(
+    const Lesson &lesson, const Facts &facts, const std::map<std::size_t, StepStart> &restarts)
 {
     LessonStatus status;
     status.currentStep = lesson.steps.size();
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
         StepStatus s;
         s.passed = true;
+        std::optional<Facts> restarted;
+        if (auto r = restarts.find(i); r != restarts.end()) {
+            restarted = facts;
+            restarted->since = std::max(facts.since, r->second.since);
+            restarted->wallSince = std::max(facts.wallSince, r->second.wallSince);
+        }
         for (const auto &c : lesson.steps[i].checks) {
-            s.results.push_back(evaluate(c, facts, lesson.lang));
+            s.results.push_back(evaluate(c, restarted ? *restarted : facts, lesson.lang));
             s.passed = s.passed && s.results.back().passed;
         }
         if (!s.passed && status.currentStep == lesson.steps.size()) {
