@@ -327,6 +327,11 @@ FR = {
     "minicluster lesson hint: the next hint for the current step": "minicluster lesson hint : l’indice suivant pour l’étape en cours",
     "minicluster lesson reset: starts the lesson over": "minicluster lesson reset : recommence la leçon",
     "%1 of %2 lessons done.": "%1 leçons terminées sur %2.",
+    "Redo step": "Reprendre l’étape",
+    "minicluster lesson reset-step: starts the current step again; only what you do from now on "
+    "counts for it":
+        "minicluster lesson reset-step : reprend l’étape en cours ; seul ce que vous faites "
+        "désormais compte pour elle",
 }
 
 

@@ -641,6 +641,14 @@
         <source>minicluster lesson reset: starts the lesson over</source>
         <translation>minicluster lesson reset : recommence la leçon</translation>
     </message>
+    <message>
+        <source>Redo step</source>
+        <translation>Reprendre l’étape</translation>
+    </message>
+    <message>
+        <source>minicluster lesson reset-step: starts the current step again; only what you do from now on counts for it</source>
+        <translation>minicluster lesson reset-step : reprend l’étape en cours ; seul ce que vous faites désormais compte pour elle</translation>
+    </message>
 </context>
 <context>
     <name>mc::gui::MainWindow</name>
