@@ -229,15 +229,6 @@ private slots:
         QVERIFY(evaluate(check("ran \"tee x\" on login1"), f, "en").passed);
     }
 
-    void historyLinesRoundTrip()
-    {
-        mc::lessons::HistoryEntry e{123, "login1", "/home/alice", "echo a\tb"};
-        auto back = mc::lessons::parseHistory(mc::lessons::historyLine(e));
-        QCOMPARE(back.size(), std::size_t{1});
-        QCOMPARE(back[0].command, std::string("echo a b"));
-        QCOMPARE(back[0].host, std::string("login1"));
-    }
-
     void fileChecksMapTheUsersPathsOntoTheCluster()
     {
         QTemporaryDir tmp;

@@ -4,8 +4,8 @@
 #include "mc/emu/login_watcher.h"
 #include "mc/emu/process.h"
 #include "mc/emu/sandbox.h"
+#include "mc/emu/shell_history.h"
 #include "mc/launch/cluster_setup.h"
-#include "mc/lessons/facts.h"
 #include "mc/proto/client.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
@@ -562,12 +562,12 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     if (command) {
         // Interactive shells note their commands through the profile; a `-c` command is noted
         // here, so that lessons see it (as typed on login1, in the home directory).
-        lessons::HistoryEntry entry;
-        entry.time = lessons::wallClockNow();
+        emu::HistoryEntry entry;
+        entry.time = emu::wallClockNow();
         entry.host = "login1";
         entry.cwd = "/home/" + user;
         entry.command = *command;
-        lessons::appendHistory(o.layout, user, entry);
+        emu::appendHistory(o.layout, user, entry);
     }
     std::vector<std::string> env
         = ws::shellEnvironment(view.home, user, view.binDir + ":/usr/local/bin:/usr/bin:/bin",

@@ -1,6 +1,6 @@
 #include "mc/ws/workstation.h"
 
-#include "mc/lessons/facts.h"
+#include "mc/emu/shell_history.h"
 #include "mc/sched/site_conf.h"
 
 #include <cerrno>
@@ -249,7 +249,7 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
         "  local t=${EPOCHREALTIME/,/.}\n"
         "  printf '%s\\tlaptop\\t%s\\t%s\\n' \"${t:-$(date +%s)}\" \"$PWD\" \"${cmd//$'\\t'/ }\" "
         ">> "
-            + quote(lessons::historyPath(o.layout, o.user))
+            + quote(emu::historyPath(o.layout, o.user))
             + " 2>/dev/null\n"
               "  return 0\n"
               "}\n"
@@ -310,12 +310,12 @@ int workstationShell(const WorkstationOptions &o, const std::optional<std::strin
             {"MINICLUSTER_HOSTNAME=laptop"}, {"TERM", "LANG", "LC_ALL", "COLORTERM", "DISPLAY"});
     std::vector<std::string> argv;
     if (command) {
-        lessons::HistoryEntry entry;
-        entry.time = lessons::wallClockNow();
+        emu::HistoryEntry entry;
+        entry.time = emu::wallClockNow();
         entry.host = "laptop";
         entry.cwd = home;
         entry.command = *command;
-        lessons::appendHistory(o.layout, o.user, entry);
+        emu::appendHistory(o.layout, o.user, entry);
         argv = {"/bin/bash", "-c", *command};
     } else {
         argv = {"/bin/bash", "--noprofile", "--rcfile", wsDir(o) + "/bashrc", "-i"};
