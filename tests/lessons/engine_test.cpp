@@ -118,8 +118,8 @@ private slots:
             std::string("The closest is job 3 (hello): its state is RUNNING, not COMPLETED. It has "
                         "not finished yet: wait a little and check again."));
         auto fr = evaluate(check("job name=hello state=COMPLETED"), f, "fr");
-        QVERIFY(
-            fr.explanation.find("Le plus proche est le job 3 (hello) : son état est RUNNING") == 0);
+        QVERIFY(fr.explanation.find("La plus proche est la tâche 3 (hello) : son état est RUNNING")
+            == 0);
     }
 
     void jobsBeforeTheLessonStartedDoNotCount()

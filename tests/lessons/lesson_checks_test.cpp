@@ -7,6 +7,7 @@
 #include "mc/lessons/lesson.h"
 #include "mc/sched/time_format.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -413,6 +414,39 @@ private slots:
             *mc::lessons::parseCheck("ran \"hostname\" on compute").check, w.facts(), "fr");
         QVERIFY2(compute.explanation.find("sur un nœud de calcul") != std::string::npos,
             compute.explanation.c_str());
+    }
+
+    // Calcul Québec's French: grappe, tâche (code, commands and Slurm's own words aside).
+    void frenchLessonsUseTheGlossary()
+    {
+        const QRegularExpression code(QStringLiteral("`[^`]*`"));
+        const QRegularExpression english(
+            QStringLiteral("\\b(jobs?|clusters?)\\b"), QRegularExpression::CaseInsensitiveOption);
+        for (int n = 1; n <= 11; ++n) {
+            Lesson lesson = load("fr", QString::asprintf("%02d", n).toStdString());
+            std::string text = lesson.title + "\n" + lesson.intro;
+            for (const auto &s : lesson.steps) {
+                text += "\n" + s.title + "\n" + s.text;
+                for (const auto &c : s.checks) {
+                    text += "\n" + c.explain;
+                }
+            }
+            for (const QString &line : QString::fromStdString(text).split(QLatin1Char('\n'))) {
+                if (line.startsWith(QStringLiteral("    "))) {
+                    continue; // a command to type
+                }
+                QString prose = line;
+                prose.remove(code);
+                QVERIFY2(!english.match(prose).hasMatch(),
+                    qPrintable(QString::fromStdString(lesson.id) + QStringLiteral(": ") + line));
+            }
+        }
+        World w;
+        w.job(3, "hello", "RUNNING");
+        auto r = mc::lessons::evaluate(
+            *mc::lessons::parseCheck("job name=hello state=COMPLETED").check, w.facts(), "fr");
+        QVERIFY2(r.explanation.rfind("La plus proche est la tâche 3 (hello)", 0) == 0,
+            r.explanation.c_str());
     }
 
     void titlesAlignByCharactersNotBytes()

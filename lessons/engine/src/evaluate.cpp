@@ -41,13 +41,13 @@ constexpr FieldDef kJobFields[] = {
     {"mem", Kind::Memory, "its memory request", "sa demande de mémoire"},
     {"time", Kind::Duration, "its time limit", "sa limite de temps"},
     {"exit", Kind::Number, "its exit code", "son code de sortie"},
-    {"signal", Kind::Number, "the signal that ended it", "le signal qui l'a arrêté"},
+    {"signal", Kind::Number, "the signal that ended it", "le signal qui l'a arrêtée"},
     {"array", Kind::Text, "its --array", "son --array"},
     {"array_job", Kind::Number, "its array job ID", "le numéro de son tableau"},
     {"array_task", Kind::Number, "its array index", "son indice dans le tableau"},
     {"dependency", Kind::Text, "its --dependency", "son --dependency"},
-    {"after", Kind::Text, "the jobs it depends on", "les jobs dont il dépend"},
-    {"overtook", Kind::Text, "the jobs it started before", "les jobs qu'il a doublés"},
+    {"after", Kind::Text, "the jobs it depends on", "les tâches dont elle dépend"},
+    {"overtook", Kind::Text, "the jobs it started before", "les tâches qu'elle a doublées"},
     {"gres", Kind::Text, "its GRES", "ses GRES"},
     {"gpus", Kind::Number, "its GPUs per node", "ses GPU par nœud"},
     {"exclusive", Kind::Bool, "--exclusive", "--exclusive"},
@@ -550,7 +550,7 @@ std::string jobLabel(const Json &job, std::string_view lang)
         id = std::to_string(job["array_job_id"].toInt()) + "_"
             + std::to_string(job["array_task_id"].toInt());
     }
-    return say(lang, "job ", "le job ") + id + " (" + job["name"].toString() + ")";
+    return say(lang, "job ", "la tâche ") + id + " (" + job["name"].toString() + ")";
 }
 
 std::string withExplain(const Check &check, const std::string &detail)
@@ -608,7 +608,7 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
                     "Found " + jobLabel(*j, lang) + " (" + (*j)["state"].toString()
                         + "), and this step expects no job like it.",
                     "Il y a " + jobLabel(*j, lang) + " (" + (*j)["state"].toString()
-                        + "), alors que cette étape n'en attend aucun de ce genre."));
+                        + "), alors que cette étape n'en attend aucune de ce genre."));
         }
         return r;
     }
@@ -619,12 +619,12 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
     std::string detail;
     if (scope.empty()) {
         detail = say(lang, "You have not submitted any job since this lesson started.",
-            "Vous n'avez soumis aucun job depuis le début de cette leçon.");
+            "Vous n'avez soumis aucune tâche depuis le début de cette leçon.");
     } else if (count > 0) {
         detail = say(lang,
             std::to_string(count) + " of your jobs match; this step needs "
                 + std::to_string(check.atLeast) + ".",
-            std::to_string(count) + " de vos jobs correspondent ; cette étape en demande "
+            std::to_string(count) + " de vos tâches correspondent ; cette étape en demande "
                 + std::to_string(check.atLeast) + ".");
     } else if (closest) {
         std::string parts;
@@ -645,8 +645,8 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
                     + say(lang,
                         "it did not wait for " + c->value
                             + " (submit it with --dependency=TYPE:JOBID)",
-                        "il n'a pas attendu " + c->value
-                            + " (soumettez-le avec --dependency=TYPE:NUMÉRO)");
+                        "elle n'a pas attendu " + c->value
+                            + " (soumettez-la avec --dependency=TYPE:NUMÉRO)");
                 continue;
             }
             if (c->field == "overtook") {
@@ -655,9 +655,9 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
                         "it did not start while " + c->value
                             + " was waiting (backfill starts a job early only if its --time "
                               "ends before the waiting job's planned start)",
-                        "il n'a pas démarré pendant que " + c->value
-                            + " attendait (le backfill ne fait passer un job que si son --time "
-                              "finit avant le démarrage prévu du job en attente)");
+                        "elle n'a pas démarré pendant que " + c->value
+                            + " attendait (le backfill ne fait passer une tâche que si son --time "
+                              "finit avant le démarrage prévu de la tâche en attente)");
                 continue;
             }
             std::string part
@@ -666,10 +666,10 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
             parts += (parts.empty() ? "" : "; ") + part;
         }
         detail = say(lang, "The closest is " + jobLabel(*closest, lang) + ": " + parts + ".",
-            "Le plus proche est " + jobLabel(*closest, lang) + " : " + parts + ".");
+            "La plus proche est " + jobLabel(*closest, lang) + " : " + parts + ".");
         if (stillRunning) {
             detail += say(lang, " It has not finished yet: wait a little and check again.",
-                " Il n'est pas encore terminé : attendez un peu et vérifiez de nouveau.");
+                " Elle n'est pas encore terminée : attendez un peu et vérifiez de nouveau.");
         }
     }
     r.explanation = withExplain(check, detail);

@@ -124,7 +124,7 @@ int start(const LessonContext &c, const std::string &lang, const std::string &ke
         std::fprintf(stderr, "%s",
             w.pick("minicluster lesson: the cluster is not running; start it with `minicluster "
                    "up`\n",
-                "minicluster lesson: le cluster n'est pas démarré ; lancez `minicluster up`\n"));
+                "minicluster lesson: la grappe n'est pas démarrée ; lancez `minicluster up`\n"));
         return 1;
     }
     if (lesson->preset != "default" && clusterName(c) != lesson->preset) {
@@ -132,7 +132,7 @@ int start(const LessonContext &c, const std::string &lang, const std::string &ke
             w.pick("Note: this lesson is written for the '%s' site. Start that cluster "
                    "with\n  minicluster --dir ~/.local/share/minicluster/%s --preset %s up\n"
                    "and run the lesson commands with the same --dir.\n",
-                "Note : cette leçon est écrite pour le site « %s ». Démarrez ce cluster "
+                "Note : cette leçon est écrite pour le site « %s ». Démarrez cette grappe "
                 "avec\n  minicluster --dir ~/.local/share/minicluster/%s --preset %s up\n"
                 "et passez le même --dir aux commandes de leçon.\n"),
             lesson->preset.c_str(), lesson->preset.c_str(), lesson->preset.c_str());
