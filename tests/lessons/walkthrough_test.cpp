@@ -88,6 +88,35 @@ private slots:
         QVERIFY(lesson(cluster, {QStringLiteral("list")}).out.contains(QStringLiteral("done")));
     }
 
+    // The lesson commands inside the login shell (the app's terminal runs `minicluster shell`),
+    // as carol, in French: the same progress as from outside.
+    void lessonCommandsWorkInsideTheLoginShell()
+    {
+        START_CLUSTER(cluster);
+        const QString carol = QStringLiteral("carol");
+        ShellResult start
+            = cluster.shell(QStringLiteral("minicluster lesson --lang fr start 2"), carol);
+        QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
+        QVERIFY2(start.out.contains(QStringLiteral("copié hello.sh")), qPrintable(start.out));
+        QVERIFY(QFile::exists(cluster.homeFile(carol, QStringLiteral("hello.sh"))));
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch hello.sh"), carol).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("squeue -u $USER"), carol).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            cluster.shell(QStringLiteral("minicluster lesson --lang fr check"), carol)
+                .out.contains(QStringLiteral("[x] 3.")),
+            30000);
+        QCOMPARE(cluster.shell(QStringLiteral("sacct"), carol).exitCode, 0);
+        ShellResult done
+            = cluster.shell(QStringLiteral("minicluster lesson --lang fr check"), carol);
+        QVERIFY2(done.exitCode == 0, qPrintable(done.out + done.err));
+        QVERIFY2(done.out.contains(QStringLiteral("Leçon terminée")), qPrintable(done.out));
+        // Outside, the same progress.
+        ShellResult outside
+            = cluster.minicluster({QStringLiteral("--user"), carol, QStringLiteral("lesson"),
+                QStringLiteral("--lang"), QStringLiteral("en"), QStringLiteral("list")});
+        QVERIFY2(outside.out.contains(QStringLiteral("done")), qPrintable(outside.out));
+    }
+
     void lesson04Resources()
     {
         START_CLUSTER(cluster);

@@ -600,6 +600,13 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     spec.gid = u->gid;
     spec.mounts = emu::nodeMounts(o.layout, "login1", o.binDir);
     spec.mounts.push_back({"/etc/profile", o.layout.etc() + "/profile", false});
+    // `minicluster lesson` works in this shell too (lesson_shell.h): what it reads and writes.
+    std::error_code ec;
+    std::filesystem::create_directories(o.layout.state() + "/lessons", ec);
+    std::filesystem::create_directories(o.layout.dir + "/workstation/home/" + user, ec);
+    for (auto &m : emu::lessonMounts(o.layout, user, o.binDir)) {
+        spec.mounts.push_back(std::move(m));
+    }
     spec.passwdFile = o.layout.etc() + "/passwd";
     spec.groupFile = o.layout.etc() + "/group";
     spec.workDir = view.home;

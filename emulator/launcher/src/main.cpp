@@ -1,6 +1,7 @@
 // minicluster: start, stop and enter a teaching cluster. See `minicluster --help`.
 #include "mc/emu/process.h"
 #include "mc/launch/cluster_control.h"
+#include "mc/launch/lesson_shell.h"
 #include "mc/lessons/catalog.h"
 #include "mc/lessons/lesson_cli.h"
 #include "mc/lessons/scenario.h"
@@ -132,8 +133,19 @@ int main(int argc, char **argv)
     }
 
     // On the cluster's own nodes (the login shell sets MINICLUSTER_SOCKET) there is no cluster
-    // to start or enter: say so instead of trying to create one inside the sandbox.
-    if (!dirGiven && std::getenv("MINICLUSTER_SOCKET") != nullptr) {
+    // to start or enter: say so instead of trying to create one inside the sandbox. The lessons
+    // work there, through the shell's view of the cluster.
+    if (!dirGiven && command == "lesson" && std::getenv("MINICLUSTER_SOCKET") != nullptr) {
+        const char *user = std::getenv("USER");
+        options.user = user ? user : "";
+        std::string error;
+        auto inShell = mc::launch::lessonDirInShell(options.user, error);
+        if (!inShell) {
+            std::fprintf(stderr, "minicluster lesson: %s\n", error.c_str());
+            return 1;
+        }
+        options.layout.dir = *inShell;
+    } else if (!dirGiven && std::getenv("MINICLUSTER_SOCKET") != nullptr) {
         std::fprintf(stderr,
             "minicluster: this shell is already on the cluster's login node.\n"
             "minicluster: start, stop and enter clusters from your own computer's terminal;\n"
