@@ -599,6 +599,11 @@ private slots:
             qPrintable(copied.out + copied.err));
         QCOMPARE(
             laptop(alice, QStringLiteral("ssh -o BatchMode=yes mc whoami")).out.trimmed(), alice);
+        // The lesson commands work in an ssh session on login1 too.
+        ShellResult list
+            = laptop(alice, QStringLiteral("ssh mc minicluster lesson --lang en list"));
+        QVERIFY2(list.exitCode == 0 && list.out.contains(QStringLiteral("Your first batch job")),
+            qPrintable(list.out + list.err));
         ShellResult twice = laptop(alice, withPassword);
         QVERIFY2(twice.err.contains(QStringLiteral("already exist")), qPrintable(twice.err));
     }

@@ -361,6 +361,13 @@ int sshdStdio(const WorkstationOptions &o, const std::string &user)
         writeFile(shadowPath, shadow, fs::perms::owner_read | fs::perms::owner_write);
     }
     spec.mounts.push_back({"/etc/shadow", shadowPath, false});
+    // `minicluster lesson` in an ssh session too, as in `minicluster shell`.
+    std::error_code ec;
+    fs::create_directories(o.layout.state() + "/lessons", ec);
+    fs::create_directories(wsDir(o) + "/home/" + user, ec);
+    for (auto &m : emu::lessonMounts(o.layout, user, o.binDir)) {
+        spec.mounts.push_back(std::move(m));
+    }
     spec.passwdFile = o.layout.etc() + "/passwd";
     spec.groupFile = o.layout.etc() + "/group";
     spec.workDir = "/home/" + user;
