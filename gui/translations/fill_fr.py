@@ -309,8 +309,8 @@ FR = {
     "%1 tasks: %2": "%1 tâches : %2",
     "Zoom out": "Zoom arrière",
     "Now": "Maintenant",
-    "Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · red line: now. Ctrl+wheel zooms.":
-        "Pâle : terminé · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · ligne rouge : maintenant. Ctrl+molette pour zoomer.",
+    "Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · dark left edge, bf: started by backfill · red line: now. Ctrl+wheel zooms.":
+        "Pâle : terminée · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · bord gauche foncé, bf : démarrée par le backfill · ligne rouge : maintenant. Ctrl+molette pour zoomer.",
     "&Reset Layout": "&Réinitialiser la disposition",
     "Zoom &In": "Zoom &avant",
     "Zoom &Out": "Zoom a&rrière",

@@ -1021,12 +1021,12 @@
         <translation>Maintenant</translation>
     </message>
     <message>
-        <source>Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · red line: now. Ctrl+wheel zooms.</source>
-        <translation>Pâle : terminé · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · ligne rouge : maintenant. Ctrl+molette pour zoomer.</translation>
-    </message>
-    <message>
         <source>not placed</source>
         <translation>non placé</translation>
+    </message>
+    <message>
+        <source>Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · dark left edge, bf: started by backfill · red line: now. Ctrl+wheel zooms.</source>
+        <translation>Pâle : terminée · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · bord gauche foncé, bf : démarrée par le backfill · ligne rouge : maintenant. Ctrl+molette pour zoomer.</translation>
     </message>
 </context>
 <context>

@@ -744,6 +744,14 @@ Json Controller::jobJson(const Job &job, Seconds now, const JobView &view) const
             explanation.set("fr", sched::explain(wait->second, "fr", now));
             j.add("explanation", std::move(explanation));
         }
+    } else if (auto start = m_starts.find(job.id); start != m_starts.end() && !job.isPending()) {
+        j.set("backfilled", start->second.backfilled);
+        if (view.explanation) {
+            Json explanation = Json::object();
+            explanation.set("en", sched::explain(start->second, "en"));
+            explanation.set("fr", sched::explain(start->second, "fr"));
+            j.add("explanation", std::move(explanation));
+        }
     }
     if (view.now) {
         j.add("now", now);
@@ -1145,6 +1153,7 @@ void Controller::purgeOldJobs(Seconds now)
         return sched::isFinished(job.state) && job.endTime + age < now
             && !m_unsaved.contains(job.id); // kept until its record is stored
     });
+    std::erase_if(m_starts, [this](const auto &e) { return !m_jobs.contains(e.first); });
     dropRows();
 }
 

@@ -260,6 +260,9 @@ private:
     sched::Scheduler m_scheduler;
     sched::FairShareLedger m_fairshare;
     std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
+    // How each job in memory was started (in priority order or by backfill): jobs then say
+    // `backfilled` and explain their start (the timeline marks backfilled jobs).
+    std::map<sched::JobId, sched::StartDecision> m_starts;
     std::map<sched::JobId, bool> m_preemptKilled; // preempted jobs whose grace time is over
     std::map<sched::JobId, bool> m_requeueOnEnd; // scontrol requeue of a running job (hold?)
     proto::Json m_lastPlan; // the last `plan` event sent
