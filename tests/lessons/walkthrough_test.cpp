@@ -49,7 +49,8 @@ private slots:
         QVERIFY(early.err.contains(QStringLiteral("run `minicluster lesson start 02` first")));
         ShellResult fr = cluster.minicluster({QStringLiteral("lesson"), QStringLiteral("--lang"),
             QStringLiteral("fr"), QStringLiteral("list")});
-        QVERIFY2(fr.out.contains(QStringLiteral("Votre premier job batch")), qPrintable(fr.out));
+        QVERIFY2(
+            fr.out.contains(QStringLiteral("Votre première tâche en lot")), qPrintable(fr.out));
     }
 
     void lesson02FirstBatchJob()
