@@ -716,6 +716,7 @@ Controller::JobView Controller::JobView::of(const std::vector<std::string> &fiel
     view.dependency = named("dependency");
     view.explanation = named("explanation");
     view.now = named("now");
+    view.backfilled = named("backfilled");
     return view;
 }
 
@@ -745,7 +746,9 @@ Json Controller::jobJson(const Job &job, Seconds now, const JobView &view) const
             j.add("explanation", std::move(explanation));
         }
     } else if (auto start = m_starts.find(job.id); start != m_starts.end() && !job.isPending()) {
-        j.set("backfilled", start->second.backfilled);
+        if (view.backfilled) {
+            j.set("backfilled", start->second.backfilled);
+        }
         if (view.explanation) {
             Json explanation = Json::object();
             explanation.set("en", sched::explain(start->second, "en"));

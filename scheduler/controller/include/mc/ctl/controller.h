@@ -131,7 +131,8 @@ private:
     // Which members of a job object a request wants (`fields`; all by default).
     struct JobView {
         acct::JobKeys keys = acct::JobKeys::all();
-        bool waitingFor = true, dependency = true, explanation = true, now = true;
+        bool waitingFor = true, dependency = true, explanation = true, now = true,
+             backfilled = true;
         static JobView of(const std::vector<std::string> &fields);
     };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
