@@ -2,9 +2,9 @@
 #include "mc/emu/process.h"
 #include "mc/launch/cluster_control.h"
 #include "mc/launch/lesson_shell.h"
+#include "mc/launch/scenario.h"
 #include "mc/lessons/catalog.h"
 #include "mc/lessons/lesson_cli.h"
-#include "mc/lessons/scenario.h"
 #include "mc/proto/client.h"
 
 #include <algorithm>
@@ -180,11 +180,11 @@ int main(int argc, char **argv)
             options, lessonArgs.empty() ? mc::launch::emulatedUser(options).name : lessonArgs[0]);
     }
     if (command == "scenario") {
-        mc::lessons::ScenarioContext context;
+        mc::launch::ScenarioContext context;
         context.layout = options.layout;
         context.binDir = options.binDir;
-        context.scenariosDir = mc::lessons::scenariosDir(options.binDir);
-        return mc::lessons::runScenarioCommand(context, lessonArgs);
+        context.scenariosDir = mc::launch::scenariosDir(options.binDir);
+        return mc::launch::runScenarioCommand(context, lessonArgs);
     }
     if (command == "lesson") {
         mc::lessons::LessonContext context;

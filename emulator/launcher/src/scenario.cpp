@@ -1,4 +1,4 @@
-#include "mc/lessons/scenario.h"
+#include "mc/launch/scenario.h"
 
 #include "mc/proto/client.h"
 
@@ -17,7 +17,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace mc::lessons {
+namespace mc::launch {
 
 namespace fs = std::filesystem;
 
@@ -426,4 +426,4 @@ int runScenarioCommand(const ScenarioContext &c, const std::vector<std::string> 
     return 2;
 }
 
-} // namespace mc::lessons
+} // namespace mc::launch
