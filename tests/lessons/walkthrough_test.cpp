@@ -454,7 +454,7 @@ private slots:
         QVERIFY2(onLogin.out.contains(QStringLiteral("[x] 2. Run a command on the allocated node"))
                 && onLogin.out.contains(QStringLiteral(
                     "its prompt names the compute node, not login1. (No command like `hostname*` "
-                    "was typed on compute since this lesson started.)")),
+                    "was typed on a compute node since this lesson started.)")),
             qPrintable(onLogin.out));
         // Right: a shell on the node, hostname there, exit twice.
         ShellResult right = typed({QStringLiteral("srun --pty bash -i"), QStringLiteral("hostname"),
