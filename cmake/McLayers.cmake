@@ -17,9 +17,7 @@ set(MC_MAY_LINK_mc_storage mc_emu_model mc_protocol mc_sched_core)
 # Apptainer on the nodes: std-only, links nothing of ours.
 set(MC_MAY_LINK_mc_containers "")
 set(MC_MAY_LINK_mc_lessons mc_protocol mc_emu_model mc_sched_core)
-# To be removed (#14): the workstation reads the lessons' shell-history format, which belongs
-# in the emulator's model.
-set(MC_MAY_LINK_mc_workstation mc_emu_runtime mc_sched_core mc_lessons)
+set(MC_MAY_LINK_mc_workstation mc_emu_runtime mc_emu_model mc_sched_core)
 # The `minicluster` command is the top of the emulator: it starts everything, and runs the
 # `lesson` and `scenario` subcommands.
 set(MC_MAY_LINK_mc_launcher mc_emu_runtime mc_sched_core mc_protocol mc_storage mc_lessons

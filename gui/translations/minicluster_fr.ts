@@ -19,11 +19,11 @@
     <name>mc::gui::AppOptions</name>
     <message>
         <source>minicluster: a small Slurm cluster on this computer, for learning.</source>
-        <translation>minicluster : un petit cluster Slurm sur cet ordinateur, pour apprendre.</translation>
+        <translation>minicluster : une petite grappe Slurm sur cet ordinateur, pour apprendre.</translation>
     </message>
     <message>
         <source>The cluster directory (default: the default cluster).</source>
-        <translation>Le dossier du cluster (par défaut : le cluster par défaut).</translation>
+        <translation>Le dossier de la grappe (par défaut : la grappe par défaut).</translation>
     </message>
     <message>
         <source>CLUSTER_DIR</source>
@@ -53,35 +53,35 @@
     <name>mc::gui::ControllerLink</name>
     <message>
         <source>Not connected to the cluster</source>
-        <translation>Non connecté au cluster</translation>
+        <translation>Non connecté à la grappe</translation>
     </message>
     <message>
         <source>Not connected: no cluster controller at %1 (%2); retrying…</source>
-        <translation>Non connecté : pas de contrôleur de cluster à %1 (%2) ; nouvel essai…</translation>
+        <translation>Non connecté : pas de contrôleur de grappe à %1 (%2) ; nouvel essai…</translation>
     </message>
     <message>
         <source>Not connected: the cluster controller at %1 closed the connection; retrying…</source>
-        <translation>Non connecté : le contrôleur du cluster à %1 a fermé la connexion ; nouvel essai…</translation>
+        <translation>Non connecté : le contrôleur de la grappe à %1 a fermé la connexion ; nouvel essai…</translation>
     </message>
     <message>
         <source>Connecting to the cluster…</source>
-        <translation>Connexion au cluster…</translation>
+        <translation>Connexion à la grappe…</translation>
     </message>
     <message>
         <source>The cluster controller sent a malformed message; reconnecting…</source>
-        <translation>Le contrôleur du cluster a envoyé un message mal formé ; reconnexion…</translation>
+        <translation>Le contrôleur de la grappe a envoyé un message mal formé ; reconnexion…</translation>
     </message>
     <message>
         <source>Lost the connection to the cluster controller; reconnecting…</source>
-        <translation>Connexion au contrôleur du cluster perdue ; reconnexion…</translation>
+        <translation>Connexion au contrôleur de la grappe perdue ; reconnexion…</translation>
     </message>
     <message>
         <source>The cluster controller refused the subscription: %1</source>
-        <translation>Le contrôleur du cluster a refusé l’abonnement : %1</translation>
+        <translation>Le contrôleur de la grappe a refusé l’abonnement : %1</translation>
     </message>
     <message>
         <source>Connected to the cluster</source>
-        <translation>Connecté au cluster</translation>
+        <translation>Connecté à la grappe</translation>
     </message>
 </context>
 <context>
@@ -92,7 +92,7 @@
     </message>
     <message>
         <source>Measured by the storage node at %1 (cluster clock), %2 ago.</source>
-        <translation>Mesuré par le nœud de stockage à %1 (horloge du cluster), il y a %2.</translation>
+        <translation>Mesuré par le nœud de stockage à %1 (horloge de la grappe), il y a %2.</translation>
     </message>
     <message>
         <source>/%1 (group %2)</source>
@@ -172,11 +172,11 @@
     </message>
     <message>
         <source>$SLURM_TMPDIR of running jobs (node-local disk, removed when the job ends)</source>
-        <translation>$SLURM_TMPDIR des jobs en cours (disque local du nœud, supprimé à la fin du job)</translation>
+        <translation>$SLURM_TMPDIR des tâches en cours (disque local du nœud, supprimé à la fin de la tâche)</translation>
     </message>
     <message>
         <source>Job</source>
-        <translation>Job</translation>
+        <translation>Tâche</translation>
     </message>
     <message>
         <source>$SLURM_TMPDIR</source>
@@ -196,15 +196,15 @@
     </message>
     <message>
         <source>The cluster clock is %1 ahead of this computer's (%2): ages and the purge count that time.</source>
-        <translation>L’horloge du cluster a %1 d’avance sur celle de cet ordinateur (%2) : les âges et la purge comptent ce temps.</translation>
+        <translation>L’horloge de la grappe a %1 d’avance sur celle de cet ordinateur (%2) : les âges et la purge comptent ce temps.</translation>
     </message>
     <message>
         <source>Last used %1 on the cluster clock.</source>
-        <translation>Dernière utilisation le %1, à l’horloge du cluster.</translation>
+        <translation>Dernière utilisation le %1, à l’horloge de la grappe.</translation>
     </message>
     <message>
         <source>Your files, the longest unused first, aged on the cluster clock (the scratch purge removes files unused for too long)</source>
-        <translation>Vos fichiers, les plus longtemps inutilisés d’abord, leur âge compté à l’horloge du cluster (la purge de scratch supprime les fichiers inutilisés depuis trop longtemps)</translation>
+        <translation>Vos fichiers, les plus longtemps inutilisés d’abord, leur âge compté à l’horloge de la grappe (la purge de scratch supprime les fichiers inutilisés depuis trop longtemps)</translation>
     </message>
     <message>
         <source>1 file</source>
@@ -243,11 +243,11 @@
     </message>
     <message>
         <source>Jobs</source>
-        <translation>Jobs</translation>
+        <translation>Tâches</translation>
     </message>
     <message>
         <source>jobs</source>
-        <translation>jobs</translation>
+        <translation>tâches</translation>
     </message>
     <message>
         <source>Refresh</source>
@@ -255,7 +255,7 @@
     </message>
     <message>
         <source>Only my jobs</source>
-        <translation>Seulement mes jobs</translation>
+        <translation>Seulement mes tâches</translation>
     </message>
     <message>
         <source>Press Refresh to read the accounting database (what sacct reads).</source>
@@ -291,18 +291,18 @@
     </message>
     <message>
         <source>1 job in the accounting database.</source>
-        <translation>1 job dans la base de comptabilité.</translation>
+        <translation>1 tâche dans la base de comptabilité.</translation>
     </message>
     <message>
         <source>%1 jobs in the accounting database.</source>
-        <translation>%1 jobs dans la base de comptabilité.</translation>
+        <translation>%1 tâches dans la base de comptabilité.</translation>
     </message>
 </context>
 <context>
     <name>mc::gui::InstructorPanel</name>
     <message>
         <source>Cluster clock: %1, running at %2× real time.</source>
-        <translation>Horloge du cluster : %1, à %2× le temps réel.</translation>
+        <translation>Horloge de la grappe : %1, à %2× le temps réel.</translation>
     </message>
     <message>
         <source>Choose a node first.</source>
@@ -322,7 +322,7 @@
     </message>
     <message>
         <source>Background users are submitting.</source>
-        <translation>Les utilisateurs d’arrière-plan soumettent des jobs.</translation>
+        <translation>Les utilisateurs d’arrière-plan soumettent des tâches.</translation>
     </message>
     <message>
         <source>No background load.</source>
@@ -354,7 +354,7 @@
     </message>
     <message>
         <source>%1 has no job lines in the Standard Workload Format.</source>
-        <translation>%1 n’a aucune ligne de job au format Standard Workload Format.</translation>
+        <translation>%1 n’a aucune ligne de tâche au format Standard Workload Format.</translation>
     </message>
     <message>
         <source>Resetting needs the minicluster command, which was not found next to this program.</source>
@@ -362,11 +362,11 @@
     </message>
     <message>
         <source>Reset the cluster</source>
-        <translation>Réinitialiser le cluster</translation>
+        <translation>Réinitialiser la grappe</translation>
     </message>
     <message>
         <source>Stopping the cluster…</source>
-        <translation>Arrêt du cluster…</translation>
+        <translation>Arrêt de la grappe…</translation>
     </message>
     <message>
         <source>minicluster down failed: %1</source>
@@ -374,11 +374,11 @@
     </message>
     <message>
         <source>Starting the cluster again…</source>
-        <translation>Redémarrage du cluster…</translation>
+        <translation>Redémarrage de la grappe…</translation>
     </message>
     <message>
         <source>The cluster was reset: empty queue, no history.</source>
-        <translation>Le cluster a été réinitialisé : file vide, aucun historique.</translation>
+        <translation>La grappe a été réinitialisée : file vide, aucun historique.</translation>
     </message>
     <message>
         <source>minicluster up failed: %1</source>
@@ -386,7 +386,7 @@
     </message>
     <message>
         <source>Cluster clock</source>
-        <translation>Horloge du cluster</translation>
+        <translation>Horloge de la grappe</translation>
     </message>
     <message>
         <source>Speed</source>
@@ -410,7 +410,7 @@
     </message>
     <message>
         <source>The scheduler, time limits and the scratch purge follow the cluster clock.</source>
-        <translation>L’ordonnanceur, les limites de temps et la purge de scratch suivent l’horloge du cluster.</translation>
+        <translation>L’ordonnanceur, les limites de temps et la purge de scratch suivent l’horloge de la grappe.</translation>
     </message>
     <message>
         <source>Nodes (as the instructor, %1)</source>
@@ -442,7 +442,7 @@
     </message>
     <message>
         <source>Generator (jobs per minute)</source>
-        <translation>Générateur (jobs par minute)</translation>
+        <translation>Générateur (tâches par minute)</translation>
     </message>
     <message>
         <source>Start the generator</source>
@@ -466,69 +466,69 @@
     </message>
     <message>
         <source>Reset the cluster…</source>
-        <translation>Réinitialiser le cluster…</translation>
+        <translation>Réinitialiser la grappe…</translation>
     </message>
     <message>
         <source>Stop the cluster, delete its queue and its whole job history, and start it again? The cluster clock goes back to real time. Files in home, project and scratch are kept.</source>
-        <translation>Arrêter le cluster, effacer sa file d’attente et tout son historique de jobs, puis le redémarrer ? L’horloge du cluster revient à l’heure réelle. Les fichiers de home, project et scratch sont conservés.</translation>
+        <translation>Arrêter la grappe, effacer sa file d’attente et tout son historique de tâches, puis la redémarrer ? L’horloge de la grappe revient à l’heure réelle. Les fichiers de home, project et scratch sont conservés.</translation>
     </message>
 </context>
 <context>
     <name>mc::gui::JobDetailsView</name>
     <message>
         <source>Select a job in the queue to see everything about it.</source>
-        <translation>Choisissez un job dans la file d’attente pour tout savoir de lui.</translation>
+        <translation>Choisissez une tâche dans la file d’attente pour tout savoir d’elle.</translation>
     </message>
 </context>
 <context>
     <name>mc::gui::JobExplanation</name>
     <message>
         <source>It waits; Slurm gives the reason “%1”.</source>
-        <translation>Il attend ; Slurm donne la raison « %1 ».</translation>
+        <translation>Elle attend ; Slurm donne la raison « %1 ».</translation>
     </message>
     <message>
         <source>It has just been submitted; the scheduler has not looked at it yet.</source>
-        <translation>Il vient d’être soumis ; l’ordonnanceur ne l’a pas encore examiné.</translation>
+        <translation>Elle vient d’être soumise ; l’ordonnanceur ne l’a pas encore examinée.</translation>
     </message>
     <message>
         <source>It waits for jobs with a higher priority, which will start first.</source>
-        <translation>Il attend des jobs plus prioritaires, qui démarreront avant lui.</translation>
+        <translation>Elle attend des tâches plus prioritaires, qui démarreront avant elle.</translation>
     </message>
     <message>
         <source>It is next in line and waits for enough CPUs or memory to become free.</source>
-        <translation>Il est le prochain et attend qu’assez de CPU ou de mémoire se libèrent.</translation>
+        <translation>Elle est la prochaine et attend qu’assez de CPU ou de mémoire se libèrent.</translation>
     </message>
     <message>
         <source>It waits for the jobs it depends on (--dependency) to reach the required state.</source>
-        <translation>Il attend que les jobs dont il dépend (--dependency) atteignent l’état demandé.</translation>
+        <translation>Elle attend que les tâches dont elle dépend (--dependency) atteignent l’état demandé.</translation>
     </message>
     <message>
         <source>It can never start: a job it depends on ended in a way the dependency does not accept. Cancel it with scancel.</source>
-        <translation>Il ne pourra jamais démarrer : un job dont il dépend s’est terminé d’une façon que la dépendance n’accepte pas. Annulez-le avec scancel.</translation>
+        <translation>Elle ne pourra jamais démarrer : une tâche dont elle dépend s’est terminée d’une façon que la dépendance n’accepte pas. Annulez-la avec scancel.</translation>
     </message>
     <message>
         <source>It waits for the start time it was given (--begin).</source>
-        <translation>Il attend l’heure de début qu’on lui a donnée (--begin).</translation>
+        <translation>Elle attend l’heure de début qu’on lui a donnée (--begin).</translation>
     </message>
     <message>
         <source>It is held by its owner; release it with scontrol release.</source>
-        <translation>Son propriétaire le retient ; libérez-le avec scontrol release.</translation>
+        <translation>Son propriétaire la retient ; libérez-la avec scontrol release.</translation>
     </message>
     <message>
         <source>It is held by an administrator.</source>
-        <translation>Un administrateur le retient.</translation>
+        <translation>Un administrateur la retient.</translation>
     </message>
     <message>
         <source>Its time limit is longer than the partition allows; it will not start as it is.</source>
-        <translation>Sa limite de temps dépasse celle de la partition ; il ne démarrera pas tel quel.</translation>
+        <translation>Sa limite de temps dépasse celle de la partition ; elle ne démarrera pas telle quelle.</translation>
     </message>
     <message>
         <source>It asks for more nodes than the partition allows; it will not start as it is.</source>
-        <translation>Il demande plus de nœuds que la partition n’en permet ; il ne démarrera pas tel quel.</translation>
+        <translation>Elle demande plus de nœuds que la partition n’en permet ; elle ne démarrera pas telle quelle.</translation>
     </message>
     <message>
         <source>Its partition does not accept jobs to run right now.</source>
-        <translation>Sa partition n’accepte pas de jobs à exécuter pour le moment.</translation>
+        <translation>Sa partition n’accepte pas de tâches à exécuter pour le moment.</translation>
     </message>
     <message>
         <source>Its array runs at most the number of tasks given with %; the others wait.</source>
@@ -536,11 +536,11 @@
     </message>
     <message>
         <source>A node it needs is not available (down or drained).</source>
-        <translation>Un nœud dont il a besoin n’est pas disponible (down ou drain).</translation>
+        <translation>Un nœud dont elle a besoin n’est pas disponible (down ou drain).</translation>
     </message>
     <message>
         <source>No node can ever satisfy what it asks for; it will not start as it is.</source>
-        <translation>Aucun nœud ne peut satisfaire sa demande ; il ne démarrera pas tel quel.</translation>
+        <translation>Aucun nœud ne peut satisfaire sa demande ; elle ne démarrera pas telle quelle.</translation>
     </message>
     <message>
         <source>Its account is not valid for this user or partition.</source>
@@ -548,7 +548,7 @@
     </message>
     <message>
         <source>Its owner already runs as many jobs as the QOS allows.</source>
-        <translation>Son propriétaire exécute déjà autant de jobs que la QOS le permet.</translation>
+        <translation>Son propriétaire exécute déjà autant de tâches que la QOS le permet.</translation>
     </message>
     <message>
         <source>Its state is %1.</source>
@@ -564,19 +564,19 @@
     </message>
     <message>
         <source>Suspended: its processes are stopped and will continue later.</source>
-        <translation>Suspendu : ses processus sont arrêtés et reprendront plus tard.</translation>
+        <translation>Suspendue : ses processus sont arrêtés et reprendront plus tard.</translation>
     </message>
     <message>
         <source>Completing: it has ended and its nodes are being cleaned up.</source>
-        <translation>En fin d’exécution : il s’est terminé et ses nœuds sont en cours de nettoyage.</translation>
+        <translation>En fin d’exécution : elle s’est terminée et ses nœuds sont en cours de nettoyage.</translation>
     </message>
     <message>
         <source>Completed: its script exited with status 0.</source>
-        <translation>Terminé : son script a fini avec le code 0.</translation>
+        <translation>Terminée : son script a fini avec le code 0.</translation>
     </message>
     <message>
         <source>Cancelled (scancel) before it finished.</source>
-        <translation>Annulé (scancel) avant la fin.</translation>
+        <translation>Annulée (scancel) avant la fin.</translation>
     </message>
     <message>
         <source>Failed: its script was killed by signal %1. Read its error file.</source>
@@ -588,15 +588,15 @@
     </message>
     <message>
         <source>Timed out: it ran longer than its time limit and was stopped. Ask for more time (--time) or make it faster.</source>
-        <translation>Temps dépassé : il a tourné plus longtemps que sa limite et a été arrêté. Demandez plus de temps (--time) ou accélérez-le.</translation>
+        <translation>Temps dépassé : elle a tourné plus longtemps que sa limite et a été arrêtée. Demandez plus de temps (--time) ou accélérez-la.</translation>
     </message>
     <message>
         <source>Out of memory: it used more memory than it asked for and was killed. Ask for more (--mem).</source>
-        <translation>Mémoire épuisée : il a utilisé plus de mémoire que demandé et a été tué. Demandez-en plus (--mem).</translation>
+        <translation>Mémoire épuisée : elle a utilisé plus de mémoire que demandé et a été tuée. Demandez-en plus (--mem).</translation>
     </message>
     <message>
         <source>Its node failed while it ran.</source>
-        <translation>Son nœud est tombé en panne pendant qu’il tournait.</translation>
+        <translation>Son nœud est tombé en panne pendant qu’elle tournait.</translation>
     </message>
     <message>
         <source>Its state is %1 (reason %2).</source>
@@ -641,6 +641,14 @@
         <source>minicluster lesson reset: starts the lesson over</source>
         <translation>minicluster lesson reset : recommence la leçon</translation>
     </message>
+    <message>
+        <source>Redo step</source>
+        <translation>Reprendre l’étape</translation>
+    </message>
+    <message>
+        <source>minicluster lesson reset-step: starts the current step again; only what you do from now on counts for it</source>
+        <translation>minicluster lesson reset-step : reprend l’étape en cours ; seul ce que vous faites désormais compte pour elle</translation>
+    </message>
 </context>
 <context>
     <name>mc::gui::MainWindow</name>
@@ -658,7 +666,7 @@
     </message>
     <message>
         <source>Job details</source>
-        <translation>Détails du job</translation>
+        <translation>Détails de la tâche</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -759,7 +767,7 @@
     <name>mc::gui::NodesView</name>
     <message>
         <source>Click a node to see the jobs on it.</source>
-        <translation>Cliquez sur un nœud pour voir ses jobs.</translation>
+        <translation>Cliquez sur un nœud pour voir ses tâches.</translation>
     </message>
     <message>
         <source>%1: %2, partitions %3. CPUs %4 allocated/total, memory %5 MiB, GPUs %6.</source>
@@ -767,7 +775,7 @@
     </message>
     <message>
         <source>No job runs on it.</source>
-        <translation>Aucun job n’y tourne.</translation>
+        <translation>Aucune tâche n’y tourne.</translation>
     </message>
     <message>
         <source>Reason: %1</source>
@@ -775,7 +783,7 @@
     </message>
     <message>
         <source>Job %1 (%2): CPUs %3, memory %4 MiB, GPUs %5</source>
-        <translation>Job %1 (%2) : CPU %3, mémoire %4 Mio, GPU %5</translation>
+        <translation>Tâche %1 (%2) : CPU %3, mémoire %4 Mio, GPU %5</translation>
     </message>
 </context>
 <context>
@@ -786,7 +794,7 @@
     </message>
     <message>
         <source>My jobs (%1)</source>
-        <translation>Mes jobs (%1)</translation>
+        <translation>Mes tâches (%1)</translation>
     </message>
     <message>
         <source>All partitions</source>
@@ -798,46 +806,46 @@
     </message>
     <message>
         <source>Show finished jobs</source>
-        <translation>Afficher les jobs terminés</translation>
+        <translation>Afficher les tâches terminées</translation>
     </message>
     <message>
         <source>Like squeue -t all: also list the jobs that ended in the last 5 minutes.</source>
-        <translation>Comme squeue -t all : liste aussi les jobs terminés depuis moins de 5 minutes.</translation>
+        <translation>Comme squeue -t all : liste aussi les tâches terminées depuis moins de 5 minutes.</translation>
     </message>
     <message>
         <source>Not connected to the cluster.</source>
-        <translation>Non connecté au cluster.</translation>
+        <translation>Non connecté à la grappe.</translation>
     </message>
     <message>
         <source>Start the cluster with “minicluster up”; this window connects to it as soon as it runs.</source>
-        <translation>Démarrez le cluster avec « minicluster up » ; cette fenêtre s’y connecte dès qu’il tourne.</translation>
+        <translation>Démarrez la grappe avec « minicluster up » ; cette fenêtre s’y connecte dès qu’elle tourne.</translation>
     </message>
 </context>
 <context>
     <name>mc::gui::RequestClient</name>
     <message>
         <source>The cluster controller is not running (%1).</source>
-        <translation>Le contrôleur du cluster ne tourne pas (%1).</translation>
+        <translation>Le contrôleur de la grappe ne tourne pas (%1).</translation>
     </message>
     <message>
         <source>The cluster controller closed the connection.</source>
-        <translation>Le contrôleur du cluster a fermé la connexion.</translation>
+        <translation>Le contrôleur de la grappe a fermé la connexion.</translation>
     </message>
     <message>
         <source>The cluster controller did not answer.</source>
-        <translation>Le contrôleur du cluster n’a pas répondu.</translation>
+        <translation>Le contrôleur de la grappe n’a pas répondu.</translation>
     </message>
     <message>
         <source>The cluster controller sent a malformed reply.</source>
-        <translation>Le contrôleur du cluster a envoyé une réponse mal formée.</translation>
+        <translation>Le contrôleur de la grappe a envoyé une réponse mal formée.</translation>
     </message>
     <message>
         <source>The cluster controller does not support “%1” yet.</source>
-        <translation>Le contrôleur du cluster ne prend pas encore en charge « %1 ».</translation>
+        <translation>Le contrôleur de la grappe ne prend pas encore en charge « %1 ».</translation>
     </message>
     <message>
         <source>The cluster controller refused the request.</source>
-        <translation>Le contrôleur du cluster a refusé la demande.</translation>
+        <translation>Le contrôleur de la grappe a refusé la demande.</translation>
     </message>
 </context>
 <context>
@@ -852,7 +860,7 @@
     </message>
     <message>
         <source>Could not copy the sample job to %1.</source>
-        <translation>Impossible de copier le job d’exemple vers %1.</translation>
+        <translation>Impossible de copier la tâche d’exemple vers %1.</translation>
     </message>
     <message>
         <source>(your own script)</source>
@@ -860,15 +868,15 @@
     </message>
     <message>
         <source>(no sample jobs installed: give your own script)</source>
-        <translation>(aucun job d’exemple installé : indiquez votre propre script)</translation>
+        <translation>(aucune tâche d’exemple installée : indiquez votre propre script)</translation>
     </message>
     <message>
         <source>Sample job</source>
-        <translation>Job d’exemple</translation>
+        <translation>Tâche d’exemple</translation>
     </message>
     <message>
         <source>A sample job of minicluster, copied into your home</source>
-        <translation>Un job d’exemple de minicluster, copié dans votre home</translation>
+        <translation>Une tâche d’exemple de minicluster, copiée dans votre home</translation>
     </message>
     <message>
         <source>Script</source>
@@ -884,7 +892,7 @@
     </message>
     <message>
         <source>Job name</source>
-        <translation>Nom du job</translation>
+        <translation>Nom de la tâche</translation>
     </message>
     <message>
         <source>Account</source>
@@ -997,7 +1005,7 @@
     <message>
         <source>Job %1 (%2, %3): %4
 %5 → %6</source>
-        <translation>Job %1 (%2, %3) : %4
+        <translation>Tâche %1 (%2, %3) : %4
 %5 → %6</translation>
     </message>
     <message>
@@ -1013,12 +1021,12 @@
         <translation>Maintenant</translation>
     </message>
     <message>
-        <source>Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · red line: now. Ctrl+wheel zooms.</source>
-        <translation>Pâle : terminé · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · ligne rouge : maintenant. Ctrl+molette pour zoomer.</translation>
-    </message>
-    <message>
         <source>not placed</source>
         <translation>non placé</translation>
+    </message>
+    <message>
+        <source>Faded: finished · solid: running, up to its time limit · hatched: planned start (backfill plan) · dark left edge, bf: started by backfill · red line: now. Ctrl+wheel zooms.</source>
+        <translation>Pâle : terminée · plein : en cours, jusqu’à sa limite de temps · hachuré : démarrage planifié (plan de backfill) · bord gauche foncé, bf : démarrée par le backfill · ligne rouge : maintenant. Ctrl+molette pour zoomer.</translation>
     </message>
 </context>
 <context>

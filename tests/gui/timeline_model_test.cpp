@@ -57,6 +57,23 @@ private Q_SLOTS:
         QCOMPARE(model.span().second, qint64{kNow + 3000});
     }
 
+    void backfilledJobsAreMarkedAsTheControllerSays()
+    {
+        TimelineModel model;
+        model.setNow(kNow);
+        model.reset({runningJob(1, {"cn01"}, kNow - 60).set("backfilled", true),
+                        runningJob(2, {"cn02"}, kNow - 60).set("backfilled", false),
+                        runningJob(3, {"cn03"}, kNow - 60)},
+            {node("cn01"), node("cn02"), node("cn03")});
+        QVERIFY(model.blocksOn(QStringLiteral("cn01")).first().backfilled);
+        QVERIFY(!model.blocksOn(QStringLiteral("cn02")).first().backfilled);
+        QVERIFY(!model.blocksOn(QStringLiteral("cn03")).first().backfilled);
+        // Still marked once it has finished.
+        model.updateJob(finishedJob(1, "cn01", kNow - 60, kNow).set("backfilled", true));
+        QCOMPARE(model.blocksOn(QStringLiteral("cn01")).first().kind, Kind::Past);
+        QVERIFY(model.blocksOn(QStringLiteral("cn01")).first().backfilled);
+    }
+
     void runningBlockNeverEndsBeforeNow()
     {
         TimelineModel model;

@@ -7,6 +7,7 @@
 #include "mc/gui/filesystems_view.h"
 #include "mc/gui/history_view.h"
 #include "mc/gui/instructor_panel.h"
+#include "mc/gui/job_details_view.h"
 #include "mc/gui/language.h"
 #include "mc/gui/lessons_view.h"
 #include "mc/gui/main_window.h"
@@ -94,6 +95,26 @@ private Q_SLOTS:
         m_requests.reset();
         m_controller.reset();
         m_dir.reset();
+    }
+
+    void jobDetailsSayHowAStartedJobStarted()
+    {
+        mc::gui::JobDetailsView details;
+        Json why = Json::object();
+        why.set(
+            "en", "Job 3 started on cn02, in a gap left before a higher-priority job (backfill).");
+        why.set("fr",
+            "La tâche 3 a démarré sur cn02, dans un trou laissé avant une tâche plus "
+            "prioritaire (backfill).");
+        details.resetJobs({mc::gui::test::runningJob(3, {"cn02"}, mc::gui::test::kNow - 60)
+                               .set("backfilled", true)
+                               .set("explanation", why)});
+        details.showJob(3);
+        // The state's meaning first, then the controller's word on the start.
+        QVERIFY2(details.explanationText().contains(QStringLiteral("cn02")),
+            qPrintable(details.explanationText()));
+        QVERIFY2(details.explanationText().contains(QStringLiteral("(backfill)")),
+            qPrintable(details.explanationText()));
     }
 
     void timelineDrawsBlocksZoomsAndSelectsJobs()
@@ -424,7 +445,7 @@ private Q_SLOTS:
             qPrintable(view.outputText()));
         // In French, the French lessons.
         installLanguage(QStringLiteral("fr"));
-        QTRY_VERIFY(view.lessonText().startsWith(QStringLiteral("Votre premier")));
+        QTRY_VERIFY(view.lessonText().startsWith(QStringLiteral("Votre première tâche")));
         installLanguage(QStringLiteral("en"));
     }
 

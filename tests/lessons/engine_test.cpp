@@ -3,7 +3,6 @@
 #include "mc/lessons/evaluate.h"
 #include "mc/lessons/lesson.h"
 #include "mc/lessons/progress.h"
-#include "mc/lessons/scenario.h"
 
 #include <QDir>
 #include <QFile>
@@ -118,8 +117,8 @@ private slots:
             std::string("The closest is job 3 (hello): its state is RUNNING, not COMPLETED. It has "
                         "not finished yet: wait a little and check again."));
         auto fr = evaluate(check("job name=hello state=COMPLETED"), f, "fr");
-        QVERIFY(
-            fr.explanation.find("Le plus proche est le job 3 (hello) : son état est RUNNING") == 0);
+        QVERIFY(fr.explanation.find("La plus proche est la tâche 3 (hello) : son état est RUNNING")
+            == 0);
     }
 
     void jobsBeforeTheLessonStartedDoNotCount()
@@ -229,15 +228,6 @@ private slots:
         QVERIFY(evaluate(check("ran \"tee x\" on login1"), f, "en").passed);
     }
 
-    void historyLinesRoundTrip()
-    {
-        mc::lessons::HistoryEntry e{123, "login1", "/home/alice", "echo a\tb"};
-        auto back = mc::lessons::parseHistory(mc::lessons::historyLine(e));
-        QCOMPARE(back.size(), std::size_t{1});
-        QCOMPARE(back[0].command, std::string("echo a b"));
-        QCOMPARE(back[0].host, std::string("login1"));
-    }
-
     void fileChecksMapTheUsersPathsOntoTheCluster()
     {
         QTemporaryDir tmp;
@@ -312,58 +302,6 @@ private slots:
         QVERIFY(parsed.problems[0].find("unknown field 'nmae'") != std::string::npos);
     }
 
-    void scenariosReplayTheSameWayFromTheirSeed()
-    {
-        const char *text
-            = "title: T\nseed: 5\n"
-              "jobs 10 users=bob,carol cpus=1-4 mem=100-900 time=10-20 run=30-900 every=1-5\n"
-              "at 0 as bob sbatch --wrap=\"sleep 1\"\nat 7 node cn02 down \"psu\"\n";
-        auto a = mc::lessons::parseScenario(text, "x");
-        auto b = mc::lessons::parseScenario(text, "x");
-        QVERIFY(a.problems.empty());
-        QCOMPARE(a.scenario.actions.size(), std::size_t{12});
-        for (std::size_t i = 0; i < a.scenario.actions.size(); ++i) {
-            QCOMPARE(a.scenario.actions[i].sbatchArgs, b.scenario.actions[i].sbatchArgs);
-            QCOMPARE(a.scenario.actions[i].user, b.scenario.actions[i].user);
-            QCOMPARE(a.scenario.actions[i].at, b.scenario.actions[i].at);
-        }
-        // Sorted by time; a run never outlasts its own time limit.
-        for (std::size_t i = 1; i < a.scenario.actions.size(); ++i) {
-            QVERIFY(a.scenario.actions[i - 1].at <= a.scenario.actions[i].at);
-        }
-        QCOMPARE(a.scenario.actions.front().sbatchArgs.rfind("--job-name=bg-1 --cpus-per-task=", 0),
-            std::size_t{0});
-        auto node = std::find_if(a.scenario.actions.begin(), a.scenario.actions.end(),
-            [](const auto &x) { return !x.isSubmit(); });
-        QCOMPARE(node->node, std::string("cn02"));
-        QCOMPARE(node->reason, std::string("psu"));
-        std::string other = text;
-        other.replace(other.find("seed: 5"), 7, "seed: 6");
-        auto c = mc::lessons::parseScenario(other, "x");
-        bool differs = false;
-        for (std::size_t i = 0; i < c.scenario.actions.size(); ++i) {
-            differs
-                = differs || c.scenario.actions[i].sbatchArgs != a.scenario.actions[i].sbatchArgs;
-        }
-        QVERIFY(differs);
-        QVERIFY(!mc::lessons::parseScenario("at 3 node\n", "y").problems.empty());
-    }
-
-    void shippedScenariosParse()
-    {
-        QDir dir(QStringLiteral(MC_SOURCE_DIR "/emulator/presets/scenarios"));
-        const auto names = dir.entryList({QStringLiteral("*.scenario")});
-        QVERIFY(names.size() >= 3);
-        for (const auto &n : names) {
-            QFile f(dir.filePath(n));
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            auto parsed = mc::lessons::parseScenario(f.readAll().toStdString(), n.toStdString());
-            QVERIFY2(parsed.problems.empty(), qPrintable(n));
-            QVERIFY(!parsed.scenario.title.empty());
-            QVERIFY(!parsed.scenario.actions.empty());
-        }
-    }
-
     void progressSurvivesASaveAndLoad()
     {
         QTemporaryDir tmp;
@@ -380,35 +318,6 @@ private slots:
         QCOMPARE(again.lessons["02-first-job"].started, 42LL);
         QVERIFY(again.lessons["02-first-job"].complete);
         QCOMPARE(again.lessons["02-first-job"].shownStep, std::size_t{2});
-    }
-
-    void fairshareContestGivesBobUsageBeforeCarolArrives()
-    {
-        QFile f(
-            QStringLiteral(MC_SOURCE_DIR "/emulator/presets/scenarios/fairshare-contest.scenario"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const std::string text = f.readAll().toStdString();
-        auto a = mc::lessons::parseScenario(text, "fairshare-contest");
-        auto b = mc::lessons::parseScenario(text, "fairshare-contest");
-        QVERIFY(a.problems.empty());
-        QCOMPARE(
-            a.scenario.requires_, std::vector<std::string>{"PriorityType=priority/multifactor"});
-        QCOMPARE(a.scenario.actions.size(), std::size_t{16});
-        for (std::size_t i = 0; i < a.scenario.actions.size(); ++i) {
-            const auto &x = a.scenario.actions[i];
-            QCOMPARE(x.sbatchArgs, b.scenario.actions[i].sbatchArgs); // seeded: the same plan
-            QCOMPARE(x.at, b.scenario.actions[i].at);
-            if (i < 12) { // Bob at once: four 20-second warm-ups, then eight jobs that wait
-                QCOMPARE(x.user, std::string("bob"));
-                QCOMPARE(x.at, 0.0);
-                QVERIFY(x.sbatchArgs.find("--cpus-per-task=4") != std::string::npos);
-            } else { // Carol, once Bob's warm-ups have ended and count as his usage
-                QCOMPARE(x.user, std::string("carol"));
-                QVERIFY(x.at >= 30);
-            }
-        }
-        QVERIFY(a.scenario.actions[3].sbatchArgs.find("--job-name=bob-warmup-4") == 0);
-        QVERIFY(a.scenario.actions[3].sbatchArgs.find("sleep 20") != std::string::npos);
     }
 };
 

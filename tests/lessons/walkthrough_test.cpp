@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -42,7 +43,8 @@ private slots:
         QVERIFY(early.err.contains(QStringLiteral("run `minicluster lesson start 02` first")));
         ShellResult fr = cluster.minicluster({QStringLiteral("lesson"), QStringLiteral("--lang"),
             QStringLiteral("fr"), QStringLiteral("list")});
-        QVERIFY2(fr.out.contains(QStringLiteral("Votre premier job batch")), qPrintable(fr.out));
+        QVERIFY2(
+            fr.out.contains(QStringLiteral("Votre première tâche en lot")), qPrintable(fr.out));
     }
 
     void lesson02FirstBatchJob()
@@ -79,6 +81,35 @@ private slots:
         QVERIFY2(done.exitCode == 0, qPrintable(done.out + done.err));
         QVERIFY(done.out.contains(QStringLiteral("Lesson complete.")));
         QVERIFY(lesson(cluster, {QStringLiteral("list")}).out.contains(QStringLiteral("done")));
+    }
+
+    // The lesson commands inside the login shell (the app's terminal runs `minicluster shell`),
+    // as carol, in French: the same progress as from outside.
+    void lessonCommandsWorkInsideTheLoginShell()
+    {
+        START_CLUSTER(cluster);
+        const QString carol = QStringLiteral("carol");
+        ShellResult start
+            = cluster.shell(QStringLiteral("minicluster lesson --lang fr start 2"), carol);
+        QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
+        QVERIFY2(start.out.contains(QStringLiteral("copié hello.sh")), qPrintable(start.out));
+        QVERIFY(QFile::exists(cluster.homeFile(carol, QStringLiteral("hello.sh"))));
+        QCOMPARE(cluster.shell(QStringLiteral("sbatch hello.sh"), carol).exitCode, 0);
+        QCOMPARE(cluster.shell(QStringLiteral("squeue -u $USER"), carol).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            cluster.shell(QStringLiteral("minicluster lesson --lang fr check"), carol)
+                .out.contains(QStringLiteral("[x] 3.")),
+            30000);
+        QCOMPARE(cluster.shell(QStringLiteral("sacct"), carol).exitCode, 0);
+        ShellResult done
+            = cluster.shell(QStringLiteral("minicluster lesson --lang fr check"), carol);
+        QVERIFY2(done.exitCode == 0, qPrintable(done.out + done.err));
+        QVERIFY2(done.out.contains(QStringLiteral("Leçon terminée")), qPrintable(done.out));
+        // Outside, the same progress.
+        ShellResult outside
+            = cluster.minicluster({QStringLiteral("--user"), carol, QStringLiteral("lesson"),
+                QStringLiteral("--lang"), QStringLiteral("en"), QStringLiteral("list")});
+        QVERIFY2(outside.out.contains(QStringLiteral("done")), qPrintable(outside.out));
     }
 
     void lesson04Resources()
@@ -417,7 +448,7 @@ private slots:
         QVERIFY2(onLogin.out.contains(QStringLiteral("[x] 2. Run a command on the allocated node"))
                 && onLogin.out.contains(QStringLiteral(
                     "its prompt names the compute node, not login1. (No command like `hostname*` "
-                    "was typed on compute since this lesson started.)")),
+                    "was typed on a compute node since this lesson started.)")),
             qPrintable(onLogin.out));
         // Right: a shell on the node, hostname there, exit twice.
         ShellResult right = typed({QStringLiteral("srun --pty bash -i"), QStringLiteral("hostname"),
@@ -458,39 +489,53 @@ private slots:
             cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("stop")}).exitCode, 0);
     }
 
-    void lesson01ConnectingFromTheLaptop()
+    void lesson01ConnectingFromTheLaptopAsBob()
     {
         START_CLUSTER(cluster);
-        ShellResult ws = cluster.minicluster(
-            {QStringLiteral("workstation"), QStringLiteral("-c"), QStringLiteral("hostname")});
-        QCOMPARE(ws.out, QStringLiteral("laptop\n"));
-        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("1")}).exitCode, 0);
-        auto laptop = [&](const QString &cmd) {
-            return cluster.minicluster({QStringLiteral("workstation"), QStringLiteral("-c"), cmd});
+        const QString bob = QStringLiteral("bob");
+        auto as = [&](const QStringList &args) {
+            return cluster.minicluster(QStringList{QStringLiteral("--user"), bob} + args);
         };
-        ShellResult ssh = laptop(QStringLiteral("ssh minicluster hostname"));
+        ShellResult ws
+            = as({QStringLiteral("workstation"), QStringLiteral("-c"), QStringLiteral("hostname")});
+        QCOMPARE(ws.out, QStringLiteral("laptop\n"));
+        QCOMPARE(
+            as({QStringLiteral("lesson"), QStringLiteral("start"), QStringLiteral("1")}).exitCode,
+            0);
+        ShellResult text = as({QStringLiteral("lesson"), QStringLiteral("show")});
+        QVERIFY2(text.out.contains(QStringLiteral("User bob")), qPrintable(text.out));
+        auto laptop = [&](const QString &cmd) {
+            return as({QStringLiteral("workstation"), QStringLiteral("-c"), cmd});
+        };
+        ShellResult ssh = laptop(QStringLiteral("ssh minicluster whoami"));
         if (ssh.err.contains(QStringLiteral("plain mode"))) {
             QSKIP(qPrintable(ssh.err.trimmed()));
         }
-        QVERIFY2(ssh.out.trimmed() == QStringLiteral("login1"), qPrintable(ssh.out + ssh.err));
+        QVERIFY2(ssh.out.trimmed() == bob, qPrintable(ssh.out + ssh.err));
         QCOMPARE(laptop(QStringLiteral("mkdir -p ~/.ssh && printf 'Host mc\\n  HostName "
-                                       "minicluster\\n' >> ~/.ssh/config"))
+                                       "minicluster\\n  User bob\\n' >> ~/.ssh/config"))
                      .exitCode,
             0);
-        ShellResult rsync = laptop(QStringLiteral("rsync -a myproject/ mc:myproject/"));
+        ShellResult rsync = laptop(QStringLiteral("rsync --archive myproject/ mc:myproject/"));
         QVERIFY2(rsync.exitCode == 0, qPrintable(rsync.err));
         // Wrong attempt: training on the login node.
-        cluster.shell(QStringLiteral("cd myproject && python3 train.py /tmp"));
-        cluster.shell(QStringLiteral("sinfo"));
-        ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
+        cluster.shell(QStringLiteral("cd myproject && python3 train.py /tmp"), bob);
+        cluster.shell(QStringLiteral("sinfo"), bob);
+        ShellResult wrong = as({QStringLiteral("lesson"), QStringLiteral("--lang"),
+            QStringLiteral("en"), QStringLiteral("check")});
         QCOMPARE(wrong.exitCode, 1);
         QVERIFY2(wrong.out.contains(QStringLiteral("Training on the login node slows everyone")),
             qPrintable(wrong.out));
-        QCOMPARE(lesson(cluster, {QStringLiteral("reset")}).exitCode, 0);
-        laptop(
-            QStringLiteral("ssh minicluster true; ssh mc true; rsync -a myproject/ mc:myproject/"));
-        cluster.shell(QStringLiteral("sinfo"));
-        ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        QVERIFY2(wrong.out.contains(QStringLiteral("minicluster lesson reset-step")),
+            qPrintable(wrong.out));
+        // The way out: the step starts again; the earlier steps stay done.
+        ShellResult again = as({QStringLiteral("lesson"), QStringLiteral("--lang"),
+            QStringLiteral("en"), QStringLiteral("reset-step")});
+        QVERIFY2(again.out.contains(QStringLiteral("Step 4 starts again")), qPrintable(again.out));
+        laptop(QStringLiteral("ssh mc true"));
+        cluster.shell(QStringLiteral("sinfo"), bob);
+        ShellResult done = as({QStringLiteral("lesson"), QStringLiteral("--lang"),
+            QStringLiteral("en"), QStringLiteral("check")});
         QVERIFY2(done.exitCode == 0, qPrintable(done.out));
     }
 
@@ -536,6 +581,70 @@ private slots:
                      .exitCode,
             0);
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("13")), 90000);
+    }
+
+    void eachLaptopUserHasOwnSshSettingsAndAPasswordLetsANewKeyIn()
+    {
+        START_CLUSTER(cluster);
+        auto laptop = [&](const QString &user, const QString &cmd) {
+            return cluster.minicluster({QStringLiteral("--user"), user,
+                QStringLiteral("workstation"), QStringLiteral("-c"), cmd});
+        };
+        const QString mc = QStringLiteral(
+            "mkdir -p ~/.ssh && printf 'Host mc\\n  HostName minicluster\\n' > ~/.ssh/config");
+        QCOMPARE(laptop(QStringLiteral("carol"), mc).exitCode, 0);
+        ShellResult carol = laptop(QStringLiteral("carol"), QStringLiteral("ssh mc whoami"));
+        if (carol.err.contains(QStringLiteral("plain mode"))) {
+            QSKIP(qPrintable(carol.err.trimmed()));
+        }
+        QCOMPARE(carol.out.trimmed(), QStringLiteral("carol"));
+        QCOMPARE(laptop(QStringLiteral("alice"), mc).exitCode, 0);
+        QCOMPARE(laptop(QStringLiteral("alice"), QStringLiteral("ssh mc whoami")).out.trimmed(),
+            QStringLiteral("alice"));
+        QCOMPARE(laptop(QStringLiteral("carol"), QStringLiteral("ssh mc whoami")).out.trimmed(),
+            QStringLiteral("carol"));
+        // Carol opens her laptop while alice's shell is open: alice stays alice.
+        const QString carolOpens
+            = QStringLiteral("'" MC_BIN_DIR "/minicluster' --dir '%1' --user carol workstation -c "
+                             "true && ssh mc whoami")
+                  .arg(cluster.dir());
+        QCOMPARE(
+            laptop(QStringLiteral("alice"), carolOpens).out.trimmed(), QStringLiteral("alice"));
+
+        // A new default key: not on the cluster yet, so key authentication alone fails...
+        const QString alice = QStringLiteral("alice");
+        QCOMPARE(laptop(alice,
+                     QStringLiteral("rm -f ~/.ssh/id_ed25519* && ssh-keygen -q -t ed25519 -N '' "
+                                    "</dev/null && ls ~/.ssh/id_ed25519.pub"))
+                     .exitCode,
+            0);
+        ShellResult locked = laptop(alice, QStringLiteral("ssh -o BatchMode=yes mc whoami"));
+        QVERIFY2(locked.exitCode != 0, qPrintable(locked.out));
+        QVERIFY2(locked.err.contains(QStringLiteral("password")), qPrintable(locked.err));
+        // ... ssh-copy-id says so, and installs it with the password the lesson gives.
+        QTemporaryDir tmp;
+        const QString askpass = tmp.filePath(QStringLiteral("askpass"));
+        QFile f(askpass);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\necho learn-slurm\n");
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::ExeOwner);
+        const QString withPassword = QStringLiteral(
+            "SSH_ASKPASS=%1 SSH_ASKPASS_REQUIRE=force DISPLAY=:0 ssh-copy-id mc </dev/null")
+                                         .arg(askpass);
+        ShellResult copied = laptop(alice, withPassword);
+        QVERIFY2(copied.err.contains(QStringLiteral("Number of key(s) added: 1"))
+                || copied.out.contains(QStringLiteral("Number of key(s) added: 1")),
+            qPrintable(copied.out + copied.err));
+        QCOMPARE(
+            laptop(alice, QStringLiteral("ssh -o BatchMode=yes mc whoami")).out.trimmed(), alice);
+        // The lesson commands work in an ssh session on login1 too.
+        ShellResult list
+            = laptop(alice, QStringLiteral("ssh mc minicluster lesson --lang en list"));
+        QVERIFY2(list.exitCode == 0 && list.out.contains(QStringLiteral("Your first batch job")),
+            qPrintable(list.out + list.err));
+        ShellResult twice = laptop(alice, withPassword);
+        QVERIFY2(twice.err.contains(QStringLiteral("already exist")), qPrintable(twice.err));
     }
 };
 

@@ -5,8 +5,8 @@
 #include "mc/emu/login_watcher.h"
 #include "mc/emu/process.h"
 #include "mc/emu/sandbox.h"
+#include "mc/emu/shell_history.h"
 #include "mc/launch/cluster_setup.h"
-#include "mc/lessons/facts.h"
 #include "mc/proto/client.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
@@ -573,12 +573,12 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     if (command) {
         // Interactive shells note their commands through the profile; a `-c` command is noted
         // here, so that lessons see it (as typed on login1, in the home directory).
-        lessons::HistoryEntry entry;
-        entry.time = lessons::wallClockNow();
+        emu::HistoryEntry entry;
+        entry.time = emu::wallClockNow();
         entry.host = "login1";
         entry.cwd = "/home/" + user;
         entry.command = *command;
-        lessons::appendHistory(o.layout, user, entry);
+        emu::appendHistory(o.layout, user, entry);
     }
     std::vector<std::string> env
         = ws::shellEnvironment(view.home, user, view.binDir + ":/usr/local/bin:/usr/bin:/bin",
@@ -611,6 +611,13 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     spec.gid = u->gid;
     spec.mounts = emu::nodeMounts(o.layout, "login1", o.binDir);
     spec.mounts.push_back({"/etc/profile", o.layout.etc() + "/profile", false});
+    // `minicluster lesson` works in this shell too (lesson_shell.h): what it reads and writes.
+    std::error_code ec;
+    std::filesystem::create_directories(o.layout.state() + "/lessons", ec);
+    std::filesystem::create_directories(o.layout.dir + "/workstation/home/" + user, ec);
+    for (auto &m : emu::lessonMounts(o.layout, user, o.binDir)) {
+        spec.mounts.push_back(std::move(m));
+    }
     spec.passwdFile = o.layout.etc() + "/passwd";
     spec.groupFile = o.layout.etc() + "/group";
     spec.hostsFile = o.layout.etc() + "/hosts";

@@ -1,9 +1,10 @@
 // minicluster: start, stop and enter a teaching cluster. See `minicluster --help`.
 #include "mc/emu/process.h"
 #include "mc/launch/cluster_control.h"
+#include "mc/launch/lesson_shell.h"
+#include "mc/launch/scenario.h"
 #include "mc/lessons/catalog.h"
 #include "mc/lessons/lesson_cli.h"
-#include "mc/lessons/scenario.h"
 #include "mc/proto/client.h"
 
 #include <algorithm>
@@ -135,8 +136,19 @@ int main(int argc, char **argv)
     }
 
     // On the cluster's own nodes (the login shell sets MINICLUSTER_SOCKET) there is no cluster
-    // to start or enter: say so instead of trying to create one inside the sandbox.
-    if (!dirGiven && std::getenv("MINICLUSTER_SOCKET") != nullptr) {
+    // to start or enter: say so instead of trying to create one inside the sandbox. The lessons
+    // work there, through the shell's view of the cluster.
+    if (!dirGiven && command == "lesson" && std::getenv("MINICLUSTER_SOCKET") != nullptr) {
+        const char *user = std::getenv("USER");
+        options.user = user ? user : "";
+        std::string error;
+        auto inShell = mc::launch::lessonDirInShell(options.user, error);
+        if (!inShell) {
+            std::fprintf(stderr, "minicluster lesson: %s\n", error.c_str());
+            return 1;
+        }
+        options.layout.dir = *inShell;
+    } else if (!dirGiven && std::getenv("MINICLUSTER_SOCKET") != nullptr) {
         std::fprintf(stderr,
             "minicluster: this shell is already on the cluster's login node.\n"
             "minicluster: start, stop and enter clusters from your own computer's terminal;\n"
@@ -174,11 +186,11 @@ int main(int argc, char **argv)
         return mc::launch::clock(options, lessonArgs);
     }
     if (command == "scenario") {
-        mc::lessons::ScenarioContext context;
+        mc::launch::ScenarioContext context;
         context.layout = options.layout;
         context.binDir = options.binDir;
-        context.scenariosDir = mc::lessons::scenariosDir(options.binDir);
-        return mc::lessons::runScenarioCommand(context, lessonArgs);
+        context.scenariosDir = mc::launch::scenariosDir(options.binDir);
+        return mc::launch::runScenarioCommand(context, lessonArgs);
     }
     if (command == "lesson") {
         mc::lessons::LessonContext context;

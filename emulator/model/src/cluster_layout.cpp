@@ -21,6 +21,16 @@ std::vector<Mount> nodeMounts(
     };
 }
 
+std::vector<Mount> lessonMounts(
+    const ClusterLayout &layout, const std::string &user, const std::string &binDir)
+{
+    return {
+        {kSandboxLessonProgress, layout.state() + "/lessons", true, true},
+        {kSandboxLessonLaptop, layout.dir + "/workstation/home/" + user, true, true},
+        {kSandboxShare, binDir + "/../share/minicluster", false, true},
+    };
+}
+
 std::string hostPathFor(const std::vector<Mount> &mounts, const std::string &sandboxPath)
 {
     const Mount *best = nullptr;

@@ -1,7 +1,7 @@
 #include "mc/ws/workstation.h"
 
 #include "mc/base/file.h"
-#include "mc/lessons/facts.h"
+#include "mc/emu/shell_history.h"
 #include "mc/sched/site_conf.h"
 
 #include <cerrno>
@@ -22,6 +22,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// crypt(3) SHA-512 of kLoginPassword (made once with a fixed salt: nothing secret about it).
+constexpr const char *kLoginPasswordHash
+    = "$6$minicluster$4tPKypLgkGEWSoADHejgavqbwoRtNU6v8.cVCyN5nEQh097Mxabt8fMxVSUO45/"
+      "YOLtqqLMeg1ICGdSL/XT/s1";
+
 std::string wsDir(const WorkstationOptions &o)
 {
     return o.layout.dir + "/workstation";
@@ -30,6 +35,13 @@ std::string wsDir(const WorkstationOptions &o)
 std::string wsHome(const WorkstationOptions &o)
 {
     return wsDir(o) + "/home/" + o.user;
+}
+
+// This user's own laptop settings: each student's ssh reads its own (one's `User` or key never
+// serves another).
+std::string wsUserEtc(const WorkstationOptions &o)
+{
+    return wsDir(o) + "/etc/users/" + o.user;
 }
 
 bool writeFile(const std::string &path, const std::string &text, fs::perms perms)
@@ -94,8 +106,8 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
     std::error_code ec;
     const std::string ws = wsDir(o);
     const std::string home = wsHome(o);
-    for (const auto &d : {ws + "/etc", ws + "/bin", home + "/.ssh", o.layout.etc() + "/ssh",
-             o.layout.home() + "/" + o.user + "/.ssh"}) {
+    for (const auto &d : {ws + "/etc", wsUserEtc(o), ws + "/bin", home + "/.ssh",
+             o.layout.etc() + "/ssh", o.layout.home() + "/" + o.user + "/.ssh"}) {
         fs::create_directories(d, ec);
         if (ec) {
             error = d + ": " + ec.message();
@@ -108,13 +120,15 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
     // The login node's host key, and the laptop user's own key.
     const std::string hostKey = o.layout.etc() + "/ssh/ssh_host_ed25519_key";
     const std::string userKey = home + "/.ssh/id_ed25519";
+    const bool freshKey = !fs::exists(userKey);
     if (!makeKey(hostKey, "root@login1", error) || !makeKey(userKey, o.user + "@laptop", error)) {
         return false;
     }
-    // The public key is on the cluster, as after the course's "add your SSH key" step.
+    // The key made here is on the cluster, as after the course's "add your SSH key" step; a key
+    // the student makes later is not, until ssh-copy-id puts it there (with the password).
     std::string pub = base::fileText(userKey + ".pub");
     std::string authorized = o.layout.home() + "/" + o.user + "/.ssh/authorized_keys";
-    if (base::fileText(authorized).find(pub) == std::string::npos) {
+    if (freshKey && base::fileText(authorized).find(pub) == std::string::npos) {
         std::ofstream(authorized, std::ios::app) << pub;
         fs::permissions(authorized, fs::perms::owner_read | fs::perms::owner_write, ec);
     }
@@ -135,7 +149,8 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
             + "/ssh/ssh_host_ed25519_key\n"
               "AuthorizedKeysFile .ssh/authorized_keys\n"
               "PubkeyAuthentication yes\n"
-              "PasswordAuthentication no\n"
+              "PasswordAuthentication yes\n"
+              "PermitEmptyPasswords no\n"
               "KbdInteractiveAuthentication no\n"
               "UsePAM no\n"
               "StrictModes no\n"
@@ -153,10 +168,11 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
     // then how the cluster's name is reached.
     std::string proxy
         = quote(o.binDir + "/minicluster") + " --dir " + quote(o.layout.dir) + " sshd-stdio %r";
-    writeFile(ws + "/etc/ssh_config",
-        "# The laptop's ssh settings (written by `minicluster workstation`). Your own settings go\n"
-        "# in ~/.ssh/config, read first.\n"
-        "Include \""
+    writeFile(wsUserEtc(o) + "/ssh_config",
+        "# " + o.user
+            + "'s laptop ssh settings (written by `minicluster workstation`). Your own settings\n"
+              "# go in ~/.ssh/config, read first.\n"
+              "Include \""
             + home
             + "/.ssh/config\"\n"
               "Match host "
@@ -168,22 +184,46 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
               "Host *\n"
               "    GlobalKnownHostsFile \""
             + ws + "/etc/known_hosts\"\n    UserKnownHostsFile \"" + home
-            + "/.ssh/known_hosts\"\n    IdentityFile \"" + userKey
-            + "\"\n"
+            + "/.ssh/known_hosts\"\n"
               "    StrictHostKeyChecking yes\n"
               "    LogLevel ERROR\n",
         fs::perms::owner_read | fs::perms::owner_write);
 
     auto exe = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
         | fs::perms::others_read | fs::perms::others_exec;
-    const std::string cfg = quote(ws + "/etc/ssh_config");
+    // ssh finds its default keys through the password database, not $HOME: the wrappers offer
+    // the laptop's ~/.ssh/id_* as ssh's defaults, unless -i names a key (ssh-copy-id tests a
+    // new key alone that way, so it says "already installed" only when it is).
     for (const char *tool : {"ssh", "scp", "sftp"}) {
         writeFile(ws + "/bin/" + tool,
             std::string("#!/bin/sh\n# The laptop's ") + tool
-                + ": the real OpenSSH client with the workstation's settings.\nexec /usr/bin/"
-                + tool + " -F " + cfg + " \"$@\"\n",
+                + ": the real OpenSSH client with this user's workstation settings.\n"
+                  "case \" $* \" in\n"
+                  "*\" -i\"*) ;;\n"
+                  "*) set -- -o \"IdentityFile=$HOME/.ssh/id_rsa\" -o "
+                  "\"IdentityFile=$HOME/.ssh/id_ecdsa\" -o \"IdentityFile=$HOME/.ssh/id_ed25519\" "
+                  "\"$@\" ;;\n"
+                  "esac\n"
+                  "exec /usr/bin/"
+                + tool + " -F " + quote(ws + "/etc/users") + "/\"$USER\"/ssh_config \"$@\"\n",
             exe);
     }
+    // ssh-keygen too would save a new key under the password database's home (this computer's
+    // own ~/.ssh): on the laptop, a new key goes to the laptop's ~/.ssh/id_<type>.
+    writeFile(ws + "/bin/ssh-keygen",
+        "#!/bin/sh\n# The laptop's ssh-keygen: a new key goes to the laptop's ~/.ssh.\n"
+        "gen=1 type=rsa prev=\n"
+        "for a do\n"
+        "  [ \"$prev\" = -t ] && type=$a\n"
+        "  case \"$a\" in\n"
+        "  -t?*) type=${a#-t} ;;\n"
+        "  -[lyRFHeipcBDkQsYLAf]*) gen= ;;\n"
+        "  esac\n"
+        "  prev=$a\n"
+        "done\n"
+        "[ -n \"$gen\" ] && set -- -f \"$HOME/.ssh/id_$type\" \"$@\"\n"
+        "exec /usr/bin/ssh-keygen \"$@\"\n",
+        exe);
     writeFile(ws + "/bin/hostname", "#!/bin/sh\necho laptop\n", exe);
     writeFile(ws + "/bashrc",
         "# The laptop's shell (written by `minicluster workstation`).\n"
@@ -202,7 +242,7 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
         "  local t=${EPOCHREALTIME/,/.}\n"
         "  printf '%s\\tlaptop\\t%s\\t%s\\n' \"${t:-$(date +%s)}\" \"$PWD\" \"${cmd//$'\\t'/ }\" "
         ">> "
-            + quote(lessons::historyPath(o.layout, o.user))
+            + quote(emu::historyPath(o.layout, o.user))
             + " 2>/dev/null\n"
               "  return 0\n"
               "}\n"
@@ -263,12 +303,12 @@ int workstationShell(const WorkstationOptions &o, const std::optional<std::strin
             {"MINICLUSTER_HOSTNAME=laptop"}, {"TERM", "LANG", "LC_ALL", "COLORTERM", "DISPLAY"});
     std::vector<std::string> argv;
     if (command) {
-        lessons::HistoryEntry entry;
-        entry.time = lessons::wallClockNow();
+        emu::HistoryEntry entry;
+        entry.time = emu::wallClockNow();
         entry.host = "laptop";
         entry.cwd = home;
         entry.command = *command;
-        lessons::appendHistory(o.layout, o.user, entry);
+        emu::appendHistory(o.layout, o.user, entry);
         argv = {"/bin/bash", "-c", *command};
     } else {
         argv = {"/bin/bash", "--noprofile", "--rcfile", wsDir(o) + "/bashrc", "-i"};
@@ -303,16 +343,24 @@ int sshdStdio(const WorkstationOptions &o, const std::string &user)
     spec.mounts = emu::nodeMounts(o.layout, "login1", o.binDir);
     spec.mounts.push_back({"/etc/profile", o.layout.etc() + "/profile", false});
     // The host's /etc/shadow may know a real account of the same name (often locked, which
-    // sshd refuses): the sandbox gets the cluster's own, where no one has a password.
+    // sshd refuses): the sandbox gets the cluster's own, where every emulated user has the
+    // password the lessons give (kLoginPassword), as a real cluster's accounts have one.
     std::string shadow;
     for (const auto &su : users.users) {
-        shadow += su.name + ":*:19000:0:99999:7:::\n";
+        shadow += su.name + ":" + kLoginPasswordHash + ":19000:0:99999:7:::\n";
     }
     const std::string shadowPath = o.layout.etc() + "/ssh/shadow";
     if (base::fileText(shadowPath) != shadow) {
         writeFile(shadowPath, shadow, fs::perms::owner_read | fs::perms::owner_write);
     }
     spec.mounts.push_back({"/etc/shadow", shadowPath, false});
+    // `minicluster lesson` in an ssh session too, as in `minicluster shell`.
+    std::error_code ec;
+    fs::create_directories(o.layout.state() + "/lessons", ec);
+    fs::create_directories(wsDir(o) + "/home/" + user, ec);
+    for (auto &m : emu::lessonMounts(o.layout, user, o.binDir)) {
+        spec.mounts.push_back(std::move(m));
+    }
     spec.passwdFile = o.layout.etc() + "/passwd";
     spec.groupFile = o.layout.etc() + "/group";
     spec.workDir = "/home/" + user;

@@ -85,11 +85,17 @@ void JobDetailsView::refresh()
         return;
     }
     const mc::proto::Json &job = *it;
-    // The controller's own explanation (why it waits, for what, until when) in the app's
-    // language; jobs it sends none for (not pending) get their state's meaning.
+    // The controller's own explanation in the app's language: why a pending job waits, for
+    // what, until when; for a started job, its state's meaning and then how it started (in
+    // priority order, or by backfill).
     const mc::proto::Json &explained = job["explanation"][currentLanguage().toStdString()];
-    const QString explanation = explained.isString() ? QString::fromStdString(explained.toString())
-                                                     : explainJobState(job);
+    const QString fromController = QString::fromStdString(explained.toString());
+    QString explanation = explainJobState(job);
+    if (explained.isString() && job.contains("backfilled")) {
+        explanation += QLatin1Char(' ') + fromController;
+    } else if (explained.isString()) {
+        explanation = fromController;
+    }
     m_explanation->setText(QStringLiteral("<b>%1</b>").arg(explanation.toHtmlEscaped()));
     // scontrol show job's fields, one a line, as `Name=value`.
     QString html = QStringLiteral("<table cellspacing=0 cellpadding=1>");

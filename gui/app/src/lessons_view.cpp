@@ -44,6 +44,7 @@ LessonsView::LessonsView(QString lessonsDir, QString clusterDir, QString user, Q
     , m_check(new QPushButton(this))
     , m_hint(new QPushButton(this))
     , m_reset(new QPushButton(this))
+    , m_resetStep(new QPushButton(this))
 {
     setObjectName(QStringLiteral("lessonsView"));
     m_list->setObjectName(QStringLiteral("lessonList"));
@@ -53,13 +54,14 @@ LessonsView::LessonsView(QString lessonsDir, QString clusterDir, QString user, Q
     m_check->setObjectName(QStringLiteral("lessonCheck"));
     m_hint->setObjectName(QStringLiteral("lessonHint"));
     m_reset->setObjectName(QStringLiteral("lessonReset"));
+    m_resetStep->setObjectName(QStringLiteral("lessonResetStep"));
     m_text->setOpenExternalLinks(true);
     m_output->setReadOnly(true);
     m_progress->setWordWrap(true);
     m_list->setMinimumWidth(0);
 
     auto *buttons = new QHBoxLayout;
-    for (QPushButton *button : {m_start, m_check, m_hint, m_reset}) {
+    for (QPushButton *button : {m_start, m_check, m_hint, m_resetStep, m_reset}) {
         button->setEnabled(!m_launcher.isEmpty());
         buttons->addWidget(button);
     }
@@ -88,6 +90,8 @@ LessonsView::LessonsView(QString lessonsDir, QString clusterDir, QString user, Q
     connect(m_check, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("check")); });
     connect(m_hint, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("hint")); });
     connect(m_reset, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("reset")); });
+    connect(m_resetStep, &QPushButton::clicked, this,
+        [this] { runLesson(QStringLiteral("reset-step")); });
     retranslateUi();
     reload();
 }
@@ -167,7 +171,8 @@ void LessonsView::showSelected()
         m_text->clear();
         return;
     }
-    const auto &lesson = parse->lesson;
+    auto lesson = parse->lesson;
+    mc::lessons::personalize(lesson, m_user.toStdString());
     std::string markdown = "# " + lesson.title + "\n\n" + lesson.intro + "\n";
     for (const auto &step : lesson.steps) {
         markdown += "\n## " + step.title + "\n\n" + step.text + "\n";
@@ -212,10 +217,13 @@ void LessonsView::retranslateUi()
     m_check->setText(tr("Check"));
     m_hint->setText(tr("Hint"));
     m_reset->setText(tr("Reset"));
+    m_resetStep->setText(tr("Redo step"));
     m_start->setToolTip(tr("minicluster lesson start: copies the lesson's files and starts it"));
     m_check->setToolTip(tr("minicluster lesson check: checks the current step on the cluster"));
     m_hint->setToolTip(tr("minicluster lesson hint: the next hint for the current step"));
     m_reset->setToolTip(tr("minicluster lesson reset: starts the lesson over"));
+    m_resetStep->setToolTip(tr("minicluster lesson reset-step: starts the current step again; "
+                               "only what you do from now on counts for it"));
 }
 
 } // namespace mc::gui

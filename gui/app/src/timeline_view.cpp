@@ -399,8 +399,13 @@ private:
             p.drawRect(box.adjusted(0, 0, -1, -1));
             break;
         }
+        if (block.backfilled) {
+            // Started by backfill: a dark bar on its left edge, and "bf" before its label.
+            p.fillRect(QRect(x1, top, std::min(4, box.width()), height), colour.darker(250));
+        }
         // The longest label that fits: id, name and user; id and name; the id alone.
-        const QString id = QString::number(block.jobId);
+        const QString id = block.backfilled ? QStringLiteral("bf %1").arg(block.jobId)
+                                            : QString::number(block.jobId);
         QString label = id;
         for (const QString &candidate :
             {QStringLiteral("%1 %2 (%3)").arg(id, block.name, block.user),
@@ -524,7 +529,8 @@ void TimelineView::retranslateUi()
     m_zoomOut->setText(tr("Zoom out"));
     m_now->setText(tr("Now"));
     m_legend->setText(tr("Faded: finished · solid: running, up to its time limit · hatched: "
-                         "planned start (backfill plan) · red line: now. Ctrl+wheel zooms."));
+                         "planned start (backfill plan) · dark left edge, bf: started by "
+                         "backfill · red line: now. Ctrl+wheel zooms."));
 }
 
 } // namespace mc::gui

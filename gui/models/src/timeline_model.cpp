@@ -151,6 +151,7 @@ void TimelineModel::store(const mc::proto::Json &object)
     job.timeLimit = object["time_limit"].toInt(-1);
     job.pending = isPendingState(job.state);
     job.running = isRunningState(job.state);
+    job.backfilled = !job.pending && object["backfilled"].toBool();
     if (object.contains("planned_start")) {
         job.plannedStart = object["planned_start"].toInt();
     }
@@ -215,7 +216,7 @@ QStringList TimelineModel::rowsOf(const Job &job) const
 
 std::optional<TimelineModel::Block> TimelineModel::blockOf(const Job &job) const
 {
-    Block block{job.jobId, 0, 0, Kind::Past, job.user, job.name, job.state};
+    Block block{job.jobId, 0, 0, Kind::Past, job.user, job.name, job.state, job.backfilled};
     if (job.pending) {
         if (job.plannedStart <= 0) {
             return std::nullopt;

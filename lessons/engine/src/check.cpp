@@ -1,5 +1,7 @@
 #include "mc/lessons/check.h"
 
+#include "mc/sched/time_format.h"
+
 #include <cctype>
 #include <cstdlib>
 
@@ -85,42 +87,11 @@ std::optional<long long> parseDuration(std::string_view text)
     if (text.empty()) {
         return std::nullopt;
     }
-    // Slurm's formats: [days-]hours:minutes:seconds, minutes:seconds, minutes.
+    // Slurm's formats ([days-]hours:minutes:seconds, minutes:seconds, days-hours), read by the
+    // scheduler's own parser, as sbatch --time reads them.
     if (text.find(':') != std::string_view::npos || text.find('-') != std::string_view::npos) {
-        long long days = 0;
-        std::string_view rest = text;
-        if (auto dash = rest.find('-'); dash != std::string_view::npos) {
-            if (!isNumber(rest.substr(0, dash))) {
-                return std::nullopt;
-            }
-            days = std::atoll(std::string(rest.substr(0, dash)).c_str());
-            rest = rest.substr(dash + 1);
-        }
-        std::vector<long long> parts;
-        std::size_t start = 0;
-        while (true) {
-            std::size_t colon = rest.find(':', start);
-            std::string_view part = rest.substr(start, colon - start);
-            if (!isNumber(part)) {
-                return std::nullopt;
-            }
-            parts.push_back(std::atoll(std::string(part).c_str()));
-            if (colon == std::string_view::npos) {
-                break;
-            }
-            start = colon + 1;
-        }
-        long long seconds = 0;
-        if (parts.size() == 3) {
-            seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
-        } else if (parts.size() == 2) {
-            seconds = days > 0 ? parts[0] * 3600 + parts[1] * 60 : parts[0] * 60 + parts[1];
-        } else if (parts.size() == 1) {
-            seconds = days > 0 ? parts[0] * 3600 : parts[0] * 60;
-        } else {
-            return std::nullopt;
-        }
-        return days * 86400 + seconds;
+        auto seconds = sched::parseTimeLimit(text);
+        return seconds && *seconds >= 0 ? std::optional<long long>(*seconds) : std::nullopt;
     }
     char unit = text.back();
     long long factor = 1;
@@ -250,17 +221,26 @@ CheckParse parseCheck(std::string_view line)
             return result;
         }
         c.target = w[i++];
-        if (i < w.size()) {
-            if (w[i] != "on" || i + 1 >= w.size()) {
-                result.error = "after the pattern, only `on HOST` may follow";
+        while (i < w.size()) {
+            if ((w[i] != "on" && w[i] != "with") || i + 1 >= w.size()) {
+                result.error = "after the pattern, only `with OPTIONS` and `on HOST` may follow";
                 return result;
             }
-            c.host = w[i + 1];
+            if (w[i] == "on") {
+                c.host = w[i + 1];
+            } else {
+                std::string alternatives = w[i + 1] + "|";
+                for (std::size_t from = 0, bar;
+                     (bar = alternatives.find('|', from)) != std::string::npos; from = bar + 1) {
+                    std::string opt = alternatives.substr(from, bar - from);
+                    if (opt.size() < 2 || opt[0] != '-' || (opt[1] != '-' && opt.size() != 2)) {
+                        result.error = "'" + opt + "' is not an option like -a or --archive";
+                        return result;
+                    }
+                    c.options.push_back(opt);
+                }
+            }
             i += 2;
-        }
-        if (i < w.size()) {
-            result.error = "unexpected '" + w[i] + "'";
-            return result;
         }
         c.none = negated;
         c.atLeast = negated ? 0 : 1;

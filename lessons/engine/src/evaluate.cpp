@@ -1,12 +1,14 @@
 #include "mc/lessons/evaluate.h"
 
 #include "mc/base/text.h"
+#include "mc/sched/time_format.h"
 
 #include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <fnmatch.h>
 #include <optional>
+#include <sstream>
 
 namespace mc::lessons {
 
@@ -40,13 +42,13 @@ constexpr FieldDef kJobFields[] = {
     {"mem", Kind::Memory, "its memory request", "sa demande de mémoire"},
     {"time", Kind::Duration, "its time limit", "sa limite de temps"},
     {"exit", Kind::Number, "its exit code", "son code de sortie"},
-    {"signal", Kind::Number, "the signal that ended it", "le signal qui l'a arrêté"},
+    {"signal", Kind::Number, "the signal that ended it", "le signal qui l'a arrêtée"},
     {"array", Kind::Text, "its --array", "son --array"},
     {"array_job", Kind::Number, "its array job ID", "le numéro de son tableau"},
     {"array_task", Kind::Number, "its array index", "son indice dans le tableau"},
     {"dependency", Kind::Text, "its --dependency", "son --dependency"},
-    {"after", Kind::Text, "the jobs it depends on", "les jobs dont il dépend"},
-    {"overtook", Kind::Text, "the jobs it started before", "les jobs qu'il a doublés"},
+    {"after", Kind::Text, "the jobs it depends on", "les tâches dont elle dépend"},
+    {"overtook", Kind::Text, "the jobs it started before", "les tâches qu'elle a doublées"},
     {"gres", Kind::Text, "its GRES", "ses GRES"},
     {"gpus", Kind::Number, "its GPUs per node", "ses GPU par nœud"},
     {"exclusive", Kind::Bool, "--exclusive", "--exclusive"},
@@ -408,12 +410,10 @@ std::optional<long long> expectedNumber(const Condition &c, Kind kind)
         if (c.value == "UNLIMITED" || c.value == "unlimited") {
             return -1;
         }
-        // A bare number is minutes, as in --time=5.
-        bool digits = !c.value.empty() && std::all_of(c.value.begin(), c.value.end(), [](char ch) {
-            return std::isdigit(static_cast<unsigned char>(ch));
-        });
-        if (digits) {
-            return std::atoll(c.value.c_str()) * 60;
+        // Slurm's own syntax, read as sbatch --time reads it (a bare number is minutes), else
+        // the checks' 5m, 2h, 3d.
+        if (auto seconds = sched::parseTimeLimit(c.value)) {
+            return *seconds;
         }
         return parseDuration(c.value);
     }
@@ -543,7 +543,7 @@ std::string jobLabel(const Json &job, std::string_view lang)
         id = std::to_string(job["array_job_id"].toInt()) + "_"
             + std::to_string(job["array_task_id"].toInt());
     }
-    return say(lang, "job ", "le job ") + id + " (" + job["name"].toString() + ")";
+    return say(lang, "job ", "la tâche ") + id + " (" + job["name"].toString() + ")";
 }
 
 std::string withExplain(const Check &check, const std::string &detail)
@@ -601,7 +601,7 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
                     "Found " + jobLabel(*j, lang) + " (" + (*j)["state"].toString()
                         + "), and this step expects no job like it.",
                     "Il y a " + jobLabel(*j, lang) + " (" + (*j)["state"].toString()
-                        + "), alors que cette étape n'en attend aucun de ce genre."));
+                        + "), alors que cette étape n'en attend aucune de ce genre."));
         }
         return r;
     }
@@ -612,12 +612,12 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
     std::string detail;
     if (scope.empty()) {
         detail = say(lang, "You have not submitted any job since this lesson started.",
-            "Vous n'avez soumis aucun job depuis le début de cette leçon.");
+            "Vous n'avez soumis aucune tâche depuis le début de cette leçon.");
     } else if (count > 0) {
         detail = say(lang,
             std::to_string(count) + " of your jobs match; this step needs "
                 + std::to_string(check.atLeast) + ".",
-            std::to_string(count) + " de vos jobs correspondent ; cette étape en demande "
+            std::to_string(count) + " de vos tâches correspondent ; cette étape en demande "
                 + std::to_string(check.atLeast) + ".");
     } else if (closest) {
         std::string parts;
@@ -638,8 +638,8 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
                     + say(lang,
                         "it did not wait for " + c->value
                             + " (submit it with --dependency=TYPE:JOBID)",
-                        "il n'a pas attendu " + c->value
-                            + " (soumettez-le avec --dependency=TYPE:NUMÉRO)");
+                        "elle n'a pas attendu " + c->value
+                            + " (soumettez-la avec --dependency=TYPE:NUMÉRO)");
                 continue;
             }
             if (c->field == "overtook") {
@@ -648,9 +648,9 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
                         "it did not start while " + c->value
                             + " was waiting (backfill starts a job early only if its --time "
                               "ends before the waiting job's planned start)",
-                        "il n'a pas démarré pendant que " + c->value
-                            + " attendait (le backfill ne fait passer un job que si son --time "
-                              "finit avant le démarrage prévu du job en attente)");
+                        "elle n'a pas démarré pendant que " + c->value
+                            + " attendait (le backfill ne fait passer une tâche que si son --time "
+                              "finit avant le démarrage prévu de la tâche en attente)");
                 continue;
             }
             std::string part
@@ -659,10 +659,10 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
             parts += (parts.empty() ? "" : "; ") + part;
         }
         detail = say(lang, "The closest is " + jobLabel(*closest, lang) + ": " + parts + ".",
-            "Le plus proche est " + jobLabel(*closest, lang) + " : " + parts + ".");
+            "La plus proche est " + jobLabel(*closest, lang) + " : " + parts + ".");
         if (stillRunning) {
             detail += say(lang, " It has not finished yet: wait a little and check again.",
-                " Il n'est pas encore terminé : attendez un peu et vérifiez de nouveau.");
+                " Elle n'est pas encore terminée : attendez un peu et vérifiez de nouveau.");
         }
     }
     r.explanation = withExplain(check, detail);
@@ -767,14 +767,57 @@ std::vector<std::string> commandParts(const std::string &line)
     return parts;
 }
 
-bool commandMatches(const std::string &pattern, const std::string &line)
+// Whether one word of the command is the option: `-a` alone or among combined letters (-av),
+// `--archive` alone or as --archive=value.
+bool hasOption(const std::string &command, const std::string &option)
+{
+    std::istringstream in(command);
+    for (std::string word; in >> word;) {
+        if (option.rfind("--", 0) == 0) {
+            if (word == option || word.rfind(option + "=", 0) == 0) {
+                return true;
+            }
+        } else if (word.size() >= 2 && word[0] == '-' && word[1] != '-') {
+            for (std::size_t k = 1;
+                 k < word.size() && std::isalpha(static_cast<unsigned char>(word[k])); ++k) {
+                if (word[k] == option[1]) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+bool commandMatches(const Check &check, const std::string &line)
 {
     for (const auto &part : commandParts(line)) {
-        if (globAny(pattern, part)) {
+        if (globAny(check.target, part)
+            && (check.options.empty()
+                || std::any_of(check.options.begin(), check.options.end(),
+                    [&](const std::string &o) { return hasOption(part, o); }))) {
             return true;
         }
     }
     return false;
+}
+
+// " on laptop" / " sur le portable": where a command was typed, for messages.
+std::string onHost(std::string_view lang, const std::string &host)
+{
+    if (host.empty()) {
+        return "";
+    }
+    if (host == "login") {
+        return say(lang, " on a login node", " sur un nœud de connexion");
+    }
+    if (host == "compute") {
+        return say(lang, " on a compute node", " sur un nœud de calcul");
+    }
+    if (host == "laptop") {
+        return say(lang, " on the laptop", " sur le portable");
+    }
+    return say(lang, " on ", " sur ") + host;
 }
 
 CheckResult evaluateRan(const Check &check, const Facts &facts, std::string_view lang)
@@ -783,20 +826,28 @@ CheckResult evaluateRan(const Check &check, const Facts &facts, std::string_view
     const HistoryEntry *found = nullptr;
     for (const auto &e : facts.history) {
         if (e.time >= facts.wallSince && hostMatches(check.host, e.host)
-            && commandMatches(check.target, e.command)) {
+            && commandMatches(check, e.command)) {
             found = &e;
         }
     }
-    std::string where = check.host.empty() ? "" : say(lang, " on ", " sur ") + check.host;
+    std::string where = onHost(lang, check.host);
+    std::string with;
+    for (const auto &o : check.options) {
+        with += (with.empty() ? say(lang, " with ", " avec ") : say(lang, " or ", " ou ")) + o;
+    }
     if (check.none) {
         r.passed = found == nullptr;
         if (!r.passed) {
             r.explanation = withExplain(check,
                 say(lang,
                     "You ran `" + found->command + "` on " + found->host + " at "
-                        + clock(found->time) + ", and this step asks you not to.",
+                        + clock(found->time)
+                        + ", and this step asks you not to. To start the step again, run "
+                          "`minicluster lesson reset-step`.",
                     "Vous avez lancé « " + found->command + " » sur " + found->host + " à "
-                        + clock(found->time) + ", ce que cette étape demande d'éviter."));
+                        + clock(found->time)
+                        + ", ce que cette étape demande d'éviter. Pour reprendre l'étape, lancez "
+                          "`minicluster lesson reset-step`."));
         }
         return r;
     }
@@ -804,9 +855,9 @@ CheckResult evaluateRan(const Check &check, const Facts &facts, std::string_view
     if (!r.passed) {
         r.explanation = withExplain(check,
             say(lang,
-                "No command like `" + check.target + "` was typed" + where
+                "No command like `" + check.target + "`" + with + " was typed" + where
                     + " since this lesson started.",
-                "Aucune commande comme « " + check.target + " » n'a été tapée" + where
+                "Aucune commande comme « " + check.target + " »" + with + " n'a été tapée" + where
                     + " depuis le début de cette leçon."));
     }
     return r;
@@ -941,15 +992,22 @@ CheckResult evaluate(const Check &check, const Facts &facts, std::string_view la
     return {};
 }
 
-LessonStatus evaluateLesson(const Lesson &lesson, const Facts &facts)
+LessonStatus evaluateLesson(
+    const Lesson &lesson, const Facts &facts, const std::map<std::size_t, StepStart> &restarts)
 {
     LessonStatus status;
     status.currentStep = lesson.steps.size();
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
         StepStatus s;
         s.passed = true;
+        std::optional<Facts> restarted;
+        if (auto r = restarts.find(i); r != restarts.end()) {
+            restarted = facts;
+            restarted->since = std::max(facts.since, r->second.since);
+            restarted->wallSince = std::max(facts.wallSince, r->second.wallSince);
+        }
         for (const auto &c : lesson.steps[i].checks) {
-            s.results.push_back(evaluate(c, facts, lesson.lang));
+            s.results.push_back(evaluate(c, restarted ? *restarted : facts, lesson.lang));
             s.passed = s.passed && s.results.back().passed;
         }
         if (!s.passed && status.currentStep == lesson.steps.size()) {

@@ -3,6 +3,7 @@
 #include "mc/base/text.h"
 #include "mc/lessons/evaluate.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace mc::lessons {
@@ -172,6 +173,29 @@ LessonParse parseLesson(std::string_view text, std::string id, std::string lang)
     }
     lesson.intro = trim(lesson.intro);
     return result;
+}
+
+void personalize(Lesson &lesson, const std::string &user)
+{
+    auto fill = [&](std::string &text) {
+        for (std::size_t at = 0; (at = text.find("{user}", at)) != std::string::npos;
+             at += user.size()) {
+            text.replace(at, 6, user);
+        }
+    };
+    fill(lesson.intro);
+    for (auto &step : lesson.steps) {
+        fill(step.text);
+        for (auto &h : step.hints) {
+            fill(h);
+        }
+    }
+}
+
+std::size_t displayWidth(std::string_view text)
+{
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
+        [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 } // namespace mc::lessons

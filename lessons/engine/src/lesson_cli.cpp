@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 
 namespace mc::lessons {
 
@@ -27,6 +29,9 @@ constexpr const char *kUsage = R"(Usage: minicluster lesson [--lang en|fr] COMMA
   hint [ID]     one more hint for the step you are on
   show [ID]     print the lesson's text
   reset [ID]    forget your progress in the lesson and put its files back as they were
+  reset-step [ID]
+                start the step you are on again: only what you do from now on counts for it
+                (a way out when you typed a command the step asks you not to)
 
 ID is the lesson's number (2), its full name (02-first-job) or its slug (first-job).
 )";
@@ -57,6 +62,7 @@ std::optional<Lesson> lessonFor(const LessonContext &c, const std::string &lang,
     for (const auto &p : parsed->problems) {
         std::fprintf(stderr, "minicluster lesson: %s: %s\n", parsed->lesson.id.c_str(), p.c_str());
     }
+    personalize(parsed->lesson, c.user);
     return parsed->lesson;
 }
 
@@ -118,7 +124,7 @@ int start(const LessonContext &c, const std::string &lang, const std::string &ke
         std::fprintf(stderr, "%s",
             w.pick("minicluster lesson: the cluster is not running; start it with `minicluster "
                    "up`\n",
-                "minicluster lesson: le cluster n'est pas démarré ; lancez `minicluster up`\n"));
+                "minicluster lesson: la grappe n'est pas démarrée ; lancez `minicluster up`\n"));
         return 1;
     }
     if (lesson->preset != "default" && clusterName(c) != lesson->preset) {
@@ -126,7 +132,7 @@ int start(const LessonContext &c, const std::string &lang, const std::string &ke
             w.pick("Note: this lesson is written for the '%s' site. Start that cluster "
                    "with\n  minicluster --dir ~/.local/share/minicluster/%s --preset %s up\n"
                    "and run the lesson commands with the same --dir.\n",
-                "Note : cette leçon est écrite pour le site « %s ». Démarrez ce cluster "
+                "Note : cette leçon est écrite pour le site « %s ». Démarrez cette grappe "
                 "avec\n  minicluster --dir ~/.local/share/minicluster/%s --preset %s up\n"
                 "et passez le même --dir aux commandes de leçon.\n"),
             lesson->preset.c_str(), lesson->preset.c_str(), lesson->preset.c_str());
@@ -160,15 +166,19 @@ int start(const LessonContext &c, const std::string &lang, const std::string &ke
     return 0;
 }
 
-int check(
-    const LessonContext &c, const std::string &lang, const std::string &key, ProgressStore &store)
+// The started lesson `key` (or the current one), its progress and the facts now, for check and
+// reset-step. Says what is missing and returns the exit status (2: no such lesson or not
+// started, 1: the cluster does not answer); 0 when all three are there.
+int startedLesson(const LessonContext &c, const std::string &lang, const std::string &key,
+    ProgressStore &store, std::optional<Lesson> &lesson,
+    std::map<std::string, LessonProgress>::iterator &it, Snapshot &snap)
 {
     Words w{lang == "fr"};
-    auto lesson = lessonFor(c, lang, key, store);
+    lesson = lessonFor(c, lang, key, store);
     if (!lesson) {
         return 2;
     }
-    auto it = store.lessons.find(lesson->id);
+    it = store.lessons.find(lesson->id);
     if (it == store.lessons.end()) {
         std::fprintf(stderr,
             w.pick("minicluster lesson: lesson %s is not started; run `minicluster lesson start "
@@ -178,14 +188,26 @@ int check(
             lesson->id.c_str(), lesson->number.c_str());
         return 2;
     }
-    Snapshot snap;
     std::string error;
     if (!collectFacts(
             c.layout, c.user, c.account, it->second.started, it->second.wallStarted, snap, error)) {
         std::fprintf(stderr, "minicluster lesson: %s\n", error.c_str());
         return 1;
     }
-    LessonStatus status = evaluateLesson(*lesson, snap.facts);
+    return 0;
+}
+
+int check(
+    const LessonContext &c, const std::string &lang, const std::string &key, ProgressStore &store)
+{
+    Words w{lang == "fr"};
+    std::optional<Lesson> lesson;
+    std::map<std::string, LessonProgress>::iterator it;
+    Snapshot snap;
+    if (int rc = startedLesson(c, lang, key, store, lesson, it, snap); rc != 0) {
+        return rc;
+    }
+    LessonStatus status = evaluateLesson(*lesson, snap.facts, it->second.stepStarts);
     std::printf(
         "%s %s — %s\n", w.pick("Lesson", "Leçon"), lesson->number.c_str(), lesson->title.c_str());
     for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
@@ -197,7 +219,7 @@ int check(
         }
         for (std::size_t k = 0; k < s.results.size(); ++k) {
             const auto &r = s.results[k];
-            std::printf("      %s %s\n", r.passed ? "ok " : "NO ",
+            std::printf("      %s %s\n", r.passed ? w.pick("ok ", "oui") : w.pick("NO ", "non"),
                 lesson->steps[i].checks[k].source.c_str());
             if (!r.passed) {
                 std::printf("          %s\n", r.explanation.c_str());
@@ -238,7 +260,7 @@ int hint(
     std::string error;
     std::size_t stepIndex = p.hintStep;
     if (collectFacts(c.layout, c.user, c.account, p.started, p.wallStarted, snap, error)) {
-        stepIndex = evaluateLesson(*lesson, snap.facts).currentStep;
+        stepIndex = evaluateLesson(*lesson, snap.facts, p.stepStarts).currentStep;
     }
     if (stepIndex >= lesson->steps.size()) {
         std::printf("%s",
@@ -268,6 +290,36 @@ int hint(
     return 0;
 }
 
+int resetStep(
+    const LessonContext &c, const std::string &lang, const std::string &key, ProgressStore &store)
+{
+    Words w{lang == "fr"};
+    std::optional<Lesson> lesson;
+    std::map<std::string, LessonProgress>::iterator it;
+    Snapshot snap;
+    if (int rc = startedLesson(c, lang, key, store, lesson, it, snap); rc != 0) {
+        return rc;
+    }
+    std::size_t step = evaluateLesson(*lesson, snap.facts, it->second.stepStarts).currentStep;
+    if (step >= lesson->steps.size()) {
+        std::printf("%s",
+            w.pick("Every step is done: there is no step to start again.\n",
+                "Toutes les étapes sont faites : aucune étape à reprendre.\n"));
+        return 0;
+    }
+    it->second.stepStarts[step] = StepStart{snap.facts.now, wallClockNow()};
+    if (!store.save()) {
+        std::fprintf(stderr, "minicluster lesson: cannot write %s\n", store.path().c_str());
+        return 1;
+    }
+    std::printf(w.pick("Step %zu starts again now: only what you do from now on counts for it.\n",
+                    "L'étape %zu recommence maintenant : seul ce que vous faites désormais "
+                    "compte pour elle.\n"),
+        step + 1);
+    printStep(*lesson, step, w);
+    return 0;
+}
+
 int list(const LessonContext &c, const std::string &lang, const ProgressStore &store)
 {
     Words w{lang == "fr"};
@@ -280,8 +332,10 @@ int list(const LessonContext &c, const std::string &lang, const ProgressStore &s
         const char *state = it == store.lessons.end() ? ""
             : it->second.complete                     ? w.pick("done", "terminée")
                                                       : w.pick("started", "commencée");
-        std::printf("%s %-3s %-55s %s\n", e.id == store.current ? "*" : " ",
-            parsed->lesson.number.c_str(), parsed->lesson.title.c_str(), state);
+        const std::string &title = parsed->lesson.title;
+        std::string pad(55 - std::min<std::size_t>(55, displayWidth(title)), ' ');
+        std::printf("%s %-3s %s%s %s\n", e.id == store.current ? "*" : " ",
+            parsed->lesson.number.c_str(), title.c_str(), pad.c_str(), state);
     }
     return 0;
 }
@@ -374,6 +428,9 @@ int runLessonCommand(const LessonContext &context, const std::vector<std::string
     }
     if (cmd == "reset") {
         return start(context, lang, key, store, true);
+    }
+    if (cmd == "reset-step") {
+        return resetStep(context, lang, key, store);
     }
     std::fprintf(stderr, "minicluster lesson: unknown command '%s'\n%s", cmd.c_str(), kUsage);
     return 2;

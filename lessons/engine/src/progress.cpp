@@ -3,6 +3,7 @@
 #include "mc/base/file.h"
 #include "mc/proto/json.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,10 @@ bool ProgressStore::load()
         lp.hintStep = static_cast<std::size_t>(p["hint_step"].toInt());
         lp.shownStep = static_cast<std::size_t>(p["shown_step"].toInt());
         lp.complete = p["complete"].toBool();
+        for (const auto &[step, start] : p["step_starts"].members()) {
+            lp.stepStarts[static_cast<std::size_t>(std::strtoul(step.c_str(), nullptr, 10))]
+                = StepStart{start["started"].toInt(), start["wall_started"].toDouble()};
+        }
         lessons[id] = lp;
     }
     return true;
@@ -54,6 +59,14 @@ bool ProgressStore::save() const
         p.set("hint_step", static_cast<std::int64_t>(lp.hintStep));
         p.set("shown_step", static_cast<std::int64_t>(lp.shownStep));
         p.set("complete", lp.complete);
+        Json starts = Json::object();
+        for (const auto &[step, start] : lp.stepStarts) {
+            Json one = Json::object();
+            one.set("started", static_cast<std::int64_t>(start.since));
+            one.set("wall_started", start.wallSince);
+            starts.set(std::to_string(step), one);
+        }
+        p.set("step_starts", starts);
         all.set(id, p);
     }
     j.set("lessons", all);

@@ -733,6 +733,7 @@ Controller::JobView Controller::JobView::of(const std::vector<std::string> &fiel
     view.dependency = named("dependency");
     view.explanation = named("explanation");
     view.now = named("now");
+    view.backfilled = named("backfilled");
     return view;
 }
 
@@ -759,6 +760,16 @@ Json Controller::jobJson(const Job &job, Seconds now, const JobView &view) const
             Json explanation = Json::object();
             explanation.set("en", sched::explain(wait->second, "en", now));
             explanation.set("fr", sched::explain(wait->second, "fr", now));
+            j.add("explanation", std::move(explanation));
+        }
+    } else if (auto start = m_starts.find(job.id); start != m_starts.end() && !job.isPending()) {
+        if (view.backfilled) {
+            j.set("backfilled", start->second.backfilled);
+        }
+        if (view.explanation) {
+            Json explanation = Json::object();
+            explanation.set("en", sched::explain(start->second, "en"));
+            explanation.set("fr", sched::explain(start->second, "fr"));
             j.add("explanation", std::move(explanation));
         }
     }
@@ -1181,6 +1192,7 @@ void Controller::purgeOldJobs(Seconds now)
         return sched::isFinished(job.state) && job.endTime + age < now
             && !m_unsaved.contains(job.id); // kept until its record is stored
     });
+    std::erase_if(m_starts, [this](const auto &e) { return !m_jobs.contains(e.first); });
     dropRows();
 }
 

@@ -187,7 +187,9 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
     const int dependency = columnOf("dependency");
     const int explanation = columnOf("explanation");
     const int nowColumn = columnOf("now");
+    const int backfilled = columnOf("backfilled");
     const bool withWaits = waitingFor >= 0 || dependency >= 0 || explanation >= 0;
+    const bool withStarts = backfilled >= 0 || explanation >= 0;
     std::string nowText;
     Json(now).dumpTo(nowText);
 
@@ -196,7 +198,8 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
     std::string text = "[";
     text.reserve(m_rowCache.size() * (fields.size() * 8 + 4));
     std::optional<acct::JobRowWriter> slow; // for rows too long for the cache
-    auto wait = m_waits.begin(); // both are ordered by id: walked together
+    auto wait = m_waits.begin(); // all three are ordered by id: walked together
+    auto started = m_starts.begin();
     for (CachedRow &row : m_rowCache) {
         if (!keep(row)) {
             continue;
@@ -217,6 +220,15 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
             }
             if (wait != m_waits.end() && wait->first == row.id) {
                 decision = &wait->second;
+            }
+        }
+        const sched::StartDecision *start = nullptr;
+        if (withStarts && row.state != sched::JobState::Pending) {
+            while (started != m_starts.end() && started->first < row.id) {
+                ++started;
+            }
+            if (started != m_starts.end() && started->first == row.id) {
+                start = &started->second;
             }
         }
         if (text.size() > 1) {
@@ -243,6 +255,13 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
                 Json words = Json::object();
                 words.add("en", sched::explain(*decision, "en", now));
                 words.add("fr", sched::explain(*decision, "fr", now));
+                words.dumpTo(text);
+            } else if (start && column == backfilled) {
+                text += start->backfilled ? "true" : "false";
+            } else if (start && column == explanation) {
+                Json words = Json::object();
+                words.add("en", sched::explain(*start, "en"));
+                words.add("fr", sched::explain(*start, "fr"));
                 words.dumpTo(text);
             } else if (keyOf[c] >= 0) {
                 if (row.fresh) {

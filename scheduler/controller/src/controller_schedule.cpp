@@ -280,6 +280,7 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
     }
     pickGpus(job);
     m_waits.erase(job.id);
+    m_starts.insert_or_assign(job.id, start);
     allocate(job, +1);
     for (const auto &name : job.nodeList) {
         if (auto it = m_nodes.find(name); it != m_nodes.end()) {

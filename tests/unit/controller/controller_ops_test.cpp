@@ -272,6 +272,13 @@ void ControllerOpsTest::backfillStartsShortJobAndPlansTheBlockedOne()
     QVERIFY(!job(2)["explanation"]["fr"].toString().empty());
     QCOMPARE(state(3), std::string("RUNNING")); // backfilled on cn02
     QCOMPARE(job(3)["nodes"].toStringList(), std::vector<std::string>{"cn02"});
+    // The controller says which jobs backfill started, and how each started.
+    QVERIFY(job(3)["backfilled"].toBool());
+    QVERIFY(job(1).contains("backfilled") && !job(1)["backfilled"].toBool());
+    QVERIFY2(job(3)["explanation"]["en"].toString().find("backfill") != std::string::npos,
+        job(3)["explanation"]["en"].toString().c_str());
+    QVERIFY(!job(3)["explanation"]["fr"].toString().empty());
+    QVERIFY(!job(2).contains("backfilled")); // pending
     QCOMPARE(state(4), std::string("PENDING"));
 }
 

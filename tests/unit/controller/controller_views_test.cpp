@@ -113,7 +113,15 @@ void ControllerViewsTest::fieldsSendOnlyThoseMembers()
     QCOMPARE(
         keysOf(pending), (std::vector<std::string>{"job_id", "waiting_for", "explanation", "now"}));
     QVERIFY(!pending["explanation"]["en"].toString().empty());
-    QVERIFY(!reply["jobs"].items().at(0).contains("explanation")); // running: none
+    // Running: how it started (in priority order here, not by backfill).
+    const Json &running = reply["jobs"].items().at(0);
+    QCOMPARE(running["explanation"]["en"].toString(), std::string("Job 1 started on cn01."));
+    QVERIFY(!running.contains("backfilled")); // not named
+    r.set("fields", proto::stringList({"job_id", "backfilled"}));
+    reply = call(r);
+    QVERIFY(reply["jobs"].items().at(0).contains("backfilled"));
+    QVERIFY(!reply["jobs"].items().at(0)["backfilled"].toBool());
+    QVERIFY(!reply["jobs"].items().at(2).contains("backfilled")); // pending
 }
 
 void ControllerViewsTest::rowsFormSendsColumnsThenValues()

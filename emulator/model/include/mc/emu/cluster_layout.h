@@ -52,6 +52,16 @@ inline constexpr const char *kSandboxSoftware = "/opt/minicluster/software";
 std::vector<Mount> nodeMounts(
     const ClusterLayout &layout, const std::string &node, const std::string &binDir);
 
+// What `minicluster lesson` needs in a login shell's sandbox (the app's terminal, `minicluster
+// shell`), beside nodeMounts(): the lessons' progress (<cluster>/state/lessons, written), the
+// user's laptop home (lesson 1's laptop files, written) and minicluster's share/ (the lessons'
+// text and sample jobs, read-only, where lessonsDir(kSandboxBin) finds them).
+inline constexpr const char *kSandboxLessonProgress = "/opt/minicluster/lessons/progress";
+inline constexpr const char *kSandboxLessonLaptop = "/opt/minicluster/lessons/laptop";
+inline constexpr const char *kSandboxShare = "/opt/minicluster/share/minicluster";
+std::vector<Mount> lessonMounts(
+    const ClusterLayout &layout, const std::string &user, const std::string &binDir);
+
 // The host path behind a path as seen in the sandbox: the longest mount prefix wins; a path
 // under no mount is the same on the host.
 std::string hostPathFor(const std::vector<Mount> &mounts, const std::string &sandboxPath);

@@ -6,10 +6,13 @@
 //   home/<user>/            the laptop's home (its ~/.ssh/config is the student's own)
 //   home/<user>/.ssh/id_ed25519[.pub]   the laptop user's key; its public half is appended to
 //                           the cluster's /home/<user>/.ssh/authorized_keys
-//   etc/ssh_config          read by ssh/scp/rsync through the wrappers in bin/: the student's
-//                           ~/.ssh/config first, then `Match host <cluster name>,login1` with the
-//                           ProxyCommand, the known host key and the identity
+//   etc/users/<user>/ssh_config   one per user, read by ssh/scp/rsync through the wrappers in
+//                           bin/ (by $USER): the student's ~/.ssh/config first, then `Match host
+//                           <cluster name>,login1` with the ProxyCommand and the known host key;
+//                           the wrappers offer ~/.ssh/id_* unless -i names a key, as ssh does
 //   etc/known_hosts, bin/ (ssh, scp, sftp, hostname wrappers), bashrc
+// Password authentication works too, with kLoginPassword for every emulated user, so that a
+// regenerated key does not lock the student out (ssh-copy-id then installs the new one).
 // <cluster>/etc/ssh/        sshd_config and the login node's host key, as sshd sees them
 //                           inside the sandbox (/opt/minicluster/etc/ssh/...)
 
@@ -22,6 +25,9 @@
 #include <vector>
 
 namespace mc::ws {
+
+// The password of every emulated user on the login node's sshd (lesson 1 gives it).
+inline constexpr const char *kLoginPassword = "learn-slurm";
 
 struct WorkstationOptions {
     emu::ClusterLayout layout;

@@ -2,8 +2,9 @@
 // The Lessons dock: the guided exercises of lessons/<lang>/ in the app. A list of the lessons
 // with each one's progress (the user's <cluster>/state/lessons/<user>.json, read with the
 // lesson engine), the selected lesson's text (Markdown rendered: its introduction and steps),
-// and Start, Check, Hint and Reset buttons that run `minicluster lesson start|check|hint|reset
-// ID`: the same engine and the same words as in a terminal, whose answer is shown below.
+// and Start, Check, Hint, Redo step and Reset buttons that run `minicluster lesson
+// start|check|hint|reset-step|reset ID`: the same engine and the same words as in a terminal, whose
+// answer is shown below.
 
 #include <QStringList>
 #include <QWidget>
@@ -59,6 +60,7 @@ private:
     QPushButton *m_check;
     QPushButton *m_hint;
     QPushButton *m_reset;
+    QPushButton *m_resetStep;
     QProcess *m_process = nullptr;
 };
 

@@ -42,6 +42,7 @@ public:
         QString user;
         QString name;
         QString state; // long state name
+        bool backfilled = false; // started by backfill, ahead of a higher-priority job
         friend bool operator==(const Block &, const Block &) = default;
     };
 
@@ -94,6 +95,7 @@ private:
         qint64 plannedStart = 0;
         bool pending = false;
         bool running = false;
+        bool backfilled = false; // the controller's `backfilled`
     };
 
     void store(const mc::proto::Json &job);

@@ -13,7 +13,7 @@ namespace mc::lessons {
 enum class CheckKind {
     Job, // job name=hello state=COMPLETED
     File, // file ~/hello-*.out contains "Hello"
-    Ran, // ran "sbatch *" [on login1|login|compute|laptop]
+    Ran, // ran "sbatch *" [with -a|--archive] [on login1|login|compute|laptop]
     Node, // node cn02 state=drain
 };
 
@@ -44,6 +44,9 @@ struct Check {
     FileTest fileTest = FileTest::Exists;
     std::string fileArg; // the text of contains, the duration of older_than/newer_than
     std::string host; // Ran: "" any host, "login1", "login" (login nodes), "compute", "laptop"
+    // Ran: the matching command must also carry one of these options (`with -a|--archive`): a
+    // short one alone or among combined letters (-av), a long one alone or as --name=value.
+    std::vector<std::string> options;
     std::string explain; // the lesson's own words for a failure (an `explain:` line), optional
 };
 

@@ -7,6 +7,7 @@
 #include "mc/lessons/lesson.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,8 +33,16 @@ struct LessonStatus {
     bool complete = false;
 };
 
-// Evaluates every check of every step.
-LessonStatus evaluateLesson(const Lesson &lesson, const Facts &facts);
+// When a step was started again (`minicluster lesson reset-step`): its checks count only jobs
+// and commands from then on, so a forbidden command typed earlier no longer blocks it.
+struct StepStart {
+    long long since = 0; // cluster clock
+    double wallSince = 0; // wall clock, seconds with microseconds
+};
+
+// Evaluates every check of every step; `restarts` maps a step's index to its new start.
+LessonStatus evaluateLesson(const Lesson &lesson, const Facts &facts,
+    const std::map<std::size_t, StepStart> &restarts = {});
 
 // The fields `job` and `node` checks know (lessons/README.md lists them).
 bool isJobField(std::string_view field);

@@ -4,6 +4,7 @@
 // talk to the controller themselves, so they can be evaluated (and tested) on any snapshot.
 
 #include "mc/emu/cluster_layout.h"
+#include "mc/emu/shell_history.h"
 #include "mc/proto/json.h"
 
 #include <optional>
@@ -12,27 +13,13 @@
 
 namespace mc::lessons {
 
-// One command typed in a shell of the cluster or the workstation, as the login profile notes
-// it in <cluster>/run/history/<user>: "epoch<TAB>host<TAB>cwd<TAB>command", the time with
-// microseconds (bash's $EPOCHREALTIME), so that a command typed just before a lesson started
-// is told apart from one typed just after.
-struct HistoryEntry {
-    double time = 0; // wall clock, seconds since the epoch
-    std::string host; // login1, cn01, laptop, ...
-    std::string cwd;
-    std::string command;
-};
-
-std::vector<HistoryEntry> parseHistory(std::string_view text);
-// The line the profile writes for `entry` (tabs and newlines in the command become blanks).
-std::string historyLine(const HistoryEntry &entry);
-// Where the history of `user` is kept: <cluster>/run/history/<user>.
-std::string historyPath(const emu::ClusterLayout &layout, const std::string &user);
-// Appends one entry (the launcher does this for `minicluster shell -c`).
-bool appendHistory(
-    const emu::ClusterLayout &layout, const std::string &user, const HistoryEntry &entry);
-// This computer's clock, in seconds with microseconds.
-double wallClockNow();
+// The shell history's format lives with the emulated machines that write it (mc_emu_model).
+using emu::appendHistory;
+using emu::HistoryEntry;
+using emu::historyLine;
+using emu::historyPath;
+using emu::parseHistory;
+using emu::wallClockNow;
 
 struct FileInfo {
     std::string path; // as the user sees it (/home/alice/hello-3.out)

@@ -40,4 +40,12 @@ struct LessonParse {
 // `id` and `lang` come from the file's name and folder.
 LessonParse parseLesson(std::string_view text, std::string id, std::string lang);
 
+// The lesson as `user` reads it: `{user}` in its introduction, steps and hints becomes the user's
+// name (an ~/.ssh/config's `User` line, a path under /scratch typed on the laptop).
+void personalize(Lesson &lesson, const std::string &user);
+
+// How many columns `text` (UTF-8) takes in a terminal: one per character, not per byte, so that
+// accented titles line up.
+std::size_t displayWidth(std::string_view text);
+
 } // namespace mc::lessons

@@ -1,5 +1,6 @@
 #pragma once
-// `minicluster lesson list | start ID | check [ID] | hint [ID] | show [ID] | reset [ID]`:
+// `minicluster lesson list | start ID | check [ID] | hint [ID] | show [ID] | reset [ID] |
+// reset-step [ID]`:
 // the lessons from a terminal, with the same engine the app uses.
 
 #include "mc/emu/cluster_layout.h"

@@ -1,9 +1,11 @@
 #pragma once
 // Each user's progress through the lessons, kept in <cluster>/state/lessons/<user>.json: which
 // lesson is current, when each was started (cluster clock and wall clock: only jobs and
-// commands from then on count), how many hints were shown, whether it was completed.
+// commands from then on count), how many hints were shown, whether it was completed, and when
+// a step was started again.
 
 #include "mc/emu/cluster_layout.h"
+#include "mc/lessons/evaluate.h"
 
 #include <map>
 #include <string>
@@ -17,6 +19,7 @@ struct LessonProgress {
     std::size_t hintStep = 0; // the step those hints belong to
     std::size_t shownStep = 0; // the last step whose text was printed (start, then check)
     bool complete = false;
+    std::map<std::size_t, StepStart> stepStarts; // steps started again (`reset-step`)
 };
 
 class ProgressStore {

@@ -153,7 +153,8 @@ private:
     // Which members of a job object a request wants (`fields`; all by default).
     struct JobView {
         acct::JobKeys keys = acct::JobKeys::all();
-        bool waitingFor = true, dependency = true, explanation = true, now = true;
+        bool waitingFor = true, dependency = true, explanation = true, now = true,
+             backfilled = true;
         static JobView of(const std::vector<std::string> &fields);
     };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
@@ -290,6 +291,9 @@ private:
     sched::Scheduler m_scheduler;
     sched::FairShareLedger m_fairshare;
     std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
+    // How each job in memory was started (in priority order or by backfill): jobs then say
+    // `backfilled` and explain their start (the timeline marks backfilled jobs).
+    std::map<sched::JobId, sched::StartDecision> m_starts;
     std::map<sched::JobId, bool> m_preemptKilled; // preempted jobs whose grace time is over
     std::map<sched::JobId, bool> m_requeueOnEnd; // scontrol requeue of a running job (hold?)
     proto::Json m_lastPlan; // the last `plan` event sent

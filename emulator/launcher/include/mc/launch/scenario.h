@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mc::lessons {
+namespace mc::launch {
 
 struct ScenarioAction {
     double at = 0; // seconds after loading
@@ -63,4 +63,4 @@ struct ScenarioContext {
 // log/scenario.log); --speed N plays the timeline N times faster.
 int runScenarioCommand(const ScenarioContext &context, const std::vector<std::string> &args);
 
-} // namespace mc::lessons
+} // namespace mc::launch

@@ -1,4 +1,4 @@
-#include "mc/lessons/scenario.h"
+#include "mc/launch/scenario.h"
 
 #include "mc/base/file.h"
 #include "mc/base/text.h"
@@ -19,7 +19,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace mc::lessons {
+namespace mc::launch {
 
 namespace fs = std::filesystem;
 
@@ -414,4 +414,4 @@ int runScenarioCommand(const ScenarioContext &c, const std::vector<std::string> 
     return 2;
 }
 
-} // namespace mc::lessons
+} // namespace mc::launch
