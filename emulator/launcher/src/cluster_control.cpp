@@ -7,6 +7,7 @@
 #include "mc/launch/cluster_setup.h"
 #include "mc/lessons/facts.h"
 #include "mc/proto/client.h"
+#include "mc/proto/identity.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/ws/workstation.h"
@@ -512,6 +513,11 @@ int status(const ClusterOptions &o)
                 "sandbox: %s (%s)\n",
         (*reply)["cluster_name"].toString().c_str(), o.layout.dir.c_str(),
         readFirstLine(o.layout.run() + "/ctld.pid").c_str(), mode.c_str(), detail.c_str());
+    std::printf("users: %s\n",
+        mode == "bubblewrap" ? proto::isolationDetail().c_str()
+                             : "not isolated (the plain fallback runs every user's jobs as your "
+                               "own uid on this computer: classmates can read and kill each "
+                               "other's work)");
     std::ifstream limitsFile(o.layout.run() + "/limits");
     std::string limitsMode;
     std::string limitsDetail;

@@ -90,6 +90,7 @@ public:
     void purgeOldJobs(Seconds now);
 
     const sched::ClusterConfig &config() const { return m_config; }
+    const sched::SiteUsers &users() const { return m_users; }
 
     // The cluster clock the `clock` request changes (owned by the Server; may be null). Its
     // saved speed and offset, if any, are restored into it.
