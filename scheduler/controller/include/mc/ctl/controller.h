@@ -217,6 +217,10 @@ private:
     // used since their last charge; chargeUsage() at their end adds only the rest.
     void chargeRunningJobs(Seconds now);
     bool isAdmin(const std::string &user) const;
+    // Scripts and environments of finished jobs past MinJobAge leave the store unless
+    // AccountingStoreFlags keeps them; `job_scripts` (sacct -B, --env-vars) shows the kept.
+    void dropScripts(Seconds now);
+    proto::Json jobScripts(const proto::Json &request) const;
     std::optional<proto::Json> validate(sched::Job &job, Seconds now);
     // Array tasks by Slurm's ids (controller_array_ids.cpp). A job a request's `job_ids` names:
     // as written ("12", "12_3"), its record (nullopt: no such job or task), and whether it
@@ -257,6 +261,7 @@ private:
     std::map<std::string, NodeInfo> m_nodes;
     std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
+    bool m_scriptsSwept = false; // dropScripts() once after a start: what an earlier run left
     // Scheduler state (issue #3).
     sched::Scheduler m_scheduler;
     sched::FairShareLedger m_fairshare;
