@@ -1,9 +1,10 @@
 // Nobody in (issue #18): emulated users are real uids of their own, so a job of alice's
 // cannot read bob's mode-600 file, write in his mode-700 folder, read his script in the
-// node's spool, or signal his job or a host process; run/ is read-only in the nodes; and the
-// controller takes a client's user from the kernel, so requests naming bob (cancel, hold,
-// rename, submit), `user: prof` draining a node, a node_register or a shutdown sent from
-// alice's job are refused with Slurm's "Access/permission denied". Real clusters, real
+// node's spool, or signal his job or a host process, which its node's PID namespace does not
+// even show; run/ is read-only in the nodes; and the controller takes a client's user from the
+// kernel, so requests naming bob (cancel, hold, rename, submit), `user: prof` draining a node,
+// a node_register or a shutdown sent from alice's job are refused with Slurm's
+// "Access/permission denied". Real clusters, real
 // processes, as root (where `minicluster status` says users are isolated); skipped elsewhere.
 #include "cluster_fixture.h"
 
@@ -30,6 +31,8 @@ touch /home/bob/private/x 2>/dev/null; echo "write rc=$?"
 cat /var/spool/slurmd/job00001/slurm_script > /dev/null 2>&1; echo "spool rc=$?"
 kill -TERM "$(cat /tmp/bob-job.pid)" 2>/dev/null; echo "kill-job rc=$?"
 kill -TERM "$HOST_PID" 2>/dev/null; echo "kill-host rc=$?"
+[ -e "/proc/$HOST_PID" ]; echo "see-host rc=$?"
+ps -e -o comm= | grep -q '^minicluster-ctl'; echo "see-controller rc=$?"
 echo 1 > /opt/minicluster/run/ctld.pid 2>/dev/null; echo "run rc=$?"
 python3 - <<'EOF'
 import json, os, socket
@@ -98,9 +101,11 @@ void IsolationTest::aJobCannotReachAClassmatesFilesJobsOrTheHostNorSpeakForAnoth
     const QString out = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("alice.out"));
     QTRY_VERIFY_WITH_TIMEOUT(readTextFile(out).contains(QStringLiteral("shutdown ")), 60000);
     const QStringList lines = outputLines(readTextFile(out));
-    // kill-host: a uid of the user's own cannot signal the owner's processes; run: run/ is
-    // read-only in the nodes.
-    for (const char *attempt : {"read", "write", "spool", "kill-job", "kill-host", "run"}) {
+    // kill-host: a uid of the user's own cannot signal the owner's processes, nor reach them
+    // from the node's PID namespace, where they are not seen (see-host, see-controller); run:
+    // run/ is read-only in the nodes.
+    for (const char *attempt :
+        {"read", "write", "spool", "kill-job", "kill-host", "see-host", "see-controller", "run"}) {
         QVERIFY2(lines.contains(QStringLiteral("%1 rc=1").arg(QLatin1String(attempt))),
             qPrintable(lines.join(QLatin1Char('\n'))));
     }

@@ -93,6 +93,7 @@ void NodeDaemon::start()
     steps.layout = m_settings.layout;
     steps.binDir = m_settings.binDir;
     steps.mode = m_settings.mode;
+    steps.nodePidNamespace = m_settings.nodePidNamespace;
     steps.limits = m_settings.limits;
     steps.nodeGroup = nodeGroup();
     steps.sandboxFor = [this](const SandboxSpec &spec) {
@@ -396,6 +397,7 @@ void NodeDaemon::launch(const Json &job)
     sandbox.mounts = mounts;
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
+    sandbox.nodePidNamespace = m_settings.nodePidNamespace;
     sandbox.workDir = workDir;
     std::vector<std::string> command = {scriptSeen};
     for (const auto &arg : spec["argv"].toStringList()) {

@@ -120,7 +120,12 @@ std::vector<std::string> sandboxArgv(
     // directory need not be reachable by the users' ids), then the process takes the user's
     // real ids (setpriv) and a second, unprivileged bwrap maps them to the emulated ones.
     const bool isolated = proto::usersIsolated();
-    std::vector<std::string> a = {"bwrap"};
+    std::vector<std::string> a;
+    if (spec.nodePidNamespace) {
+        // bwrap without --unshare-pid binds the /proc it sees: the node's, mounted here.
+        a = {"unshare", "--mount-proc", "--"};
+    }
+    a.push_back("bwrap");
     if (!isolated) {
         a.insert(a.end(),
             {"--unshare-user", "--uid", std::to_string(spec.uid), "--gid",

@@ -339,6 +339,7 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     sandbox.mounts = nodeMounts(layout, node, m_settings.binDir);
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
+    sandbox.nodePidNamespace = m_settings.nodePidNamespace;
     sandbox.workDir = cwd;
     std::vector<std::string> join = step->limiter->joinFiles();
     auto rlimits = step->limiter->rlimits();

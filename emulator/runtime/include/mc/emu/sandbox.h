@@ -37,6 +37,9 @@ struct SandboxSpec {
     std::string passwdFile; // bound over /etc/passwd
     std::string groupFile; // bound over /etc/group
     std::string workDir; // as seen inside
+    // The caller is in the node's PID namespace (minicluster-noded's main.cpp): bubblewrap
+    // runs under `unshare --mount-proc`, so its /proc, and the sandbox's, are the node's.
+    bool nodePidNamespace = false;
     bool dieWithParent = false;
 };
 
