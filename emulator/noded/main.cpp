@@ -10,7 +10,77 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <poll.h>
+#include <sched.h>
+#include <sstream>
 #include <string>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+// A PID namespace per node (issue #18). As root, the daemon makes one (unshare) and puts in
+// it, as its pid 1, a child that only reaps orphans: every later child of the daemon (the
+// sandboxes, the jobs, srun's tasks) is in it, so a job sees its node's processes only and
+// can signal nothing outside; the daemon itself stays outside, with its own pid (pid files,
+// /proc). A daemon that dies leaves the namespace and its jobs running (docs/design.md, "At
+// most once": its successor kills them); the reaper leaves once the daemon is gone and
+// nothing else is left in it. The sandboxes mount the namespace's /proc for themselves
+// (sandbox.h); the daemon keeps the host's, whose pids it uses. Returns a sentence for the
+// log: what was done, or why not; `made` says whether there is a namespace.
+std::string makeNodeNamespace(bool &made)
+{
+    made = false;
+    if (::geteuid() != 0) {
+        return "no PID namespace per node: not root";
+    }
+    if (::unshare(CLONE_NEWPID) != 0) {
+        return std::string("no PID namespace per node: unshare: ") + std::strerror(errno);
+    }
+    // The daemon holds the write end: its end (the reaper's getppid() says 0, the parent
+    // being outside the namespace) is the read end's hang-up.
+    int alive[2];
+    if (::pipe2(alive, O_CLOEXEC) != 0) {
+        return std::string("no PID namespace per node: pipe: ") + std::strerror(errno);
+    }
+    const pid_t reaper = ::fork();
+    if (reaper < 0) {
+        return std::string("no PID namespace per node: fork: ") + std::strerror(errno);
+    }
+    if (reaper > 0) {
+        ::close(alive[0]);
+        made = true;
+        return "a PID namespace per node";
+    }
+    ::close(alive[1]);
+    ::prctl(PR_SET_NAME, "node-init");
+    for (int signal = 1; signal < NSIG; ++signal) {
+        std::signal(signal, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    bool daemonGone = false;
+    while (true) {
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) { }
+        // kill(-1, 0) reaches every other process of the namespace: ESRCH when it is empty.
+        if (daemonGone && ::kill(-1, 0) != 0 && errno == ESRCH) {
+            ::_exit(0);
+        }
+        pollfd p{alive[0], POLLIN, 0};
+        if (::poll(&p, 1, 1000) > 0 && (p.revents & (POLLHUP | POLLERR))) {
+            daemonGone = true;
+        }
+        if (daemonGone) {
+            ::sleep(1);
+        }
+    }
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -40,6 +110,10 @@ int main(int argc, char **argv)
             "[--sandbox bubblewrap|plain] [--kill-wait SECONDS]\n"
             "       [--limits auto|cgroup-v2|cgroup-v1|rlimit] [--time-scale N]\n");
         return 2;
+    }
+    if (settings.mode == mc::emu::SandboxMode::Bubblewrap) {
+        std::fprintf(stderr, "minicluster-noded %s: %s\n", settings.name.c_str(),
+            makeNodeNamespace(settings.nodePidNamespace).c_str());
     }
     mc::emu::LimitProbe probe = mc::emu::probeLimits(limits);
     if (!probe.ok) {

@@ -5,11 +5,52 @@
 #include <QProcess>
 #include <QRegularExpression>
 
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace {
 
 QString binary()
 {
     return QStringLiteral(MC_BIN_DIR "/minicluster");
+}
+
+// A cluster run as root gives each user a real uid of its own (mc/proto/identity.h): what
+// the test wrote into a user's folders (as root) becomes that user's, as if the user had
+// written it.
+void giveWrittenFilesToTheirUsers(const QString &clusterDir)
+{
+    namespace fs = std::filesystem;
+    if (::geteuid() != 0) {
+        return;
+    }
+    const fs::path dir = clusterDir.toStdString();
+    std::vector<fs::path> tops;
+    std::error_code ec;
+    for (const char *area : {"home", "scratch"}) {
+        for (const auto &e : fs::directory_iterator(dir / area, ec)) {
+            tops.push_back(e.path());
+        }
+    }
+    for (const auto &account : fs::directory_iterator(dir / "project", ec)) {
+        for (const auto &e : fs::directory_iterator(account.path(), ec)) {
+            tops.push_back(e.path());
+        }
+    }
+    for (const auto &top : tops) {
+        struct stat owner { };
+        if (::lstat(top.c_str(), &owner) != 0 || owner.st_uid == 0) {
+            continue;
+        }
+        for (auto it = fs::recursive_directory_iterator(top, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            struct stat st { };
+            if (::lstat(it->path().c_str(), &st) == 0 && st.st_uid == 0) {
+                [[maybe_unused]] int rc = ::lchown(it->path().c_str(), owner.st_uid, owner.st_gid);
+            }
+        }
+    }
 }
 
 } // namespace
@@ -112,6 +153,7 @@ ShellResult ClusterFixture::shell(const QString &command, const QString &user, i
         args << QStringLiteral("--user") << user;
     }
     args << QStringLiteral("shell") << QStringLiteral("-c") << command;
+    giveWrittenFilesToTheirUsers(dir());
     return minicluster(args, timeoutMs);
 }
 

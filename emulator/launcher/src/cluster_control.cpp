@@ -8,6 +8,7 @@
 #include "mc/emu/shell_history.h"
 #include "mc/launch/cluster_setup.h"
 #include "mc/proto/client.h"
+#include "mc/proto/identity.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/ws/workstation.h"
@@ -341,6 +342,15 @@ int restart(
 
 int up(const ClusterOptions &o, bool quiet)
 {
+    if (o.presetGiven && std::filesystem::exists(o.layout.etc() + "/slurm.conf")) {
+        // The preset only seeds a new directory: said, rather than ignored silently.
+        std::fprintf(stderr,
+            "minicluster: --preset %s ignored: %s already holds a cluster, whose etc/slurm.conf "
+            "and etc/minicluster.conf are kept.\n"
+            "minicluster: to start fresh with the %s preset, use a new directory (--dir) or "
+            "`minicluster --dir %s down` and remove that directory first.\n",
+            o.preset.c_str(), o.layout.dir.c_str(), o.preset.c_str(), o.layout.dir.c_str());
+    }
     std::vector<std::string> nodeArgsSaved = readLines(o.layout.run() + "/noded-args");
     bool ctldUp = isUp(o);
     if (!ctldUp && controllerPid(o) > 0) { // a second controller would take over its socket
@@ -463,10 +473,35 @@ static void awaitDaemons(const ClusterOptions &o)
     waitFor([&] { return daemonsGone(o); }, std::chrono::seconds(5));
 }
 
+namespace {
+
+// Says what `down` does to the jobs that run (issue #18): they are killed, and the next `up`
+// finds them lost on their nodes (docs/design.md, "At most once"). False when the
+// controller did not answer.
+bool sayRunningJobsStop(const ClusterOptions &o)
+{
+    Json request = op("jobs");
+    request.set("states", proto::stringList({"RUNNING", "COMPLETING"}));
+    request.set("fields", proto::stringList({"job_id"}));
+    auto reply = call(o, request);
+    const std::size_t running = reply ? (*reply)["jobs"].size() : 0;
+    if (running == 0) {
+        return reply.has_value();
+    }
+    std::printf("minicluster: stopping %zu running job%s: the next `minicluster up` requeues "
+                "%s, to run again from the beginning about two minutes later (BeginTime; output "
+                "files start over); jobs submitted with --no-requeue and salloc/srun "
+                "allocations end NODE_FAIL instead\n",
+        running, running == 1 ? "" : "s", running == 1 ? "it" : "them");
+    return true;
+}
+
+} // namespace
+
 int down(const ClusterOptions &o)
 {
     const pid_t ctld = controllerPid(o);
-    if (!call(o, op("shutdown"))) {
+    if (!sayRunningJobsStop(o) || !call(o, op("shutdown"))) {
         if (ctld > 0) {
             // It holds the socket and does not answer (stopped, or hung): killed, and the
             // daemons it would have told to leave are told here.
@@ -526,6 +561,11 @@ int status(const ClusterOptions &o)
                 "sandbox: %s (%s)\n",
         (*reply)["cluster_name"].toString().c_str(), o.layout.dir.c_str(),
         readFirstLine(o.layout.run() + "/ctld.pid").c_str(), mode.c_str(), detail.c_str());
+    std::printf("users: %s\n",
+        mode == "bubblewrap" ? proto::isolationDetail().c_str()
+                             : "not isolated (the plain fallback runs every user's jobs as your "
+                               "own uid on this computer: classmates can read and kill each "
+                               "other's work)");
     std::ifstream limitsFile(o.layout.run() + "/limits");
     std::string limitsMode;
     std::string limitsDetail;

@@ -3,6 +3,7 @@
 #include "mc/base/file.h"
 #include "mc/emu/login_policy.h"
 #include "mc/sched/minicluster_conf.h"
+#include "mc/proto/identity.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/storage/cluster_storage.h"
@@ -12,12 +13,32 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace mc::launch {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// Isolated users (mc/proto/identity.h): `path` and what is in it become the user's real ids',
+// once (a tree already the user's is left as it is).
+void giveTo(const std::string &path, std::uint32_t uid, std::uint32_t gid)
+{
+    const auto realUid = static_cast<uid_t>(proto::isolatedId(uid));
+    const auto realGid = static_cast<gid_t>(proto::isolatedId(gid));
+    struct stat st { };
+    if (::lstat(path.c_str(), &st) != 0 || st.st_uid == realUid) {
+        return;
+    }
+    std::error_code ec;
+    [[maybe_unused]] int rc = ::lchown(path.c_str(), realUid, realGid);
+    for (auto it = fs::recursive_directory_iterator(path, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        rc = ::lchown(it->path().c_str(), realUid, realGid);
+    }
+}
 
 bool writeFile(const std::string &path, const std::string &text)
 {
@@ -191,6 +212,22 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
             + storage::storageProfile(
                 storage::profilePaths(layout, sandboxPaths, binDir), storageUsers));
     storage::linkUserDirs(layout, sandboxPaths, storageUsers);
+    if (sandboxPaths && proto::usersIsolated()) {
+        // Each user's folders are its own, as on a real cluster; the history of its commands
+        // (run/history/<user>, written by its shells) too.
+        fs::permissions(layout.run() + "/history",
+            fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+        for (const auto &u : users.users) {
+            giveTo(layout.home() + "/" + u.name, u.uid, u.gid);
+            giveTo(layout.scratch() + "/" + u.name, u.uid, u.gid);
+            for (const auto &account : u.accounts) {
+                giveTo(layout.project() + "/" + account + "/" + u.name, u.uid, u.gid);
+            }
+            std::string history = layout.run() + "/history/" + u.name;
+            writeIfMissing(history, "");
+            giveTo(history, u.uid, u.gid);
+        }
+    }
     std::string shim = layout.run() + "/shim/hostname";
     writeFile(shim,
         "#!/bin/sh\n# minicluster's plain mode: the emulated node's name.\n"

@@ -109,6 +109,7 @@ int main(int argc, char **argv)
             options.user = value("--user");
         } else if (a == "--preset") {
             options.preset = value("--preset");
+            options.presetGiven = true;
         } else if (a == "--sandbox") {
             options.sandbox = value("--sandbox");
         } else if (a == "--limits") {

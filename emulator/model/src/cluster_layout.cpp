@@ -15,7 +15,10 @@ std::vector<Mount> nodeMounts(
         {"/var/spool/slurmd", layout.spool(node), false},
         {kSandboxBin, binDir, false},
         {kSandboxEtc, layout.etc(), false},
-        {kSandboxRun, layout.run(), true},
+        // run/ is read-only in the nodes (its pid files and settings are the daemons'); the
+        // sockets answer all the same, and the shells note their history below it.
+        {kSandboxRun, layout.run(), false},
+        {std::string(kSandboxRun) + "/history", layout.run() + "/history", true},
         {kSandboxMan, binDir + "/../share/man", false, true},
         {kSandboxSoftware, binDir + "/../share/minicluster/software", false, true},
     };

@@ -6,6 +6,7 @@
 #include "mc/emu/output_pattern.h"
 #include "mc/emu/process.h"
 #include "mc/emu/step_server.h"
+#include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
 #include "mc/sched/time_format.h"
 
@@ -126,6 +127,7 @@ void NodeDaemon::start()
     steps.layout = m_settings.layout;
     steps.binDir = m_settings.binDir;
     steps.mode = m_settings.mode;
+    steps.nodePidNamespace = m_settings.nodePidNamespace;
     steps.limits = m_settings.limits;
     steps.nodeGroup = nodeGroup();
     steps.sandboxFor = [this](const SandboxSpec &spec) {
@@ -219,7 +221,7 @@ void NodeDaemon::reapLeftovers()
 void NodeDaemon::connect()
 {
     std::string error;
-    int fd = proto::connectUnix(m_settings.layout.socket(), error);
+    int fd = proto::connectUnix(m_settings.layout.nodeSocket(), error);
     if (fd < 0 && ::access(m_settings.layout.run().c_str(), F_OK) != 0) {
         // The cluster directory is gone (deleted with its controller): nothing to wait for.
         std::fprintf(stderr, "minicluster-noded %s: %s is gone; stopping\n",
@@ -354,13 +356,28 @@ void NodeDaemon::launch(const Json &job)
         return bwrap ? hostPathFor(mounts, p) : p;
     };
 
-    // The script, as slurmd keeps it: <spool>/jobNNNNN/slurm_script.
+    // Isolated users (mc/proto/identity.h): the job's files are its user's real ids'.
+    const bool isolated = bwrap && proto::usersIsolated();
+    const auto realUid
+        = static_cast<uid_t>(proto::isolatedId(static_cast<std::uint32_t>(spec["uid"].toInt())));
+    const auto realGid
+        = static_cast<gid_t>(proto::isolatedId(static_cast<std::uint32_t>(spec["gid"].toInt())));
+    auto own = [&](const std::string &path) {
+        if (isolated && ::chown(path.c_str(), realUid, realGid) != 0) {
+            std::fprintf(stderr, "minicluster-noded %s: chown %s: %s\n", node.c_str(), path.c_str(),
+                std::strerror(errno));
+        }
+    };
+
+    // The script, as slurmd keeps it: <spool>/jobNNNNN/slurm_script (its user's alone).
     std::string jobDir = layout.spool(node) + "/" + jobDirName(id);
-    ::mkdir(jobDir.c_str(), 0755);
+    ::mkdir(jobDir.c_str(), isolated ? 0700 : 0755);
+    own(jobDir);
     std::string scriptHost = jobDir + "/slurm_script";
     std::string scriptSeen
         = bwrap ? "/var/spool/slurmd/" + jobDirName(id) + "/slurm_script" : scriptHost;
     writeFile(scriptHost, spec["script"].toString(), 0700);
+    own(scriptHost);
 
     std::string workDir = spec["work_dir"].toString();
     PatternFields fields;
@@ -428,6 +445,7 @@ void NodeDaemon::launch(const Json &job)
     std::string tmpName = tmpDirName(user, id);
     std::string tmpHost = layout.localScratch(node) + "/" + tmpName;
     ::mkdir(tmpHost.c_str(), 0700);
+    own(tmpHost);
     facts.tmpDir = bwrap ? "/localscratch/" + tmpName : tmpHost;
     facts.nodeFilePath = facts.tmpDir + "/.pbs_nodefile";
     auto env = batchJobEnvironment(facts, spec["env"].toStringList());
@@ -465,6 +483,7 @@ void NodeDaemon::launch(const Json &job)
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
     sandbox.hostsFile = layout.etc() + "/hosts";
+    sandbox.nodePidNamespace = m_settings.nodePidNamespace;
     sandbox.workDir = workDir;
     std::vector<std::string> command = {scriptSeen};
     for (const auto &arg : spec["argv"].toStringList()) {
@@ -479,6 +498,11 @@ void NodeDaemon::launch(const Json &job)
     spawn.stderrPath = hostPath(errPath);
     spawn.chdir = bwrap ? std::string() : workDir;
     spawn.append = spec["open_mode"].toString() == "append";
+    if (isolated) {
+        spawn.fileUid = static_cast<int>(realUid);
+        spawn.fileGid = static_cast<int>(realGid);
+        spawn.fileRoot = layout.dir;
+    }
 
     std::string error;
     auto limiter = std::make_unique<JobLimiter>(m_settings.limits,

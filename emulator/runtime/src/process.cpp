@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/fsuid.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -15,13 +16,24 @@ namespace mc::emu {
 
 namespace {
 
-int openOutput(const std::string &path, bool append, std::string &error)
+// `path` opened from `root` (a directory descriptor, or -1: from /) when it lies under
+// `rootPath`: a user's own ids need not reach the cluster directory itself.
+int openUnder(int root, const std::string &rootPath, const std::string &path, int flags)
+{
+    if (root >= 0 && path.size() > rootPath.size() + 1 && path.rfind(rootPath + "/", 0) == 0) {
+        return ::openat(root, path.c_str() + rootPath.size() + 1, flags, 0644);
+    }
+    return ::open(path.c_str(), flags, 0644);
+}
+
+int openOutput(const std::string &path, bool append, std::string &error, int root = -1,
+    const std::string &rootPath = {})
 {
     // Always O_APPEND, as slurmstepd opens a task's output (O_TRUNC too unless appending):
     // the lines the node adds (`*** JOB N ON cn01 CANCELLED AT ... ***`) are never
     // overwritten by a job that writes after its SIGTERM.
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_APPEND | (append ? 0 : O_TRUNC);
-    int fd = ::open(path.c_str(), flags, 0644);
+    int fd = openUnder(root, rootPath, path, flags);
     if (fd < 0) {
         error = path + ": " + std::strerror(errno);
     }
@@ -41,21 +53,65 @@ std::vector<char *> cArray(std::vector<std::string> &strings)
 
 } // namespace
 
+namespace {
+
+// The filesystem identity of the calling thread for a scope (setfsuid/setfsgid).
+class FileIdentity {
+public:
+    FileIdentity(int uid, int gid)
+        : m_active(uid >= 0 && gid >= 0)
+    {
+        if (m_active) {
+            m_oldGid = ::setfsgid(static_cast<gid_t>(gid));
+            m_oldUid = ::setfsuid(static_cast<uid_t>(uid));
+        }
+    }
+    ~FileIdentity()
+    {
+        if (m_active) {
+            ::setfsuid(static_cast<uid_t>(m_oldUid));
+            ::setfsgid(static_cast<gid_t>(m_oldGid));
+        }
+    }
+    FileIdentity(const FileIdentity &) = delete;
+    FileIdentity &operator=(const FileIdentity &) = delete;
+
+private:
+    bool m_active;
+    int m_oldUid = 0;
+    int m_oldGid = 0;
+};
+
+} // namespace
+
 bool openStdio(const SpawnSpec &spec, std::vector<int> &fds, std::string &error)
 {
-    int in = ::open(spec.stdinPath.c_str(), O_RDONLY | O_CLOEXEC);
+    int root = spec.fileUid >= 0 && !spec.fileRoot.empty()
+        ? ::open(spec.fileRoot.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)
+        : -1;
+    struct CloseRoot {
+        int fd;
+        ~CloseRoot()
+        {
+            if (fd >= 0) {
+                ::close(fd);
+            }
+        }
+    } closeRoot{root};
+    FileIdentity as(spec.fileUid, spec.fileGid);
+    int in = openUnder(root, spec.fileRoot, spec.stdinPath, O_RDONLY | O_CLOEXEC);
     if (in < 0) {
         error = spec.stdinPath + ": " + std::strerror(errno);
         return false;
     }
-    int out = openOutput(spec.stdoutPath, spec.append, error);
+    int out = openOutput(spec.stdoutPath, spec.append, error, root, spec.fileRoot);
     if (out < 0) {
         ::close(in);
         return false;
     }
     int err = -1;
     if (!spec.stderrPath.empty() && spec.stderrPath != spec.stdoutPath) {
-        err = openOutput(spec.stderrPath, spec.append, error);
+        err = openOutput(spec.stderrPath, spec.append, error, root, spec.fileRoot);
     } else {
         err = ::fcntl(out, F_DUPFD_CLOEXEC, 0);
         if (err < 0) {

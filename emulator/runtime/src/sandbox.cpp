@@ -1,5 +1,7 @@
 #include "mc/emu/sandbox.h"
 
+#include "mc/proto/identity.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -114,9 +116,22 @@ std::vector<std::string> sandboxArgv(
     if (spec.mode == SandboxMode::Plain) {
         return command;
     }
-    std::vector<std::string> a = {"bwrap", "--unshare-user", "--uid", std::to_string(spec.uid),
-        "--gid", std::to_string(spec.gid), "--unshare-uts", "--unshare-ipc", "--hostname",
-        spec.hostname};
+    // Isolated users (mc/proto/identity.h): the node's mounts are made as root (the cluster
+    // directory need not be reachable by the users' ids), then the process takes the user's
+    // real ids (setpriv) and a second, unprivileged bwrap maps them to the emulated ones.
+    const bool isolated = proto::usersIsolated();
+    std::vector<std::string> a;
+    if (spec.nodePidNamespace) {
+        // bwrap without --unshare-pid binds the /proc it sees: the node's, mounted here.
+        a = {"unshare", "--mount-proc", "--"};
+    }
+    a.push_back("bwrap");
+    if (!isolated) {
+        a.insert(a.end(),
+            {"--unshare-user", "--uid", std::to_string(spec.uid), "--gid",
+                std::to_string(spec.gid)});
+    }
+    a.insert(a.end(), {"--unshare-uts", "--unshare-ipc", "--hostname", spec.hostname});
     if (spec.dieWithParent) {
         a.push_back("--die-with-parent");
     }
@@ -154,11 +169,37 @@ std::vector<std::string> sandboxArgv(
     }
     a.insert(a.end(),
         {"--proc", "/proc", "--dev", "/dev", "--ro-bind-try", "/sys", "/sys", "--tmpfs", "/run",
-            "--dir", "/var/tmp"});
+            "--perms", "1777", "--dir", "/var/tmp"});
+    if (isolated) {
+        // bwrap as root makes a mount point's missing parents mode 0700: the users' ids could
+        // not reach /opt/minicluster/etc. Made 0755 first.
+        std::vector<std::string> parents;
+        for (const auto &m : spec.mounts) {
+            for (auto slash = m.sandboxPath.find('/', 1); slash != std::string::npos;
+                 slash = m.sandboxPath.find('/', slash + 1)) {
+                parents.push_back(m.sandboxPath.substr(0, slash));
+            }
+        }
+        std::sort(parents.begin(), parents.end());
+        parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
+        for (const auto &dir : parents) {
+            a.insert(a.end(), {"--perms", "0755", "--dir", dir});
+        }
+    }
     for (const auto &m : spec.mounts) {
         const char *bind = m.writable ? (m.optional ? "--bind-try" : "--bind")
                                       : (m.optional ? "--ro-bind-try" : "--ro-bind");
         a.insert(a.end(), {bind, m.hostPath, m.sandboxPath});
+    }
+    if (isolated) {
+        a.insert(a.end(),
+            {"--", "setpriv", "--reuid", std::to_string(proto::isolatedId(spec.uid)), "--regid",
+                std::to_string(proto::isolatedId(spec.gid)), "--clear-groups", "--", "bwrap",
+                "--unshare-user", "--uid", std::to_string(spec.uid), "--gid",
+                std::to_string(spec.gid), "--dev-bind", "/", "/"});
+        if (spec.dieWithParent) {
+            a.push_back("--die-with-parent");
+        }
     }
     if (!spec.workDir.empty()) {
         a.insert(a.end(), {"--chdir", spec.workDir});

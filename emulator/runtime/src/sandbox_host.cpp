@@ -105,14 +105,16 @@ bool sendWithFds(int sock, const std::string &text, const std::vector<int> &fds)
     return n == static_cast<ssize_t>(text.size());
 }
 
-// One datagram and the descriptors that came with it (close-on-exec). 0 at EOF, -1 on error.
-ssize_t receive(int sock, std::string &text, std::vector<int> &fds)
+// One datagram and the descriptors that came with it (close-on-exec), and the sender's pid
+// as this process sees it when the sender passed its credentials (else 0). 0 at EOF, -1 on
+// error.
+ssize_t receive(int sock, std::string &text, std::vector<int> &fds, pid_t *sender = nullptr)
 {
     // One buffer for the process: zeroing a fresh megabyte per message was most of the
     // daemon's CPU time per job.
     static std::vector<char> buffer(kMaxMessage);
     iovec iov{buffer.data(), buffer.size()};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)];
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds) + CMSG_SPACE(sizeof(ucred))];
     msghdr msg{};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
@@ -129,6 +131,10 @@ ssize_t receive(int sock, std::string &text, std::vector<int> &fds)
             std::vector<int> got(count);
             std::memcpy(got.data(), CMSG_DATA(c), sizeof(int) * count);
             fds.insert(fds.end(), got.begin(), got.end());
+        } else if (sender && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+            ucred cred{};
+            std::memcpy(&cred, CMSG_DATA(c), sizeof cred);
+            *sender = cred.pid;
         }
     }
     return n;
@@ -338,6 +344,23 @@ int runSandboxServer(int sock)
             } else {
                 pid_t pid = ::fork();
                 if (pid == 0) {
+                    // "child <pid>" with this process's credentials: the daemon, outside the
+                    // node's PID namespace, learns the pid it knows this job by.
+                    const std::string hello = "child " + std::to_string(::getpid());
+                    iovec iov{const_cast<char *>(hello.data()), hello.size()};
+                    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))] = {};
+                    msghdr msg{};
+                    msg.msg_iov = &iov;
+                    msg.msg_iovlen = 1;
+                    msg.msg_control = control;
+                    msg.msg_controllen = sizeof control;
+                    cmsghdr *c = CMSG_FIRSTHDR(&msg);
+                    c->cmsg_level = SOL_SOCKET;
+                    c->cmsg_type = SCM_CREDENTIALS;
+                    c->cmsg_len = CMSG_LEN(sizeof(ucred));
+                    ucred self{::getpid(), ::getuid(), ::getgid()};
+                    std::memcpy(CMSG_DATA(c), &self, sizeof self);
+                    while (::sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 && errno == EINTR) { }
                     execLaunch(*launch, fds);
                 }
                 sendText(sock,
@@ -408,6 +431,8 @@ bool SandboxHost::start(std::string &error)
     }
     m_pid = pid;
     m_fd = pair[0];
+    int on = 1;
+    ::setsockopt(m_fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
     m_loop.watch(m_fd, POLLIN, [this](short) { readMessages(false, nullptr); });
     return true;
 }
@@ -426,7 +451,12 @@ pid_t SandboxHost::spawn(
     std::string reply;
     readMessages(true, &reply);
     if (reply.rfind("started ", 0) == 0) {
-        pid_t pid = std::atoi(reply.c_str() + 8);
+        const pid_t inner = std::atoi(reply.c_str() + 8);
+        // The job's own "child" message may still be on its way.
+        for (int tries = 0; tries < 3 && !m_outerPid.contains(inner) && m_fd >= 0; ++tries) {
+            readMessages(true, nullptr);
+        }
+        const pid_t pid = outer(inner);
         // Exits read while waiting (other jobs) are dispatched once the caller knows this pid.
         if (!m_stashed.empty()) {
             m_loop.post([this] {
@@ -455,13 +485,21 @@ void SandboxHost::readMessages(bool untilReply, std::string *reply)
         }
         std::string text;
         std::vector<int> fds;
-        ssize_t n = receive(m_fd, text, fds);
+        pid_t sender = 0;
+        ssize_t n = receive(m_fd, text, fds, &sender);
         for (int fd : fds) {
             ::close(fd);
         }
         if (n <= 0) {
             close();
             return;
+        }
+        if (text.rfind("child ", 0) == 0) {
+            m_outerPid[static_cast<pid_t>(std::atoi(text.c_str() + 6))] = sender;
+            if (untilReply && !reply) {
+                return; // spawn() waited for this one alone
+            }
+            continue;
         }
         if (text.rfind("exited ", 0) == 0) {
             if (untilReply) {
@@ -486,8 +524,17 @@ void SandboxHost::dispatch(const std::string &message)
     long long rss = 0;
     if (std::sscanf(message.c_str(), "exited %lld %lld %lld %lld", &pid, &status, &cpu, &rss) == 4
         && onExit) {
-        onExit(static_cast<pid_t>(pid), static_cast<int>(status), cpu, rss);
+        const pid_t inner = static_cast<pid_t>(pid);
+        const pid_t known = outer(inner);
+        m_outerPid.erase(inner);
+        onExit(known, static_cast<int>(status), cpu, rss);
     }
+}
+
+pid_t SandboxHost::outer(pid_t inner) const
+{
+    auto it = m_outerPid.find(inner);
+    return it != m_outerPid.end() && it->second > 0 ? it->second : inner;
 }
 
 void SandboxHost::childExited(pid_t pid)

@@ -2,6 +2,7 @@
 
 #include "mc/base/env.h"
 #include "mc/emu/process.h"
+#include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
 
 #include <algorithm>
@@ -163,7 +164,8 @@ StepServer::~StepServer()
 bool StepServer::listen(std::string &error)
 {
     m_path = stepSocketPath(m_settings.layout.run(), m_settings.node);
-    m_listenFd = proto::listenUnix(m_path, error);
+    // srun connects from jobs and login shells: every local uid may, and is who the kernel says.
+    m_listenFd = proto::listenUnix(m_path, error, 0666);
     if (m_listenFd < 0) {
         return false;
     }
@@ -226,6 +228,18 @@ void StepServer::receiveRequest(int fd)
         ::close(fd);
         return;
     }
+    // An isolated user launches as itself only (mc/proto/identity.h); the owner as anyone.
+    auto peer = proto::peerUid(fd);
+    auto emulated = peer ? proto::emulatedUid(*peer) : std::nullopt;
+    if (!peer
+        || (*peer != ::geteuid()
+            && (!emulated
+                || (*request)["uid"].toInt(-1) != static_cast<std::int64_t>(*emulated)))) {
+        sendLine(fd, errorEvent("Access/permission denied"));
+        closeAll(fds);
+        ::close(fd);
+        return;
+    }
     ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
     launch(fd, *request, fds);
 }
@@ -269,6 +283,15 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     std::string tmpHost = layout.localScratch(node) + "/" + tmpName;
     if (::mkdir(tmpHost.c_str(), 0700) == 0) {
         m_allocationTmp[jobId] = tmpHost; // removed when the allocation ends (signalJob)
+        // Isolated users (mc/proto/identity.h): the user's own, as the batch job's is.
+        if (bwrap && proto::usersIsolated()
+            && ::chown(tmpHost.c_str(),
+                   proto::isolatedId(static_cast<std::uint32_t>(request["uid"].toInt())),
+                   proto::isolatedId(static_cast<std::uint32_t>(request["gid"].toInt())))
+                != 0) {
+            std::fprintf(stderr, "minicluster-noded %s: chown %s: %s\n", node.c_str(),
+                tmpHost.c_str(), std::strerror(errno));
+        }
     }
 
     std::vector<std::string> env = request["env"].toStringList();
@@ -301,6 +324,7 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     sandbox.passwdFile = layout.etc() + "/passwd";
     sandbox.groupFile = layout.etc() + "/group";
     sandbox.hostsFile = layout.etc() + "/hosts";
+    sandbox.nodePidNamespace = m_settings.nodePidNamespace;
     sandbox.workDir = cwd;
     std::vector<std::string> join = step->limiter->joinFiles();
     auto rlimits = step->limiter->rlimits();

@@ -186,6 +186,34 @@ bool JobStore::saveJob(const sched::Job &job, std::string &error)
     return ok;
 }
 
+bool JobStore::dropFinishedScripts(
+    std::int64_t before, bool keepScript, bool keepEnv, std::string &error)
+{
+    if (keepScript && keepEnv) {
+        return true;
+    }
+    std::string active;
+    for (auto state : {sched::JobState::Pending, sched::JobState::Running,
+             sched::JobState::Suspended, sched::JobState::Completing}) {
+        active += std::string(active.empty() ? "'" : ", '") + std::string(sched::longName(state))
+            + "'";
+    }
+    // Kept: the scripts of jobs still active or ended since `before`, and their arrays'.
+    const std::string live = "SELECT id FROM jobs WHERE state IN (" + active
+        + ") OR end_time >= ?1 UNION SELECT array_job_id FROM jobs WHERE state IN (" + active
+        + ") OR end_time >= ?1";
+    const std::string what = keepScript ? "UPDATE job_scripts SET env = '[]'"
+        : keepEnv                       ? "UPDATE job_scripts SET script = ''"
+                                        : "DELETE FROM job_scripts";
+    Statement st(m_db, what + " WHERE id NOT IN (" + live + ")");
+    st.bind(1, before);
+    if (!st.run()) {
+        error = st.error();
+        return false;
+    }
+    return true;
+}
+
 bool JobStore::loadScript(sched::JobId job, sched::JobSpec &spec)
 {
     Statement st(m_db, "SELECT script, env FROM job_scripts WHERE id = ?");

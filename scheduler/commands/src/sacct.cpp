@@ -122,6 +122,62 @@ std::vector<std::string> requestedKeys(const std::vector<Column> &columns, bool 
     return keys;
 }
 
+// sacct -B / --env-vars (Slurm 22.05's _print_script, _print_env): per job, a title, 80
+// dashes, the kept script or environment (AccountingStoreFlags=job_script / job_env) or
+// NONE, and an empty line.
+Outcome keptScripts(const Settings &s, const Context &ctx)
+{
+    if (s.batchScript && s.envVars) {
+        return fatal("Options --batch-script and --env-vars are mutually exclusive");
+    }
+    if (s.jobs.empty()) {
+        return fatal(s.batchScript
+                ? "When requesting job scripts you must also request specific jobs with the "
+                  "'-j' option."
+                : "When requesting job environment you must also request specific jobs with "
+                  "the '-j' option.");
+    }
+    Json request = Json::object();
+    request.set("op", "job_scripts");
+    request.set("user", ctx.user.name);
+    Json ids = Json::array();
+    for (const auto &job : s.jobs) {
+        ids.push(job.id);
+    }
+    request.set("job_ids", std::move(ids));
+    auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    if (!reply || !(*reply)["ok"].toBool()) {
+        return Outcome{{},
+            errorLine(kProgram,
+                "Problem talking to the database: "
+                    + (reply ? (*reply)["error"].toString()
+                             : "Unable to contact slurm controller (connect failure)")),
+            1};
+    }
+    std::string out;
+    for (const auto &entry : (*reply)["scripts"].items()) {
+        std::string id = std::to_string(entry["job_id"].toInt());
+        if (entry["array_task_id"].isNumber()) {
+            id = std::to_string(entry["array_job_id"].toInt()) + "_"
+                + std::to_string(entry["array_task_id"].toInt());
+        }
+        std::string text;
+        if (s.batchScript && entry["script"].isString()) {
+            text = entry["script"].toString();
+        } else if (s.envVars && entry["env"].isArray()) {
+            for (const auto &var : entry["env"].toStringList()) {
+                text += var + "\n";
+            }
+        } else {
+            text = "NONE\n";
+        }
+        out += (s.batchScript ? "Batch Script for " + id
+                              : "Environment used for " + id + " (must be batch to display)")
+            + "\n" + std::string(80, '-') + "\n" + text + "\n";
+    }
+    return Outcome{std::move(out), {}, 0};
+}
+
 } // namespace
 
 int Sacct::run()
@@ -209,6 +265,9 @@ int Sacct::run()
         return finish(Outcome{std::string(sacctUsage()), {}, 0});
     case Settings::Help::None:
         break;
+    }
+    if (s.batchScript || s.envVars) {
+        return finish(keptScripts(s, m_ctx));
     }
     if (auto data = dataFormat(cli, kJson, kYaml)) {
         return finish(sacctJson(m_ctx, s, start, end, *data));

@@ -61,6 +61,12 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     case kAllocations:
         s.allocations = true;
         break;
+    case kBatchScript:
+        s.batchScript = true;
+        break;
+    case kEnvVars:
+        s.envVars = true;
+        break;
     case kBrief:
         s.brief = true;
         break;

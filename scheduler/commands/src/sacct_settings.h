@@ -32,6 +32,7 @@ struct Settings {
     bool allUsers = false, allocations = false, brief = false, noHeader = false;
     bool longFormat = false; // -l: Slurm's long field list
     bool noConvert = false;
+    bool batchScript = false, envVars = false; // -B, --env-vars: a job's kept script, env
     int verbose = 0;
     Layout layout;
     std::string fieldList; // -o values, each followed by a comma

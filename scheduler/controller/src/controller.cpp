@@ -186,6 +186,9 @@ Json Controller::handleRequest(const Json &request, Seconds now)
     if (op == "jobs") {
         return listJobs(request, now);
     }
+    if (op == "job_scripts") {
+        return jobScripts(request);
+    }
     if (op == "cancel") {
         return cancel(request, now);
     }
@@ -1187,13 +1190,31 @@ void Controller::purgeOldJobs(Seconds now)
     if (age <= 0) {
         return; // MinJobAge=0: never forgotten
     }
-    std::erase_if(m_jobs, [this, now, age](const auto &entry) {
+    const auto purged = std::erase_if(m_jobs, [this, now, age](const auto &entry) {
         const Job &job = entry.second;
         return sched::isFinished(job.state) && job.endTime + age < now
             && !m_unsaved.contains(job.id); // kept until its record is stored
     });
     std::erase_if(m_starts, [this](const auto &e) { return !m_jobs.contains(e.first); });
     dropRows();
+    if (purged > 0 || !m_scriptsSwept) {
+        m_scriptsSwept = true;
+        dropScripts(now);
+    }
+}
+
+void Controller::dropScripts(Seconds now)
+{
+    // As Slurm: a script and an environment outlive their job's record only when
+    // AccountingStoreFlags says so (issue #18).
+    const Seconds age = m_config.minJobAge;
+    std::string error;
+    if (age > 0
+        && !m_store.dropFinishedScripts(
+            now - age, m_config.storeJobScript, m_config.storeJobEnv, error)) {
+        std::fprintf(
+            stderr, "minicluster-ctld: dropping finished jobs' scripts: %s\n", error.c_str());
+    }
 }
 
 Json Controller::launchOrder(const Job &job) const

@@ -119,10 +119,14 @@ int main(int argc, char **argv)
     mc::ctl::Server server(loop, controller);
     controller.setBootTime(server.now());
     gateway.target = &server;
-    if (!server.listen(dir + "/run/ctld.sock", error)) {
-        std::fprintf(
-            stderr, "minicluster-ctld: %s/run/ctld.sock: %s\n", dir.c_str(), error.c_str());
-        return 1;
+    for (const char *socket : {"/state/nodes.sock", "/run/ctld.sock"}) {
+        bool nodes = std::strcmp(socket, "/state/nodes.sock") == 0;
+        if (!(nodes ? server.listenNodes(dir + socket, error)
+                    : server.listen(dir + socket, error))) {
+            std::fprintf(
+                stderr, "minicluster-ctld: %s%s: %s\n", dir.c_str(), socket, error.c_str());
+            return 1;
+        }
     }
     {
         std::ofstream pid(dir + "/run/ctld.pid");

@@ -1,5 +1,6 @@
 #include "mc/ctl/server.h"
 
+#include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
 
 #include <chrono>
@@ -38,26 +39,95 @@ Server::~Server()
         ::close(m_listenFd);
         ::unlink(m_socketPath.c_str());
     }
+    if (m_nodeListenFd >= 0) {
+        m_loop.unwatch(m_nodeListenFd);
+        ::close(m_nodeListenFd);
+        ::unlink(m_nodeSocketPath.c_str());
+    }
 }
 
 bool Server::listen(const std::string &socketPath, std::string &error)
 {
-    m_listenFd = proto::listenUnix(socketPath, error);
+    // Every local uid may connect (a job of an isolated user is a uid of its own); who it is
+    // comes from the kernel (identify()).
+    m_listenFd = proto::listenUnix(socketPath, error, 0666);
     if (m_listenFd < 0) {
         return false;
     }
     m_socketPath = socketPath;
-    m_loop.watch(m_listenFd, POLLIN, [this](short) { accept(); });
+    m_loop.watch(m_listenFd, POLLIN, [this](short) { accept(m_listenFd, false); });
     return true;
 }
 
-void Server::accept()
+bool Server::listenNodes(const std::string &socketPath, std::string &error)
+{
+    m_nodeListenFd = proto::listenUnix(socketPath, error);
+    if (m_nodeListenFd < 0) {
+        return false;
+    }
+    m_nodeSocketPath = socketPath;
+    m_loop.watch(m_nodeListenFd, POLLIN, [this](short) { accept(m_nodeListenFd, true); });
+    return true;
+}
+
+Server::Peer Server::identify(int fd, bool nodeSocket) const
+{
+    Peer peer;
+    auto uid = proto::peerUid(fd);
+    if (uid && *uid == ::geteuid()) {
+        peer.owner = true;
+        peer.node = nodeSocket;
+        return peer;
+    }
+    if (auto emulated = uid ? proto::emulatedUid(*uid) : std::nullopt) {
+        for (const auto &u : m_controller.users().users) {
+            if (u.uid == *emulated) {
+                peer.user = u.name;
+            }
+        }
+    }
+    return peer;
+}
+
+std::optional<Json> Server::asPeer(const Peer &peer, const Json &message) const
+{
+    if (peer.owner) {
+        return message;
+    }
+    const sched::SiteUser *user = m_controller.users().find(peer.user);
+    if (!user) {
+        return std::nullopt;
+    }
+    auto names = [&](const Json &value) {
+        return value.isNull() || value.view() == user->name;
+    };
+    Json own = message;
+    if (!names(message["user"])) {
+        return std::nullopt;
+    }
+    own.set("user", user->name);
+    if (Json *job = own.mutableMember("job"); job && job->isObject()) {
+        const Json &uid = (*job)["uid"];
+        const Json &gid = (*job)["gid"];
+        if (!names((*job)["user"]) || (!uid.isNull() && uid.toInt(-1) != user->uid)
+            || (!gid.isNull() && gid.toInt(-1) != user->gid)) {
+            return std::nullopt;
+        }
+        job->set("user", user->name);
+        job->set("uid", static_cast<std::int64_t>(user->uid));
+        job->set("gid", static_cast<std::int64_t>(user->gid));
+    }
+    return own;
+}
+
+void Server::accept(int listenFd, bool nodeSocket)
 {
     while (true) {
-        int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        int fd = ::accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0) {
             return;
         }
+        m_peers[fd] = identify(fd, nodeSocket);
         auto conn = std::make_unique<proto::Connection>(m_loop, fd);
         conn->onMessage = [this, fd](const Json &message) {
             onMessage(fd, message);
@@ -82,23 +152,37 @@ void Server::accept()
     }
 }
 
-void Server::onMessage(int fd, const Json &message)
+void Server::onMessage(int fd, const Json &received)
 {
     auto it = m_connections.find(fd);
     if (it == m_connections.end()) {
         return;
     }
     proto::Connection &conn = *it->second;
-    std::string op = message["op"].toString();
+    std::string op = received["op"].toString();
     sched::Seconds now = this->now();
 
     if (auto node = m_nodeOfFd.find(fd); node != m_nodeOfFd.end()) {
         // Reports that arrive together (jobs ending in the same instant) are scheduled in one
         // pass, as the simulator does: nodes freed by all of them are seen at once.
-        m_controller.nodeReport(node->second, message, now, false);
+        m_controller.nodeReport(node->second, received, now, false);
         scheduleSoon();
         return;
     }
+    const Peer &peer = m_peers[fd];
+    // Only the owner registers nodes (on the node socket) or stops the cluster; a user speaks
+    // for itself alone.
+    const bool ownersOnly = op == "node_register" || op == "shutdown";
+    std::optional<Json> own = asPeer(peer, received);
+    if (!own || (ownersOnly && !(peer.owner && (op != "node_register" || peer.node)))) {
+        Json reply = Json::object();
+        reply.set("ok", false);
+        reply.set("error", "Access/permission denied");
+        reply.set("errno", 2002); // ESLURM_ACCESS_DENIED
+        conn.send(reply);
+        return;
+    }
+    const Json &message = *own;
     if (op == "node_register") {
         std::string name = message["node"].toString();
         if (!m_controller.config().node(name)) {
@@ -202,6 +286,7 @@ void Server::onClosed(int fd)
         scheduleSoon();
     }
     m_subscribers.erase(fd);
+    m_peers.erase(fd);
     m_connections.erase(fd);
 }
 

@@ -540,6 +540,8 @@ bool ConfParser::schedulingKey(const Pair &pair)
               "is the classic 2^(-usage/shares))");
     } else if (equalsIgnoreCase(key, "AccountingStoreFlags")) {
         m_config.storeJobComment = m_config.storeJobComment || listHas(value, "job_comment");
+        m_config.storeJobScript = listHas(value, "job_script");
+        m_config.storeJobEnv = listHas(value, "job_env");
     } else if (equalsIgnoreCase(key, "AccountingStoreJobComment")) {
         m_config.storeJobComment = parseBoolean(value).value_or(false);
     } else if (equalsIgnoreCase(key, "PriorityFavorSmall")) {

@@ -46,7 +46,7 @@ int connectUnix(const std::string &path, std::string &error)
     return fd;
 }
 
-int listenUnix(const std::string &path, std::string &error)
+int listenUnix(const std::string &path, std::string &error, unsigned mode)
 {
     sockaddr_un addr{};
     if (!fillAddress(path, addr, error)) {
@@ -66,7 +66,7 @@ int listenUnix(const std::string &path, std::string &error)
         ::close(fd);
         return -1;
     }
-    ::chmod(path.c_str(), 0600);
+    ::chmod(path.c_str(), static_cast<mode_t>(mode));
     return fd;
 }
 

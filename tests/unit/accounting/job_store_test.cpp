@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <optional>
+
 using namespace mc;
 
 namespace {
@@ -40,6 +42,7 @@ private slots:
     void queryMatchesArrayIdsAndFinishedJobsOnly();
     void version2FilesGetTheArrayColumnFromTheRecord();
     void scriptAndEnvironmentAreStoredApartAndKept();
+    void finishedJobsLoseTheirScriptsUnlessAccountingStoreFlagsKeepThem();
 };
 
 void JobStoreTest::recordRoundTripsEveryField()
@@ -288,6 +291,46 @@ void JobStoreTest::scriptAndEnvironmentAreStoredApartAndKept()
     QCOMPARE(stored.script, job.spec.script);
     QCOMPARE(stored.env, job.spec.env);
     QVERIFY(!reopened.loadScript(sched::JobId{5}, stored));
+}
+
+void JobStoreTest::finishedJobsLoseTheirScriptsUnlessAccountingStoreFlagsKeepThem()
+{
+    QTemporaryDir dir;
+    acct::JobStore store;
+    std::string error;
+    QVERIFY(store.open(dir.path().toStdString() + "/ctld.sqlite", error));
+    // 1 ended long ago, 2 ended recently, 3 runs, 4 is a task (array 5) that ended long ago
+    // while 6, another task of array 5, still runs: 5's script stays for it.
+    sched::Job old = makeJob(1, "alice", sched::JobState::Completed);
+    old.endTime = 100;
+    sched::Job recent = makeJob(2, "alice", sched::JobState::Failed);
+    recent.endTime = 900;
+    sched::Job running = makeJob(3, "bob", sched::JobState::Running);
+    sched::Job arrayRecord = makeJob(5, "bob", sched::JobState::Completed);
+    arrayRecord.endTime = 100;
+    arrayRecord.arrayJobId = 5;
+    sched::Job task = makeJob(6, "bob", sched::JobState::Running);
+    task.arrayJobId = 5;
+    task.spec.script.clear();
+    task.spec.env.clear();
+    for (const auto &job : {old, recent, running, arrayRecord, task}) {
+        QVERIFY2(store.saveJob(job, error), error.c_str());
+    }
+    auto kept = [&store](std::uint32_t id) {
+        sched::JobSpec spec;
+        return store.loadScript(sched::JobId{id}, spec) ? spec : std::optional<sched::JobSpec>();
+    };
+    // job_script kept, job_env not: old's environment goes, its script stays.
+    QVERIFY2(store.dropFinishedScripts(500, true, false, error), error.c_str());
+    QCOMPARE(kept(1)->script, old.spec.script);
+    QVERIFY(kept(1)->env.empty());
+    QCOMPARE(kept(2)->env, recent.spec.env);
+    // Neither: old's goes whole; the recent, running and array ones stay.
+    QVERIFY2(store.dropFinishedScripts(500, false, false, error), error.c_str());
+    QVERIFY(!kept(1));
+    QVERIFY(kept(2));
+    QVERIFY(kept(3));
+    QVERIFY(kept(5));
 }
 
 QTEST_APPLESS_MAIN(JobStoreTest)

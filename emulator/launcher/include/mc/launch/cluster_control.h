@@ -15,6 +15,7 @@ struct ClusterOptions {
     emu::ClusterLayout layout;
     std::string binDir;
     std::string preset = "default";
+    bool presetGiven = false; // --preset on the command line (said to be ignored on a cluster)
     std::string sandbox = "auto"; // auto | bubblewrap | plain
     std::string limits = "auto"; // auto | cgroup-v2 | cgroup-v1 | rlimit
     int timeScale = 1; // with `up`: the cluster clock's speed (demos, tests); 1: unchanged

@@ -15,6 +15,8 @@ struct ClusterLayout {
     std::string state() const { return dir + "/state"; }
     std::string log() const { return dir + "/log"; }
     std::string socket() const { return run() + "/ctld.sock"; }
+    // Where node daemons register (mode 0600, outside every sandbox: jobs cannot reach it).
+    std::string nodeSocket() const { return state() + "/nodes.sock"; }
     std::string home() const { return dir + "/home"; }
     std::string project() const { return dir + "/project"; }
     std::string scratch() const { return dir + "/scratch"; }

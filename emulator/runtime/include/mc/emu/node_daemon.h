@@ -29,6 +29,7 @@ struct NodeSettings {
     ClusterLayout layout;
     std::string binDir; // host directory of minicluster's commands
     SandboxMode mode = SandboxMode::Plain;
+    bool nodePidNamespace = false; // children are in the node's PID namespace (sandbox.h)
     int killWait = 30; // seconds between SIGTERM and SIGKILL (slurm.conf KillWait)
     LimitMode limits = LimitMode::Rlimit; // how job limits are enforced (probeLimits)
     std::string limitsDetail; // why (LimitProbe::detail), told to the controller

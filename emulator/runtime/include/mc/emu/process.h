@@ -24,6 +24,13 @@ struct SpawnSpec {
     std::vector<std::pair<int, long long>> rlimits; // resource, soft = hard limit
     int cpuCount = 0;
     int firstCpu = 0;
+    // When >= 0, the files are opened as this real uid and gid (setfsuid), as slurmstepd opens
+    // them as the job's user: a job writes only where its user may (isolated users).
+    // Paths under `fileRoot` (the cluster directory) are opened from it, so the user's ids
+    // need not reach the directories above it.
+    int fileUid = -1;
+    int fileGid = -1;
+    std::string fileRoot;
 };
 
 // Opens the spec's stdin, stdout and stderr (stderr a duplicate of stdout when they are one

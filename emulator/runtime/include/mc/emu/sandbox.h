@@ -38,6 +38,9 @@ struct SandboxSpec {
     std::string groupFile; // bound over /etc/group
     std::string hostsFile; // bound over /etc/hosts (the nodes' names); empty: the host's
     std::string workDir; // as seen inside
+    // The caller is in the node's PID namespace (minicluster-noded's main.cpp): bubblewrap
+    // runs under `unshare --mount-proc`, so its /proc, and the sandbox's, are the node's.
+    bool nodePidNamespace = false;
     bool dieWithParent = false;
 };
 

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,6 +95,10 @@ private:
     int m_fd = -1;
     pid_t m_pid = 0;
     std::vector<std::string> m_stashed; // exits read while waiting for a launch reply
+    // sandboxd's pids (of the node's PID namespace) as this daemon sees them: each job's
+    // first process says its pid with SCM_CREDENTIALS, which the kernel translates.
+    std::map<pid_t, pid_t> m_outerPid;
+    pid_t outer(pid_t inner) const;
 };
 
 } // namespace mc::emu

@@ -43,6 +43,7 @@ struct StepServerSettings {
     ClusterLayout layout;
     std::string binDir;
     SandboxMode mode = SandboxMode::Plain;
+    bool nodePidNamespace = false; // sandbox.h
     LimitMode limits = LimitMode::Rlimit;
     std::string nodeGroup; // the node's cgroup subtree (NodeDaemon::nodeGroup)
     // The node's long-lived sandbox of a user (null: a bwrap per task), and the word that a

@@ -59,6 +59,12 @@ public:
     bool saveJob(const sched::Job &job, std::string &error);
     // The script and environment saveJob stored for `job` into `spec`; false if none.
     bool loadScript(sched::JobId job, sched::JobSpec &spec);
+    // Drops the scripts and environments of jobs that ended before `before` (issue #18; their
+    // records stay), keeping scripts with `keepScript` (AccountingStoreFlags=job_script) and
+    // environments with `keepEnv` (job_env), as Slurm keeps only those. An array's script,
+    // stored under its id, goes with the last of its tasks. False with `error` on a refusal.
+    bool dropFinishedScripts(
+        std::int64_t before, bool keepScript, bool keepEnv, std::string &error);
     bool saveStep(const StepRecord &step, std::string &error);
 
     // Jobs that are neither finished nor gone: the queue to reload after a restart.

@@ -100,6 +100,7 @@ public:
     void purgeOldJobs(Seconds now);
 
     const sched::ClusterConfig &config() const { return m_config; }
+    const sched::SiteUsers &users() const { return m_users; }
 
     // The cluster clock the `clock` request changes (owned by the Server; may be null). Its
     // saved speed and offset, if any, are restored into it.
@@ -241,6 +242,10 @@ private:
     // used since their last charge; chargeUsage() at their end adds only the rest.
     void chargeRunningJobs(Seconds now);
     bool isAdmin(const std::string &user) const;
+    // Scripts and environments of finished jobs past MinJobAge leave the store unless
+    // AccountingStoreFlags keeps them; `job_scripts` (sacct -B, --env-vars) shows the kept.
+    void dropScripts(Seconds now);
+    proto::Json jobScripts(const proto::Json &request) const;
     std::optional<proto::Json> validate(sched::Job &job, Seconds now);
     // Array tasks by Slurm's ids (controller_array_ids.cpp). A job a request's `job_ids` names:
     // as written ("12", "12_3"), its record (nullopt: no such job or task), and whether it
@@ -287,6 +292,7 @@ private:
     std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
     sched::Seconds m_bootTime = 0;
+    bool m_scriptsSwept = false; // dropScripts() once after a start: what an earlier run left
     // Scheduler state (issue #3).
     sched::Scheduler m_scheduler;
     sched::FairShareLedger m_fairshare;

@@ -107,6 +107,10 @@ struct ClusterConfig {
     // AccountingStoreFlags=job_comment (or the older AccountingStoreJobComment=YES): sacct
     // shows the jobs' Comment; without it the Comment column stays empty, as in Slurm.
     bool storeJobComment = false;
+    // AccountingStoreFlags=job_script / job_env: a job's script / environment outlive its
+    // record in the controller (sacct --batch-script / --env-vars); otherwise they are dropped.
+    bool storeJobScript = false;
+    bool storeJobEnv = false;
     std::vector<NodeConfig> nodes;
     std::vector<PartitionConfig> partitions;
     std::vector<QosConfig> qos{QosConfig{"normal", 0}}; // the first is the default QOS

@@ -9,9 +9,9 @@ namespace mc::proto {
 // directory", "path too long", ...).
 int connectUnix(const std::string &path, std::string &error);
 
-// Binds and listens at `path` (replacing a stale socket file), mode 0600; fd or -1 with
-// `error` set.
-int listenUnix(const std::string &path, std::string &error);
+// Binds and listens at `path` (replacing a stale socket file) with `mode` (the owner's alone
+// by default); fd or -1 with `error` set.
+int listenUnix(const std::string &path, std::string &error, unsigned mode = 0600);
 
 // Sets O_NONBLOCK and FD_CLOEXEC.
 void makeNonBlocking(int fd);
