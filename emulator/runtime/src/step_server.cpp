@@ -308,11 +308,11 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
         }
         base::setEnv(env, "MINICLUSTER_HOSTNAME", node);
     }
-    if (!getEnv(env, "MINICLUSTER_GPU_TYPE").empty()) { // a GPU job: its emulated nvidia-smi
+    if (!base::getEnv(env, "MINICLUSTER_GPU_TYPE").value_or("").empty()) { // a GPU job: its emulated nvidia-smi
         const std::string gpuBin = bwrap
             ? std::string(kSandboxSoftware) + "/gpu/bin"
             : m_settings.binDir + "/../share/minicluster/software/gpu/bin";
-        setEnv(env, "PATH", gpuBin + ":" + getEnv(env, "PATH"));
+        base::setEnv(env, "PATH", gpuBin + ":" + base::getEnv(env, "PATH").value_or(""));
     }
     std::string cwd = request["cwd"].toString();
     SandboxSpec sandbox;
