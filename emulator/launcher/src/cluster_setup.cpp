@@ -2,8 +2,8 @@
 
 #include "mc/base/file.h"
 #include "mc/emu/login_policy.h"
-#include "mc/sched/minicluster_conf.h"
 #include "mc/proto/identity.h"
+#include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/storage/cluster_storage.h"

@@ -308,7 +308,9 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
         }
         base::setEnv(env, "MINICLUSTER_HOSTNAME", node);
     }
-    if (!base::getEnv(env, "MINICLUSTER_GPU_TYPE").value_or("").empty()) { // a GPU job: its emulated nvidia-smi
+    if (!base::getEnv(env, "MINICLUSTER_GPU_TYPE")
+             .value_or("")
+             .empty()) { // a GPU job: its emulated nvidia-smi
         const std::string gpuBin = bwrap
             ? std::string(kSandboxSoftware) + "/gpu/bin"
             : m_settings.binDir + "/../share/minicluster/software/gpu/bin";

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
-#include <numeric>
 #include <cstdlib>
+#include <numeric>
 
 namespace mc::ctl {
 

@@ -1,7 +1,7 @@
 #include "mc/sched/slurm_conf.h"
 
-#include "mc/sched/gres.h"
 #include "mc/base/text.h"
+#include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 
 #include <algorithm>

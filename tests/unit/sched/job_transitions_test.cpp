@@ -32,7 +32,7 @@ private slots:
         NodeUsage big{"cn02", 16, 64000};
         big.gpus = 2;
         StartDecision s{
-            JobId{1}, {"cn01", "cn02"}, JobShape{2, 1, 500, 0, true}, std::nullopt, {}, false};
+            JobId{1}, {"cn01", "cn02"}, JobShape{2, 1, 500, 0, true, {}}, std::nullopt, {}, false};
         const Job r = startOnNodes(Job{}, s, {&small, &big}, 50);
         QCOMPARE(r.allocCpus, 4 + 16);
         applyHold(big, holdOn(big, s.shape), +1);

@@ -26,8 +26,8 @@ NodeHold holdOn(const NodeUsage &node, const JobShape &shape, std::size_t k = 0)
 void applyHold(NodeUsage &node, const NodeHold &hold, int sign);
 
 // The shape a running job holds its nodes with, from its record: its per-node share of
-// AllocCPUS (each node's own when uneven), memory and GPUs; exclusive when it asked --exclusive or its partition is
-// OverSubscribe=EXCLUSIVE.
+// AllocCPUS (each node's own when uneven), memory and GPUs; exclusive when it asked --exclusive or
+// its partition is OverSubscribe=EXCLUSIVE.
 JobShape heldShape(const Job &job, const ClusterConfig &config);
 
 // startJob() with AllocCPUS as Slurm counts it: `nodes` are the usages of start.nodes (null
