@@ -39,7 +39,12 @@ for u in alice bob; do
     rm -rf "$h/difftest"
     mkdir -p "$h/difftest"
     cp -r "$HERE/scripts/." "$h/difftest/"
-    [ "$MODE" = --mc ] || chown -R "$u:$u" "$h/difftest"
+    if [ "$MODE" = --mc ]; then
+        # As root, minicluster's users have real ids of their own: the home's owner is the user.
+        [ "$(id -u)" != 0 ] || chown -R --reference="$h" "$h/difftest"
+    else
+        chown -R "$u:$u" "$h/difftest"
+    fi
 done
 
 run_family() { # FILE

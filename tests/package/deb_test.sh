@@ -44,7 +44,7 @@ chown -R "$uid:$gid" "$home"
 chmod 755 "$work"
 as_user() {
   setpriv --reuid="$uid" --regid="$gid" --clear-groups env -i HOME="$home" USER=$user \
-    PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"
+    PATH=/usr/bin:/bin LANG=C.UTF-8 ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} "$@"
 }
 mc="$root/opt/minicluster/bin/minicluster"
 dir="$home/cluster"
