@@ -187,18 +187,27 @@ int Sacct::run()
         *m_ctx.err << outcome.err;
         return outcome.exitCode;
     };
-    // Its "now" (the default -S and -E, a running job's Elapsed) is the cluster's.
-    m_ctx.now = clusterNow(m_ctx);
-
     Settings s;
     const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
     for (const auto &option : cli.options) {
         if (auto end = apply(s, option, m_ctx)) {
-            return finish(*end);
+            return finish(*end); // --help, --version, a bad value: no word with the controller
         }
     }
     if (!cli.ok()) {
         return finish(Outcome{{}, cli.error, 1});
+    }
+    // Its "now" (the default -S and -E, -S now-1hour, a running job's Elapsed) is the cluster's:
+    // the options are read again against it.
+    if (const std::int64_t now = s.help == Settings::Help::None ? clusterNow(m_ctx) : m_ctx.now;
+        now != m_ctx.now) {
+        m_ctx.now = now;
+        s = Settings{};
+        for (const auto &option : cli.options) {
+            if (auto end = apply(s, option, m_ctx)) {
+                return finish(*end);
+            }
+        }
     }
 
     // Slurm's slurmdb_job_cond_def_start_end().
