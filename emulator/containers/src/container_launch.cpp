@@ -314,8 +314,11 @@ bool planLaunch(const ApptainerCall &call, const ImageRoot &root, const HostCont
         const bool keep = !call.cleanEnv
             || std::find(kCleanKeep.begin(), kCleanKeep.end(), k) != kCleanKeep.end()
             || (call.nv && std::find(kGpuVars.begin(), kGpuVars.end(), k) != kGpuVars.end());
-        if (keep && k != "PATH" && k != "LD_LIBRARY_PATH" && k.rfind("BASH_FUNC_", 0) != 0
-            && k.rfind("APPTAINERENV_", 0) != 0 && k.rfind("SINGULARITYENV_", 0) != 0) {
+        // LD_PRELOAD: the node's shared-filesystem latency shim (SharedFsLatency) is a host
+        // library the image does not have; inside a container the filesystems run unslowed.
+        if (keep && k != "PATH" && k != "LD_LIBRARY_PATH" && k != "LD_PRELOAD"
+            && k.rfind("BASH_FUNC_", 0) != 0 && k.rfind("APPTAINERENV_", 0) != 0
+            && k.rfind("SINGULARITYENV_", 0) != 0) {
             env[k] = v;
         }
     }
