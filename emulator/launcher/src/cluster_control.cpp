@@ -655,6 +655,21 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     std::error_code ec;
     std::filesystem::create_directories(o.layout.state() + "/lessons", ec);
     std::filesystem::create_directories(o.layout.dir + "/workstation/home/" + user, ec);
+    if (mode == emu::SandboxMode::Bubblewrap && proto::usersIsolated()) {
+        // Users with ids of their own write their progress themselves: anyone may add a file,
+        // no one may list, replace or remove another's (1733, as /tmp without the listing).
+        std::filesystem::permissions(o.layout.state() + "/lessons",
+            std::filesystem::perms::owner_all | std::filesystem::perms::group_write
+                | std::filesystem::perms::group_exec | std::filesystem::perms::others_write
+                | std::filesystem::perms::others_exec | std::filesystem::perms::sticky_bit,
+            ec);
+        const std::string progress = o.layout.state() + "/lessons/" + user + ".json";
+        // Made by a lesson command outside (as root): the user's again. None yet: the user's
+        // first lesson command in a shell makes it, as its own.
+        [[maybe_unused]] int rc
+            = ::lchown(progress.c_str(), static_cast<uid_t>(proto::isolatedId(u->uid)),
+                static_cast<gid_t>(proto::isolatedId(u->gid)));
+    }
     for (auto &m : emu::lessonMounts(o.layout, user, o.binDir)) {
         spec.mounts.push_back(std::move(m));
     }

@@ -171,6 +171,9 @@ std::vector<std::string> sandboxArgv(
         {"--proc", "/proc", "--dev", "/dev", "--ro-bind-try", "/sys", "/sys", "--tmpfs", "/run",
             "--perms", "1777", "--dir", "/var/tmp"});
     if (isolated) {
+        // bwrap's /dev/shm is root's: the user's own id could not make the shared memory that
+        // Python's multiprocessing (a torch DataLoader's workers) needs. Open to all, as a node's.
+        a.insert(a.end(), {"--perms", "1777", "--tmpfs", "/dev/shm"});
         // bwrap as root makes a mount point's missing parents mode 0700: the users' ids could
         // not reach /opt/minicluster/etc. Made 0755 first.
         std::vector<std::string> parents;

@@ -2,6 +2,7 @@
 
 #include "mc/base/file.h"
 #include "mc/emu/shell_history.h"
+#include "mc/proto/identity.h"
 #include "mc/sched/site_conf.h"
 
 #include <cerrno>
@@ -131,6 +132,17 @@ bool prepareWorkstation(const WorkstationOptions &o, std::string &error)
     if (freshKey && base::fileText(authorized).find(pub) == std::string::npos) {
         std::ofstream(authorized, std::ios::app) << pub;
         fs::permissions(authorized, fs::perms::owner_read | fs::perms::owner_write, ec);
+    }
+    sched::SiteUsers users;
+    if (const sched::SiteUser *u = siteUser(o, o.user, users);
+        u && o.mode == emu::SandboxMode::Bubblewrap && proto::usersIsolated()) {
+        // The login node's sshd runs as the user's own real id: ~/.ssh there is the user's.
+        const std::string dotSsh = o.layout.home() + "/" + o.user + "/.ssh";
+        for (const std::string &path : {dotSsh, authorized}) {
+            [[maybe_unused]] int rc
+                = ::lchown(path.c_str(), static_cast<uid_t>(proto::isolatedId(u->uid)),
+                    static_cast<gid_t>(proto::isolatedId(u->gid)));
+        }
     }
 
     std::string hostPub = base::fileText(hostKey + ".pub");
@@ -353,7 +365,29 @@ int sshdStdio(const WorkstationOptions &o, const std::string &user)
     if (base::fileText(shadowPath) != shadow) {
         writeFile(shadowPath, shadow, fs::perms::owner_read | fs::perms::owner_write);
     }
-    spec.mounts.push_back({"/etc/shadow", shadowPath, false});
+    if (o.mode == emu::SandboxMode::Bubblewrap && proto::usersIsolated()) {
+        // This sshd runs as the user's own real id (mc/proto/identity.h), which cannot read
+        // root's 0600 files: it gets its own copies of the configuration, the host key and the
+        // password file, the user's and no one else's.
+        const std::string own = o.layout.etc() + "/ssh/users/" + user;
+        std::error_code failed; // a copy that fails: sshd says what it lacks
+        fs::create_directories(own, failed);
+        for (const char *name : {"sshd_config", "ssh_host_ed25519_key", "shadow"}) {
+            fs::copy_file(o.layout.etc() + "/ssh/" + name, own + "/" + name,
+                fs::copy_options::overwrite_existing, failed);
+        }
+        for (const std::string &path :
+            {own, own + "/sshd_config", own + "/ssh_host_ed25519_key", own + "/shadow"}) {
+            [[maybe_unused]] int rc
+                = ::lchown(path.c_str(), static_cast<uid_t>(proto::isolatedId(u->uid)),
+                    static_cast<gid_t>(proto::isolatedId(u->gid)));
+        }
+        fs::permissions(own, fs::perms::owner_all, failed);
+        spec.mounts.push_back({std::string(emu::kSandboxEtc) + "/ssh", own, false});
+        spec.mounts.push_back({"/etc/shadow", own + "/shadow", false});
+    } else {
+        spec.mounts.push_back({"/etc/shadow", shadowPath, false});
+    }
     // `minicluster lesson` in an ssh session too, as in `minicluster shell`.
     std::error_code ec;
     fs::create_directories(o.layout.state() + "/lessons", ec);
