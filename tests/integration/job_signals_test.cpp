@@ -164,7 +164,7 @@ void JobSignalsTest::aJobThatTrapsSigtermAndExitsZeroOnScancelEndsCancelled()
                                  .contains(QStringLiteral("term1")),
         20000);
     QCOMPARE(cluster.shell(QStringLiteral("scancel 2")).exitCode, 0);
-    QTRY_COMPARE_WITH_TIMEOUT(sacctState(cluster, 2), QStringLiteral("CANCELLED"), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(sacctState(cluster, 2), QStringLiteral("CANCELLED"), 60000);
     QVERIFY(readTextFile(cluster.homeFile(kUser, QStringLiteral("grace.out")))
                 .contains(QStringLiteral("term2")));
     // The preempting job runs once the node is free, and job 2 does not come back.
