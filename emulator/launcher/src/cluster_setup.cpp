@@ -213,6 +213,10 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
                 storage::profilePaths(layout, sandboxPaths, binDir), storageUsers));
     storage::linkUserDirs(layout, sandboxPaths, storageUsers);
     if (sandboxPaths && proto::usersIsolated()) {
+        // The users' own ids must reach their folders: a cluster directory made 0700 (a
+        // temporary directory) is opened to traversal, never to listing.
+        fs::permissions(
+            layout.dir, fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add, ec);
         // Each user's folders are its own, as on a real cluster; the history of its commands
         // (run/history/<user>, written by its shells) too.
         fs::permissions(layout.run() + "/history",
