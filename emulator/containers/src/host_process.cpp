@@ -5,6 +5,7 @@
 #include <fstream>
 #include <spawn.h>
 #include <sstream>
+#include <string_view>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,8 +27,18 @@ int runProgram(const std::vector<std::string> &argv, bool quiet)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     }
+    // The host tools that stand in for apptainer's own mounts (unsquashfs, mksquashfs, bwrap)
+    // run without the node's SharedFsLatency shim: real apptainer mounts an image with no cost
+    // per file, so extracting one must not pay the shared filesystem's latency per file.
+    std::vector<char *> env;
+    for (char **e = environ; *e != nullptr; ++e) {
+        if (std::string_view(*e).rfind("LD_PRELOAD=", 0) != 0) {
+            env.push_back(*e);
+        }
+    }
+    env.push_back(nullptr);
     pid_t pid = 0;
-    int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
         return 127;
