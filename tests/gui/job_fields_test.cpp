@@ -3,7 +3,7 @@
 // Where the app goes further than our scontrol today (a pending job's planned StartTime, an
 // array task's %a, TresPerNode), the expected value is Slurm 22.05's and is checked here.
 
-#include "../../scheduler/commands/src/scontrol_records.h"
+#include "../../scheduler/commands/src/scontrol/scontrol_records.h"
 #include "mc/gui/job_fields.h"
 #include "mc/sched/time_format.h"
 #include "test_jobs.h"

@@ -4,7 +4,7 @@
 // types; the values come from the controller's replies. scontrol and sacctmgr do not know
 // --json in 22.05 and say so as getopt does.
 
-#include "../../../scheduler/commands/src/json_out.h"
+#include "../../../scheduler/commands/src/shared/json_out.h"
 #include "command_harness.h"
 #include "mc/cmd/sacct.h"
 #include "mc/cmd/sacctmgr.h"

@@ -1,7 +1,7 @@
 // squeue names the job members it reads (`fields` of the jobs request): every field, filter
 // and sort key must print and order the same with only those members as with whole objects.
-#include "../../../scheduler/commands/src/squeue_filter.h"
-#include "../../../scheduler/commands/src/squeue_keys.h"
+#include "../../../scheduler/commands/src/squeue/squeue_filter.h"
+#include "../../../scheduler/commands/src/squeue/squeue_keys.h"
 #include "command_harness.h"
 
 #include <QtTest>

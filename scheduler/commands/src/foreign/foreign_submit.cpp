@@ -1,7 +1,7 @@
 #include "foreign_submit.h"
 
-#include "../scontrol_records.h"
-#include "../text.h"
+#include "../scontrol/scontrol_records.h"
+#include "../shared/text.h"
 #include "mc/cmd/sbatch.h"
 #include "mc/sched/batch_script.h"
 

@@ -1,5 +1,5 @@
 #include "../foreign/foreign_submit.h"
-#include "../text.h"
+#include "../shared/text.h"
 #include "mc/cmd/lsf.h"
 #include "mc/sched/batch_script.h"
 

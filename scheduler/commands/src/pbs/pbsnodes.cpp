@@ -1,5 +1,5 @@
-#include "../cluster_view.h"
 #include "../foreign/foreign_submit.h"
+#include "../shared/cluster_view.h"
 #include "mc/cmd/pbs.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-#include "../cluster_view.h"
 #include "../foreign/foreign_submit.h"
-#include "../text.h"
+#include "../shared/cluster_view.h"
+#include "../shared/text.h"
 #include "mc/cmd/pbs.h"
 
 #include <algorithm>

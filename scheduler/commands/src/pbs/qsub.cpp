@@ -1,6 +1,6 @@
 #include "../foreign/foreign_submit.h"
-#include "../sbatch_foreign.h"
-#include "../text.h"
+#include "../sbatch/sbatch_foreign.h"
+#include "../shared/text.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/cmd/pbs.h"
 #include "mc/sched/batch_script.h"

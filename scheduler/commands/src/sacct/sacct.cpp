@@ -1,0 +1,366 @@
+#include "mc/cmd/sacct.h"
+
+#include "../shared/help_texts.h"
+#include "../shared/json_commands.h"
+#include "../shared/text.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
+#include "mc/sched/time_format.h"
+#include "sacct_fields.h"
+#include "sacct_options.h"
+#include "sacct_select.h"
+#include "sacct_settings.h"
+
+#include <algorithm>
+#include <array>
+#include <ctime>
+#include <ostream>
+
+namespace mc::cmd {
+namespace {
+
+using namespace sacct;
+using proto::Json;
+using sched::JobState;
+
+constexpr std::string_view kProgram = "sacct";
+constexpr std::string_view kDefaultFields
+    = "jobid,jobname,partition,account,alloccpus,state,exitcode";
+constexpr std::string_view kBriefFields = "jobid,state,exitcode";
+// sacct -l, as Slurm 22.05's sacct.h LONG_FIELDS.
+constexpr std::string_view kLongFields
+    = "jobid,jobidraw,jobname,partition,maxvmsize,maxvmsizenode,maxvmsizetask,avevmsize,maxrss,"
+      "maxrssnode,maxrsstask,averss,maxpages,maxpagesnode,maxpagestask,avepages,mincpu,"
+      "mincpunode,mincputask,avecpu,ntasks,alloccpus,elapsed,state,exitcode,avecpufreq,"
+      "reqcpufreqmin,reqcpufreqmax,reqcpufreqgov,reqmem,consumedenergy,maxdiskread,"
+      "maxdiskreadnode,maxdiskreadtask,avediskread,maxdiskwrite,maxdiskwritenode,"
+      "maxdiskwritetask,avediskwrite,reqtres,alloctres,tresusageinave,tresusageinmax,"
+      "tresusageinmaxn,tresusageinmaxt,tresusageinmin,tresusageinminn,tresusageinmint,"
+      "tresusageintot,tresusageoutmax,tresusageoutmaxn,tresusageoutmaxt,tresusageoutave,"
+      "tresusageouttot";
+
+std::int64_t midnight(std::int64_t now)
+{
+    const auto t = static_cast<std::time_t>(now);
+    std::tm local{};
+    localtime_r(&t, &local);
+    local.tm_hour = 0;
+    local.tm_min = 0;
+    local.tm_sec = 0;
+    local.tm_isdst = -1;
+    return static_cast<std::int64_t>(std::mktime(&local));
+}
+
+std::string ctimeText(std::int64_t epoch)
+{
+    const auto t = static_cast<std::time_t>(epoch);
+    std::tm local{};
+    localtime_r(&t, &local);
+    char buffer[64];
+    std::strftime(buffer, sizeof buffer, "%a %b %d %H:%M:%S %Y", &local);
+    return buffer;
+}
+
+// The job members the fields of the usual formats read (sacct_fields.cpp), so that an `acct`
+// request can name them (`fields`) and 5,000 queued jobs travel as a few members each. A field
+// not listed here reads an unknown set: the request then names none and gets whole objects.
+struct FieldKeys {
+    std::string_view field;
+    std::vector<std::string_view> keys;
+};
+const std::array kFieldKeys{
+    FieldKeys{"JobID", {"job_id", "array_job_id", "array_task_id", "array_task_str"}},
+    FieldKeys{"JobIDRaw", {"job_id"}},
+    FieldKeys{"JobName", {"name"}},
+    FieldKeys{"Partition", {"partition"}},
+    FieldKeys{"Account", {"account"}},
+    FieldKeys{"AllocCPUS", {"num_cpus"}},
+    FieldKeys{"State", {"state", "cancelled_by"}},
+    FieldKeys{"ExitCode", {"exit_code", "exit_signal"}},
+    FieldKeys{"DerivedExitCode", {}},
+    FieldKeys{"Elapsed", {"start_time", "end_time"}},
+    FieldKeys{"Start", {"start_time"}},
+    FieldKeys{"End", {"end_time"}},
+    FieldKeys{"Submit", {"submit_time", "start_time"}},
+    FieldKeys{"User", {"user"}},
+    FieldKeys{"NodeList", {"nodes"}},
+    FieldKeys{"TotalCPU", {}},
+    FieldKeys{"MaxRSS", {}},
+    FieldKeys{"AveRSS", {}},
+    FieldKeys{"Comment", {"comment"}},
+};
+
+// What selected(), inWindow() and the step rows read.
+constexpr std::array<std::string_view, 14> kSelectionKeys{"job_id", "array_job_id", "array_task_id",
+    "user", "account", "name", "partition", "nodes", "eligible_time", "submit_time", "start_time",
+    "end_time", "state", "steps"};
+
+// Every member the columns and the selection read; empty when a column is not in kFieldKeys.
+// `steps` only when step rows are printed (not -X) or a job row's column sums them.
+std::vector<std::string> requestedKeys(const std::vector<Column> &columns, bool allocations)
+{
+    std::vector<std::string> keys(kSelectionKeys.begin(), kSelectionKeys.end());
+    const bool stepsRead
+        = !allocations || std::any_of(columns.begin(), columns.end(), [](const Column &c) {
+              return c.field->name == "TotalCPU" || c.field->name == "DerivedExitCode";
+          });
+    if (!stepsRead) {
+        std::erase(keys, "steps");
+    }
+    for (const auto &column : columns) {
+        auto entry = std::find_if(kFieldKeys.begin(), kFieldKeys.end(),
+            [&column](const FieldKeys &e) { return e.field == column.field->name; });
+        if (entry == kFieldKeys.end()) {
+            return {};
+        }
+        for (auto key : entry->keys) {
+            if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+                keys.emplace_back(key);
+            }
+        }
+    }
+    return keys;
+}
+
+// sacct -B / --env-vars (Slurm 22.05's _print_script, _print_env): per job, a title, 80
+// dashes, the kept script or environment (AccountingStoreFlags=job_script / job_env) or
+// NONE, and an empty line.
+Outcome keptScripts(const Settings &s, const Context &ctx)
+{
+    if (s.batchScript && s.envVars) {
+        return fatal("Options --batch-script and --env-vars are mutually exclusive");
+    }
+    if (s.jobs.empty()) {
+        return fatal(s.batchScript
+                ? "When requesting job scripts you must also request specific jobs with the "
+                  "'-j' option."
+                : "When requesting job environment you must also request specific jobs with "
+                  "the '-j' option.");
+    }
+    Json request = Json::object();
+    request.set("op", "job_scripts");
+    request.set("user", ctx.user.name);
+    Json ids = Json::array();
+    for (const auto &job : s.jobs) {
+        ids.push(job.id);
+    }
+    request.set("job_ids", std::move(ids));
+    auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    if (!reply || !(*reply)["ok"].toBool()) {
+        return Outcome{{},
+            errorLine(kProgram,
+                "Problem talking to the database: "
+                    + (reply ? (*reply)["error"].toString()
+                             : "Unable to contact slurm controller (connect failure)")),
+            1};
+    }
+    std::string out;
+    for (const auto &entry : (*reply)["scripts"].items()) {
+        std::string id = std::to_string(entry["job_id"].toInt());
+        if (entry["array_task_id"].isNumber()) {
+            id = std::to_string(entry["array_job_id"].toInt()) + "_"
+                + std::to_string(entry["array_task_id"].toInt());
+        }
+        std::string text;
+        if (s.batchScript && entry["script"].isString()) {
+            text = entry["script"].toString();
+        } else if (s.envVars && entry["env"].isArray()) {
+            for (const auto &var : entry["env"].toStringList()) {
+                text += var + "\n";
+            }
+        } else {
+            text = "NONE\n";
+        }
+        out += (s.batchScript ? "Batch Script for " + id
+                              : "Environment used for " + id + " (must be batch to display)")
+            + "\n" + std::string(80, '-') + "\n" + text + "\n";
+    }
+    return Outcome{std::move(out), {}, 0};
+}
+
+} // namespace
+
+int Sacct::run()
+{
+    auto finish = [this](const Outcome &outcome) {
+        *m_ctx.out << outcome.out;
+        *m_ctx.err << outcome.err;
+        return outcome.exitCode;
+    };
+    Settings s;
+    const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
+    for (const auto &option : cli.options) {
+        if (auto end = apply(s, option, m_ctx)) {
+            return finish(*end); // --help, --version, a bad value: no word with the controller
+        }
+    }
+    if (!cli.ok()) {
+        return finish(Outcome{{}, cli.error, 1});
+    }
+    // Its "now" (the default -S and -E, -S now-1hour, a running job's Elapsed) is the cluster's:
+    // the options are read again against it.
+    if (const std::int64_t now = s.help == Settings::Help::None ? clusterNow(m_ctx) : m_ctx.now;
+        now != m_ctx.now) {
+        m_ctx.now = now;
+        s = Settings{};
+        for (const auto &option : cli.options) {
+            if (auto end = apply(s, option, m_ctx)) {
+                return finish(*end);
+            }
+        }
+    }
+
+    // Slurm's slurmdb_job_cond_def_start_end().
+    const bool byJob = !s.jobs.empty();
+    if (!s.states.empty()) {
+        if (!s.start && !byJob) {
+            s.start = m_ctx.now;
+        }
+        if (s.start && !s.end) {
+            s.end = s.start;
+        }
+    } else if (!byJob && !s.start) {
+        s.start = midnight(m_ctx.now);
+    }
+    const std::int64_t start = s.start.value_or(0);
+    const std::int64_t end = s.end.value_or(m_ctx.now);
+    if (s.end && start > end) {
+        return finish(Outcome{{},
+            errorLine(kProgram,
+                "Start time (" + sched::formatTimestamp(start) + ") requested is after end time ("
+                    + sched::formatTimestamp(end) + ")."),
+            1});
+    }
+    if ((!s.users || s.users->empty()) && byJob) {
+        s.allUsers = true;
+    }
+    if (!s.users && m_ctx.user.uid == 0) {
+        s.allUsers = true;
+    }
+    if (s.allUsers) {
+        s.users.reset();
+    } else if (!s.users) {
+        s.users = std::vector<std::string>{m_ctx.user.name};
+    }
+
+    std::string fields = s.fieldList;
+    if (s.brief) {
+        fields += std::string(kBriefFields) + ",";
+    }
+    if (s.longFormat) {
+        fields += std::string(kLongFields) + ",";
+    }
+    if (fields.empty()) {
+        fields = m_ctx.getenv("SACCT_FORMAT").value_or(std::string(kDefaultFields));
+    }
+    const ColumnsOrError columns = parseFieldList(fields);
+    if (columns.unknown) {
+        return finish(Outcome{
+            {}, errorLine(kProgram, "Invalid field requested: \"" + *columns.unknown + "\""), 1});
+    }
+    if (!cli.operands.empty()) {
+        std::string err = errorLine(kProgram, "Unknown arguments:");
+        for (const auto &operand : cli.operands) {
+            err += errorLine(kProgram, " " + operand);
+        }
+        return finish(Outcome{{}, err, 1});
+    }
+    switch (s.help) {
+    case Settings::Help::Help:
+        return finish(Outcome{std::string(sacctHelp()), {}, 0});
+    case Settings::Help::Fields:
+        return finish(Outcome{helpFormat(), {}, 0});
+    case Settings::Help::Usage:
+        return finish(Outcome{std::string(sacctUsage()), {}, 0});
+    case Settings::Help::None:
+        break;
+    }
+    if (s.batchScript || s.envVars) {
+        return finish(keptScripts(s, m_ctx));
+    }
+    if (auto data = dataFormat(cli, kJson, kYaml)) {
+        return finish(sacctJson(m_ctx, s, start, end, *data));
+    }
+
+    std::string err;
+    if (s.verbose > 0) {
+        std::string states = "Eligible";
+        if (!s.states.empty()) {
+            states.clear();
+            for (auto state : s.states) {
+                if (!states.empty()) {
+                    states += ',';
+                }
+                states += sched::longName(state);
+            }
+        }
+        const std::string from = start > 0 ? ctimeText(start) : std::string("Epoch 0");
+        err += from == ctimeText(end)
+            ? "sacct: Jobs " + states + " at the time instant " + from + "\n"
+            : "sacct: Jobs " + states + " in the time window from " + from + " to " + ctimeText(end)
+                + "\n";
+    }
+    std::string out = s.noHeader ? std::string() : renderHeader(columns.columns, s.layout);
+
+    Json request = Json::object();
+    request.set("op", "acct");
+    request.set("users", proto::stringList(s.users.value_or(std::vector<std::string>{})));
+    Json ids = Json::array();
+    for (const auto &job : s.jobs) {
+        ids.push(job.id);
+    }
+    request.set("job_ids", std::move(ids));
+    request.set("since", start);
+    if (auto keys = requestedKeys(columns.columns, s.allocations); !keys.empty()) {
+        request.set("fields", proto::stringList(keys));
+        request.set("form", "rows"); // a controller that does not know it sends `jobs`
+    }
+    // The reply is read as a table of cells, without a Json tree (thousands of jobs).
+    std::optional<proto::RowTable> table;
+    if (m_ctx.controllerText) {
+        if (auto text = m_ctx.controllerText(request)) {
+            table = proto::RowTable::parse(std::move(*text));
+        }
+    } else if (auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt) {
+        table = proto::RowTable::parse(reply->dump());
+    }
+    if (!table || !table->head()["ok"].toBool()) {
+        err += errorLine(kProgram,
+            "Problem talking to the database: "
+                + (table ? table->head()["error"].toString()
+                         : "Unable to contact slurm controller (connect failure)"));
+        return finish(Outcome{out, err, 1});
+    }
+    // A line per job, about as long as a header line (two lines: names, dashes).
+    out.reserve(out.size() + table->rowCount() * (out.size() / 2 + 1));
+    for (std::size_t row = 0; row < table->rowCount(); ++row) {
+        const JobView job(&*table, row);
+        if (!selected(s, job) || !inWindow(s, job, start, end)) {
+            continue;
+        }
+        std::optional<std::string> onlyStep;
+        for (const auto &selector : s.jobs) {
+            if (selects(selector, job)) {
+                onlyStep = selector.step;
+            }
+        }
+        if (!onlyStep) {
+            appendRow(
+                out, columns.columns, s.layout, AcctRow{job, nullptr, m_ctx.now, s.noConvert});
+        }
+        if (s.allocations) {
+            continue;
+        }
+        const Json steps = job["steps"].toJson();
+        for (const auto &step : steps.items()) {
+            const std::string id = stepName(step);
+            if (!onlyStep || *onlyStep == id) {
+                appendRow(
+                    out, columns.columns, s.layout, AcctRow{job, &step, m_ctx.now, s.noConvert});
+            }
+        }
+    }
+    return finish(Outcome{std::move(out), std::move(err), 0});
+}
+
+} // namespace mc::cmd

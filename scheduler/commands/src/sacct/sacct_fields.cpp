@@ -1,0 +1,506 @@
+#include "sacct_fields.h"
+
+#include "../shared/text.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/memory.h"
+#include "mc/sched/time_format.h"
+
+#include <array>
+#include <cstdio>
+
+namespace mc::cmd::sacct {
+namespace {
+
+using proto::Json;
+
+const JobView &job(const AcctRow &r)
+{
+    return r.job;
+}
+
+bool isStep(const AcctRow &r)
+{
+    return r.step != nullptr;
+}
+
+// The job's value on job rows, nothing on step rows.
+Value jobText(const AcctRow &r, std::string_view key)
+{
+    return isStep(r) ? Value() : Value(job(r)[key].toString());
+}
+
+Value jobNumber(const AcctRow &r, std::string_view key)
+{
+    return isStep(r) ? Value() : Value(std::to_string(job(r)[key].toInt()));
+}
+
+JobView source(const AcctRow &r)
+{
+    return isStep(r) ? JobView(r.step) : r.job;
+}
+
+std::int64_t startOf(const AcctRow &r)
+{
+    return source(r)["start_time"].toInt();
+}
+
+std::int64_t elapsed(const AcctRow &r)
+{
+    const std::int64_t start = startOf(r);
+    const std::int64_t end = source(r)["end_time"].toInt();
+    if (start <= 0) {
+        return 0;
+    }
+    return (end > 0 ? end : r.now) - start;
+}
+
+std::int64_t cpus(const AcctRow &r)
+{
+    return source(r)["num_cpus"].toInt();
+}
+
+std::int64_t nodeCount(const AcctRow &r)
+{
+    return isStep(r) ? static_cast<std::int64_t>(r.step->operator[]("nodes").size())
+                     : job(r)["num_nodes"].toInt();
+}
+
+std::string jobIdText(const JobView &j)
+{
+    const std::int64_t arrayJob = j["array_job_id"].toInt();
+    if (arrayJob > 0 && j["array_task_id"].isInt()) {
+        return std::to_string(arrayJob) + "_" + std::to_string(j["array_task_id"].toInt());
+    }
+    if (arrayJob > 0 && !j["array_task_str"].toString().empty()) {
+        return std::to_string(arrayJob) + "_[" + j["array_task_str"].toString() + "]";
+    }
+    return std::to_string(j["job_id"].toInt());
+}
+
+std::string stepId(const AcctRow &r)
+{
+    return stepName(*r.step);
+}
+
+std::string exitText(const JobView &j)
+{
+    return std::to_string(j["exit_code"].toInt()) + ":" + std::to_string(j["exit_signal"].toInt());
+}
+
+std::string memory(const AcctRow &r, std::int64_t mib)
+{
+    return r.noConvert ? std::to_string(mib) + "M" : sched::formatMemory(mib);
+}
+
+// Memory the job asked for in total (MiB): per CPU times CPUs, or per node times nodes.
+std::int64_t jobMemory(const AcctRow &r)
+{
+    const JobView &j = job(r);
+    const std::int64_t mib = j["min_memory"].toInt();
+    return j["mem_per_cpu"].toBool() ? mib * j["num_cpus"].toInt() : mib * j["num_nodes"].toInt();
+}
+
+std::string tres(const AcctRow &r, bool billing)
+{
+    std::string text = billing ? "billing=" + std::to_string(cpus(r)) + "," : std::string();
+    text += "cpu=" + std::to_string(cpus(r));
+    // A step holds its nodes' GPUs; the job, all it was given (or asks for).
+    const std::int64_t gpus
+        = isStep(r) ? job(r)["gpus"].toInt() * nodeCount(r) : job(r)["gpus_req"].toInt();
+    if (gpus > 0) {
+        text += ",gres/gpu=" + std::to_string(gpus);
+    }
+    if (const std::int64_t mem = jobMemory(r); mem > 0) {
+        text += ",mem=" + memory(r, mem);
+    }
+    text += ",node=" + std::to_string(std::max<std::int64_t>(nodeCount(r), 1));
+    return text;
+}
+
+Value blank(const AcctRow &)
+{
+    return std::nullopt;
+}
+
+Value jobId(const AcctRow &r)
+{
+    return isStep(r) ? jobIdText(job(r)) + "." + stepId(r) : jobIdText(job(r));
+}
+
+Value jobIdRaw(const AcctRow &r)
+{
+    const std::string id = std::to_string(job(r)["job_id"].toInt());
+    return isStep(r) ? id + "." + stepId(r) : id;
+}
+
+Value jobName(const AcctRow &r)
+{
+    return isStep(r) ? r.step->operator[]("name").toString(stepId(r)) : job(r)["name"].toString();
+}
+
+Value state(const AcctRow &r)
+{
+    std::string name = source(r)["state"].toString();
+    if (!isStep(r) && name == "CANCELLED" && job(r)["cancelled_by"].isInt()) {
+        name += " by " + std::to_string(job(r)["cancelled_by"].toInt());
+    }
+    return name;
+}
+
+Value nodeList(const AcctRow &r)
+{
+    const auto nodes = source(r)["nodes"].toStringList();
+    return nodes.empty() ? std::string("None assigned") : sched::compressHostlist(nodes);
+}
+
+Value timelimit(const AcctRow &r)
+{
+    if (isStep(r)) {
+        return std::nullopt;
+    }
+    const std::int64_t limit = job(r)["time_limit"].toInt(sched::kInfinite);
+    return limit == sched::kInfinite ? std::string("UNLIMITED") : sched::formatHms(limit);
+}
+
+Value derivedExit(const AcctRow &r)
+{
+    if (isStep(r)) {
+        return std::nullopt;
+    }
+    std::string worst = "0:0";
+    std::int64_t worstCode = 0;
+    const Json steps = job(r)["steps"].toJson();
+    for (const auto &step : steps.items()) {
+        if (stepName(step) != "batch" && step["exit_code"].toInt() > worstCode) {
+            worstCode = step["exit_code"].toInt();
+            worst = exitText(step);
+        }
+    }
+    return worst;
+}
+
+// Slurm's sacct _elapsed_time(): [DD-]HH:MM:SS, MM:SS.mmm under an hour with a fraction.
+std::string cpuTime(std::int64_t ms)
+{
+    const std::int64_t secs = ms / 1000;
+    const std::int64_t subsec = ms % 1000;
+    const std::int64_t days = secs / 86400;
+    const std::int64_t hours = secs / 3600 % 24;
+    char buffer[48];
+    if (days > 0) {
+        std::snprintf(buffer, sizeof buffer, "%02lld-%02lld:%02lld:%02lld",
+            static_cast<long long>(days), static_cast<long long>(hours),
+            static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+    } else if (hours > 0) {
+        std::snprintf(buffer, sizeof buffer, "%02lld:%02lld:%02lld", static_cast<long long>(hours),
+            static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+    } else if (subsec > 0) {
+        std::snprintf(buffer, sizeof buffer, "%02lld:%02lld.%03lld",
+            static_cast<long long>(secs / 60), static_cast<long long>(secs % 60),
+            static_cast<long long>(subsec));
+    } else {
+        std::snprintf(buffer, sizeof buffer, "00:%02lld:%02lld", static_cast<long long>(secs / 60),
+            static_cast<long long>(secs % 60));
+    }
+    return buffer;
+}
+
+// TotalCPU: the step's CPU time, or the sum over the job's steps on the job row.
+Value totalCpu(const AcctRow &r)
+{
+    if (isStep(r)) {
+        return cpuTime(r.step->operator[]("total_cpu_ms").toInt());
+    }
+    std::int64_t ms = 0;
+    const Json steps = job(r)["steps"].toJson();
+    for (const auto &step : steps.items()) {
+        ms += step["total_cpu_ms"].toInt();
+    }
+    return cpuTime(ms);
+}
+
+// MaxRSS/AveRSS of a step in KiB, as Slurm's convert_num_unit() with CONVERT_NUM_UNIT_EXACT
+// prints them: "0", "3764K", "40M" (a larger unit only when it divides exactly). Job rows and
+// steps still running (Slurm records their usage when they end): blank.
+Value rss(const AcctRow &r, std::string_view key)
+{
+    if (!isStep(r) || r.step->operator[]("end_time").toInt() == 0) {
+        return std::nullopt;
+    }
+    std::int64_t value = r.step->operator[](key).toInt();
+    if (value <= 0) {
+        return std::string("0");
+    }
+    constexpr std::string_view kUnits = "KMGTP";
+    std::size_t unit = 0;
+    while (value % 1024 == 0 && unit + 1 < kUnits.size()) {
+        value /= 1024;
+        ++unit;
+    }
+    return std::to_string(value) + kUnits[unit];
+}
+
+Value seconds(std::int64_t value)
+{
+    return std::to_string(value);
+}
+
+// Slurm 22.05's fields[], in its order, with its widths.
+const std::array kFields{
+    Field{"Account", 10, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return job(r)["account"].toString();
+        }},
+    Field{"AdminComment", 15, Kind::Text, blank},
+    Field{"AllocCPUS", 10, Kind::Number,
+        [](const AcctRow &r) -> Value {
+            return std::to_string(cpus(r));
+        }},
+    Field{"AllocNodes", 10, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return std::to_string(startOf(r) > 0 ? nodeCount(r) : 0);
+        }},
+    Field{"AllocTRES", 10, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return startOf(r) > 0 ? Value(tres(r, !isStep(r))) : Value();
+        }},
+    Field{"AssocID", 7, Kind::Number, blank},
+    Field{"AveCPU", 10, Kind::Text, blank},
+    Field{"AveCPUFreq", 10, Kind::Text, blank},
+    Field{"AveDiskRead", 14, Kind::Text, blank},
+    Field{"AveDiskWrite", 14, Kind::Text, blank},
+    Field{"AvePages", 10, Kind::Text, blank},
+    Field{"AveRSS", 10, Kind::Text,
+        [](const AcctRow &r) {
+            return rss(r, "ave_rss_kb");
+        }},
+    Field{"AveVMSize", 10, Kind::Text, blank},
+    Field{"BlockID", 16, Kind::Text, blank},
+    Field{"Cluster", 10, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return job(r).contains("cluster") ? Value(job(r)["cluster"].toString()) : Value();
+        }},
+    Field{"Comment", 14, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            // The job's comment on its own line (the controller sends it only with
+            // AccountingStoreFlags=job_comment); steps have none.
+            return !isStep(r) && job(r).contains("comment") ? Value(job(r)["comment"].toString())
+                                                            : Value();
+        }},
+    Field{"Constraints", 19, Kind::Text, blank},
+    Field{"ConsumedEnergy", 14, Kind::Text, blank},
+    Field{"ConsumedEnergyRaw", 17, Kind::Number, blank},
+    Field{"Container", 19, Kind::Text, blank},
+    Field{"CPUTime", 10, Kind::Seconds,
+        [](const AcctRow &r) {
+            return seconds(elapsed(r) * cpus(r));
+        }},
+    Field{"CPUTimeRAW", 10, Kind::Number,
+        [](const AcctRow &r) {
+            return seconds(elapsed(r) * cpus(r));
+        }},
+    Field{"DBIndex", -10, Kind::Number, blank},
+    Field{"DerivedExitCode", 15, Kind::Text, derivedExit},
+    Field{"Elapsed", 10, Kind::Seconds,
+        [](const AcctRow &r) {
+            return seconds(elapsed(r));
+        }},
+    Field{"ElapsedRaw", 10, Kind::Number,
+        [](const AcctRow &r) {
+            return seconds(elapsed(r));
+        }},
+    Field{"Eligible", 19, Kind::Date,
+        [](const AcctRow &r) {
+            return seconds(isStep(r) ? startOf(r) : job(r)["eligible_time"].toInt());
+        }},
+    Field{"End", 19, Kind::Date,
+        [](const AcctRow &r) {
+            return seconds(source(r)["end_time"].toInt());
+        }},
+    Field{"ExitCode", 8, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return exitText(source(r));
+        }},
+    Field{"Flags", 19, Kind::Text, blank},
+    Field{"GID", 6, Kind::Number,
+        [](const AcctRow &r) {
+            return jobNumber(r, "gid");
+        }},
+    Field{"Group", 9, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return isStep(r) || !job(r).contains("group") ? Value()
+                                                          : Value(job(r)["group"].toString());
+        }},
+    Field{"JobID", -12, Kind::Text, jobId},
+    Field{"JobIDRaw", -12, Kind::Text, jobIdRaw},
+    Field{"JobName", 10, Kind::Text, jobName},
+    Field{"Layout", 9, Kind::Text, blank},
+    Field{"MaxDiskRead", 12, Kind::Text, blank},
+    Field{"MaxDiskReadNode", 15, Kind::Text, blank},
+    Field{"MaxDiskReadTask", 15, Kind::Number, blank},
+    Field{"MaxDiskWrite", 12, Kind::Text, blank},
+    Field{"MaxDiskWriteNode", 16, Kind::Text, blank},
+    Field{"MaxDiskWriteTask", 16, Kind::Number, blank},
+    Field{"MaxPages", 8, Kind::Text, blank},
+    Field{"MaxPagesNode", 12, Kind::Text, blank},
+    Field{"MaxPagesTask", 14, Kind::Number, blank},
+    Field{"MaxRSS", 10, Kind::Text,
+        [](const AcctRow &r) {
+            return rss(r, "max_rss_kb");
+        }},
+    Field{"MaxRSSNode", 10, Kind::Text, blank},
+    Field{"MaxRSSTask", 10, Kind::Number, blank},
+    Field{"MaxVMSize", 10, Kind::Text, blank},
+    Field{"MaxVMSizeNode", 14, Kind::Text, blank},
+    Field{"MaxVMSizeTask", 14, Kind::Number, blank},
+    Field{"McsLabel", 12, Kind::Text, blank},
+    Field{"MinCPU", 10, Kind::Text, blank},
+    Field{"MinCPUNode", 10, Kind::Text, blank},
+    Field{"MinCPUTask", 10, Kind::Number, blank},
+    Field{"NCPUS", 10, Kind::Number,
+        [](const AcctRow &r) -> Value {
+            return std::to_string(cpus(r));
+        }},
+    Field{"NNodes", 8, Kind::Number,
+        [](const AcctRow &r) -> Value {
+            return std::to_string(nodeCount(r));
+        }},
+    Field{"NodeList", 15, Kind::Text, nodeList},
+    Field{"NTasks", 8, Kind::Number,
+        [](const AcctRow &r) -> Value {
+            return isStep(r) && r.step->contains("ntasks")
+                ? Value(std::to_string((*r.step)["ntasks"].toInt()))
+                : Value();
+        }},
+    Field{"Partition", 10, Kind::Text,
+        [](const AcctRow &r) {
+            return jobText(r, "partition");
+        }},
+    Field{"Priority", 10, Kind::Number,
+        [](const AcctRow &r) {
+            return jobNumber(r, "priority");
+        }},
+    Field{"QOS", 10, Kind::Text,
+        [](const AcctRow &r) {
+            return jobText(r, "qos");
+        }},
+    Field{"QOSRAW", 6, Kind::Number, blank},
+    Field{"Reason", 22, Kind::Text,
+        [](const AcctRow &r) {
+            return jobText(r, "reason");
+        }},
+    Field{"ReqCPUFreq", 10, Kind::Text,
+        [](const AcctRow &) -> Value {
+            return std::string("Unknown");
+        }},
+    Field{"ReqCPUFreqGov", 13, Kind::Text,
+        [](const AcctRow &) -> Value {
+            return std::string("Unknown");
+        }},
+    Field{"ReqCPUFreqMax", 13, Kind::Text,
+        [](const AcctRow &) -> Value {
+            return std::string("Unknown");
+        }},
+    Field{"ReqCPUFreqMin", 13, Kind::Text,
+        [](const AcctRow &) -> Value {
+            return std::string("Unknown");
+        }},
+    Field{"ReqCPUS", 8, Kind::Number,
+        [](const AcctRow &r) -> Value {
+            return std::to_string(cpus(r));
+        }},
+    Field{"ReqMem", 10, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return isStep(r) ? Value() : Value(memory(r, jobMemory(r)));
+        }},
+    Field{"ReqNodes", 8, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return std::to_string(nodeCount(r));
+        }},
+    Field{"ReqTRES", 10, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            return isStep(r) ? Value() : Value(tres(r, true));
+        }},
+    Field{"Reservation", 20, Kind::Text, blank},
+    Field{"ReservationId", 8, Kind::Number, blank},
+    Field{"Reserved", 10, Kind::Seconds,
+        [](const AcctRow &r) -> Value {
+            const std::int64_t start = job(r)["start_time"].toInt();
+            const std::int64_t eligible = job(r)["eligible_time"].toInt();
+            return isStep(r) ? Value() : seconds(start > 0 && eligible > 0 ? start - eligible : 0);
+        }},
+    Field{"ResvCPU", 10, Kind::Seconds, blank},
+    Field{"ResvCPURAW", 10, Kind::Number, blank},
+    Field{"Start", 19, Kind::Date,
+        [](const AcctRow &r) {
+            return seconds(startOf(r));
+        }},
+    Field{"State", 10, Kind::Text, state},
+    Field{"Submit", 19, Kind::Date,
+        [](const AcctRow &r) {
+            return seconds(isStep(r) ? startOf(r) : job(r)["submit_time"].toInt());
+        }},
+    Field{"SubmitLine", 20, Kind::Text, blank},
+    Field{"Suspended", 10, Kind::Seconds,
+        [](const AcctRow &) {
+            return seconds(0);
+        }},
+    Field{"SystemComment", 15, Kind::Text, blank},
+    Field{"SystemCPU", 10, Kind::Text, blank},
+    Field{"Timelimit", 10, Kind::Text, timelimit},
+    Field{"TimelimitRaw", 10, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            if (isStep(r)) {
+                return std::nullopt;
+            }
+            const std::int64_t limit = job(r)["time_limit"].toInt(sched::kInfinite);
+            return limit == sched::kInfinite ? std::string("UNLIMITED")
+                                             : std::to_string(limit / 60);
+        }},
+    Field{"TotalCPU", 10, Kind::Text, totalCpu},
+    Field{"TRESUsageInAve", 14, Kind::Text, blank},
+    Field{"TRESUsageInMax", 14, Kind::Text, blank},
+    Field{"TRESUsageInMaxNode", 18, Kind::Text, blank},
+    Field{"TRESUsageInMaxTask", 18, Kind::Text, blank},
+    Field{"TRESUsageInMin", 14, Kind::Text, blank},
+    Field{"TRESUsageInMinNode", 18, Kind::Text, blank},
+    Field{"TRESUsageInMinTask", 18, Kind::Text, blank},
+    Field{"TRESUsageInTot", 14, Kind::Text, blank},
+    Field{"TRESUsageOutAve", 15, Kind::Text, blank},
+    Field{"TRESUsageOutMax", 15, Kind::Text, blank},
+    Field{"TRESUsageOutMaxNode", 19, Kind::Text, blank},
+    Field{"TRESUsageOutMaxTask", 19, Kind::Text, blank},
+    Field{"TRESUsageOutMin", 15, Kind::Text, blank},
+    Field{"TRESUsageOutMinNode", 19, Kind::Text, blank},
+    Field{"TRESUsageOutMinTask", 19, Kind::Text, blank},
+    Field{"TRESUsageOutTot", 15, Kind::Text, blank},
+    Field{"UID", 6, Kind::Number,
+        [](const AcctRow &r) {
+            return jobNumber(r, "uid");
+        }},
+    Field{"User", 9, Kind::Text,
+        [](const AcctRow &r) {
+            return jobText(r, "user");
+        }},
+    Field{"UserCPU", 10, Kind::Text, blank},
+    Field{"WCKey", 10, Kind::Text, blank},
+    Field{"WCKeyID", 10, Kind::Number, blank},
+    Field{"WorkDir", 20, Kind::Text,
+        [](const AcctRow &r) {
+            return jobText(r, "work_dir");
+        }},
+};
+
+} // namespace
+
+std::span<const Field> fieldTable()
+{
+    return kFields;
+}
+std::string stepName(const proto::Json &step)
+{
+    const proto::Json &id = step.contains("step_id") ? step["step_id"] : step["step"];
+    return id.isInt() ? std::to_string(id.toInt()) : id.toString();
+}
+
+} // namespace mc::cmd::sacct

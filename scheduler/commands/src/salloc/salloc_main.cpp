@@ -1,0 +1,176 @@
+// salloc: obtains an interactive allocation, runs a command (by default the user's shell) on
+// the login node with the allocation's SLURM_* variables, and relinquishes the allocation when
+// the command ends. `srun` inside that shell runs steps on the allocated nodes. The controller
+// connection stays open (and subscribed) while the command runs: the allocation lives as long
+// as salloc does, and salloc hears when it is revoked (scancel, time limit).
+
+#include "../shared/text.h"
+#include "../srun/srun_common.h"
+#include "mc/base/file.h"
+#include "mc/sched/slurm_conf.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
+#include <poll.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using mc::proto::Json;
+namespace ia = mc::cmd::interactive;
+
+constexpr const char *kProgram = "salloc";
+
+int g_childPipe[2] = {-1, -1};
+
+void onChild(int)
+{
+    char byte = 1;
+    [[maybe_unused]] auto n = ::write(g_childPipe[1], &byte, 1);
+}
+
+// slurm.conf's LaunchParameters=use_interactive_step ($SLURM_CONF, else the cluster's).
+bool useInteractiveStep()
+{
+    std::string path;
+    if (const char *conf = std::getenv("SLURM_CONF"); conf && *conf) {
+        path = conf;
+    } else if (const char *dir = std::getenv("MINICLUSTER_DIR"); dir && *dir) {
+        path = std::string(dir) + "/etc/slurm.conf";
+    } else {
+        return false;
+    }
+    return mc::sched::parseSlurmConf(mc::base::fileText(path)).config.useInteractiveStep;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::signal(SIGPIPE, SIG_IGN);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    auto parsed = mc::cmd::parseOptions(
+        ia::sallocOptions(), args, kProgram, mc::cmd::Ordering::StopAtOperand);
+    ia::Options opts;
+    int exitCode = 0;
+    // Input environment variables first: the command line overrides them.
+    if (!ia::applyEnvironment(
+            kProgram, ia::sallocOptions(), ia::sallocEnvironment(), opts, exitCode)) {
+        return exitCode;
+    }
+    for (const auto &option : parsed.options) {
+        if (!ia::apply(kProgram, opts, option, exitCode)) {
+            return exitCode;
+        }
+    }
+    if (!parsed.ok()) {
+        std::fputs(parsed.error.c_str(), stderr);
+        std::fputs("Try \"salloc --help\" for more information\n", stderr);
+        return 1;
+    }
+    std::vector<std::string> command = parsed.operands;
+    if (command.empty()) {
+        const char *shell = std::getenv("SHELL");
+        command = {shell && *shell ? shell : "/bin/bash"};
+        if (useInteractiveStep()) {
+            // Slurm's InteractiveStepOptions ("--interactive --preserve-env --pty $SHELL"): the
+            // shell is a one-task step on the first allocated node, sharing the allocation.
+            command = {"srun", "--pty", "-N1", "-n1", "--overlap", command.front()};
+        }
+    }
+
+    // While waiting, Ctrl-C withdraws the request (the link's end releases it).
+    ia::Link link;
+    std::int64_t jobId = 0;
+    auto job = ia::allocate(kProgram, link, opts, "interactive", true, jobId, exitCode);
+    if (!job) {
+        return exitCode;
+    }
+    const std::string id = std::to_string(jobId);
+    std::vector<std::string> env = ia::processEnvironment();
+    ia::setAllocationEnv(env, *job, opts);
+
+    ::pipe2(g_childPipe, O_CLOEXEC | O_NONBLOCK);
+    struct sigaction action { };
+    action.sa_handler = onChild;
+    ::sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_NOCLDSTOP;
+    ::sigaction(SIGCHLD, &action, nullptr);
+    // The command owns the terminal's signals; salloc waits, as a shell does for system().
+    std::signal(SIGINT, SIG_IGN);
+    std::signal(SIGQUIT, SIG_IGN);
+
+    pid_t child = ::fork();
+    if (child == 0) {
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGQUIT, SIG_DFL);
+        std::signal(SIGCHLD, SIG_DFL);
+        std::signal(SIGPIPE, SIG_DFL);
+        if (opts.chdir && ::chdir(opts.chdir->c_str()) != 0) {
+            std::perror(opts.chdir->c_str());
+        }
+        std::vector<char *> argvList;
+        for (auto &a : command) {
+            argvList.push_back(a.data());
+        }
+        argvList.push_back(nullptr);
+        std::vector<char *> envp;
+        for (auto &e : env) {
+            envp.push_back(e.data());
+        }
+        envp.push_back(nullptr);
+        ::execvpe(argvList[0], argvList.data(), envp.data());
+        ia::sayError(kProgram, "Unable to exec command \"" + command.front() + "\"");
+        ::_exit(127);
+    }
+    if (child < 0) {
+        ia::sayError(kProgram, "fork: failed");
+        ia::release(link, jobId, 1, 0);
+        return 1;
+    }
+
+    int status = 0;
+    bool revoked = false;
+    bool linkOpen = true;
+    while (true) {
+        pid_t done = ::waitpid(child, &status, WNOHANG);
+        if (done == child) {
+            break;
+        }
+        pollfd fds[2] = {{g_childPipe[0], POLLIN, 0}, {linkOpen ? link.fd() : -1, POLLIN, 0}};
+        if (!link.hasBuffered() && ::poll(fds, 2, -1) < 0 && errno != EINTR) {
+            break;
+        }
+        char drain[64];
+        while (::read(g_childPipe[0], drain, sizeof drain) > 0) { }
+        if (link.hasBuffered() || (fds[1].revents & (POLLIN | POLLHUP))) {
+            auto message = link.next(0);
+            if (!message && !link.hasBuffered()) {
+                linkOpen = false; // the controller went away; the command goes on
+            }
+            if (message && (*message)["event"].toString() == "job"
+                && (*message)["job"]["job_id"].toInt() == jobId
+                && (*message)["job"]["state"].toString() != "RUNNING" && !revoked) {
+                // scancel or the time limit: the command goes, as salloc's does in Slurm.
+                revoked = true;
+                ia::say(kProgram, "Job allocation " + id + " has been revoked.");
+                ::kill(child, SIGHUP);
+                ::kill(child, SIGTERM);
+            }
+        }
+    }
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    if (!revoked) {
+        ia::say(kProgram, "Relinquishing job allocation " + id);
+        ia::release(link, jobId, code, sig);
+        ia::say(kProgram, "Job allocation " + id + " has been revoked.");
+    }
+    return sig != 0 ? 128 + sig : code;
+}

@@ -1,0 +1,409 @@
+#include "mc/cmd/sbatch.h"
+
+#include "../shared/cluster_view.h"
+#include "../shared/text.h"
+#include "mc/sched/batch_script.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
+#include "mc/sched/time_format.h"
+#include "sbatch_foreign.h"
+#include "sbatch_job_options.h"
+#include "sbatch_options.h"
+#include "sbatch_script.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+#include <thread>
+
+namespace mc::cmd {
+namespace {
+
+using namespace sbatch;
+using proto::Json;
+
+constexpr std::string_view kTryHelp = "Try \"sbatch --help\" for more information\n";
+
+// The GPU requests (issue #15), each as given: the controller resolves GPUs per node.
+void encodeGpus(Json &job, const JobOptions &opts)
+{
+    const auto positive = [&job](const char *key, const std::optional<int> &value) {
+        if (value.value_or(0) > 0) {
+            job.set(key, *value);
+        }
+    };
+    positive("gpus_per_node", opts.gpusPerNode);
+    positive("gpus_per_job", opts.gpus);
+    positive("gpus_per_task", opts.gpusPerTask);
+    positive("cpus_per_gpu", opts.cpusPerGpu);
+    if (opts.gpusPerNode.value_or(0) > 0 && opts.gpusPerNodeGiven) {
+        job.set("gpus_per_node_given", true);
+    }
+    if (opts.memPerGpu) {
+        job.set("mem_per_gpu", *opts.memPerGpu);
+    }
+    if (!opts.gpuType.empty()) {
+        job.set("gpu_type", opts.gpuType);
+    }
+}
+
+// The contract's scheduler fields of the submit spec (array, dependency, placement, GPUs...).
+std::optional<Outcome> encodeSchedulerRequests(
+    Json &job, const JobOptions &opts, const Context &ctx)
+{
+    if (opts.badGres) {
+        return failure("Invalid generic resource (gres) specification", kExitError);
+    }
+    if (!opts.array.empty()) {
+        job.set("array", opts.array);
+    }
+    if (!opts.dependency.empty()) {
+        job.set("dependency", opts.dependency);
+    }
+    if (!opts.constraint.empty()) {
+        job.set("constraint", opts.constraint);
+    }
+    if (!opts.beginText.empty()) {
+        job.set("begin", sched::parseTimeSpec(opts.beginText, clusterNow(ctx)).value_or(ctx.now));
+    }
+    if (opts.timeMin) {
+        job.set("time_min", *opts.timeMin);
+    }
+    if (opts.exclusive) {
+        job.set("exclusive", true);
+    }
+    if (!opts.nodeList.empty()) {
+        job.set("node_list", proto::stringList(opts.nodeList));
+    }
+    if (!opts.excludeNodes.empty()) {
+        job.set("exclude", proto::stringList(opts.excludeNodes));
+    }
+    if (opts.ntasksPerNode) {
+        job.set("ntasks_per_node", *opts.ntasksPerNode);
+    }
+    encodeGpus(job, opts);
+    if (opts.testOnly) {
+        job.set("test_only", true);
+    }
+    return std::nullopt;
+}
+
+// sbatch --wait (sbatch.c _job_wait()): asks until every record of the job (an array's tasks
+// too) is finished; the exit status is the largest of their exit codes, 1 for one ended by a
+// signal. Slurm asks every 2 s, then less often; this asks sooner, then every second.
+int waitForJob(std::int64_t jobId, const Context &ctx)
+{
+    Json request = Json::object();
+    request.set("op", "jobs");
+    Json ids = Json::array();
+    ids.push(jobId);
+    request.set("job_ids", std::move(ids));
+    int pauseMs = 100;
+    while (true) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
+        pauseMs = std::min(1000, pauseMs * 2);
+        auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+        if (!reply || !(*reply)["ok"].toBool(true)) {
+            *ctx.err << "sbatch: error: Currently unable to load job state information, "
+                        "retrying: Unable to contact slurm controller (connect failure)\n";
+            continue;
+        }
+        const auto &jobs = (*reply)["jobs"].items();
+        if (jobs.empty()) {
+            *ctx.err << "sbatch: error: Job " << jobId
+                     << " no longer found and exit code not found\n";
+            return 0;
+        }
+        int code = 0;
+        bool complete = true;
+        for (const auto &job : jobs) {
+            auto state = sched::parseJobState(job["state"].toString());
+            if (!state || !sched::isFinished(*state)) {
+                complete = false;
+                break;
+            }
+            code = std::max(code,
+                job["exit_signal"].toInt() != 0 ? 1 : static_cast<int>(job["exit_code"].toInt()));
+        }
+        if (complete) {
+            return code;
+        }
+    }
+}
+
+// sbatch --test-only: Slurm's slurm_job_will_run() answer, on stderr.
+Outcome testOnlyOutcome(const Json &reply)
+{
+    const std::int64_t start = reply["planned_start"].toInt();
+    std::string line = "sbatch: Job " + std::to_string(reply["job_id"].toInt()) + " to start at "
+        + sched::formatTimestamp(start) + " using " + std::to_string(reply["num_cpus"].toInt())
+        + " processors on nodes " + sched::compressHostlist(reply["nodes"].toStringList())
+        + " in partition " + reply["partition"].toString() + "\n";
+    return Outcome{{}, std::move(line), 0};
+}
+
+// The line slurmctld sends before "Batch job submission failed: <error>" when it can name the
+// cause: the partition it does not know, or a node too small for the memory or the CPUs asked
+// per node. Empty when Slurm has none (a node list or an exclusion that leaves no node).
+std::string submitFailureCause(const std::string &error, const Json &job, Context &ctx)
+{
+    std::string loadError;
+    const auto cluster = loadClusterView(ctx, loadError);
+    const std::string requested = job["partition"].toString();
+    if (error == "Invalid partition name specified") {
+        for (const std::string &name : splitList(requested)) {
+            if (!cluster || !cluster->partition(name)) {
+                return "invalid partition specified: " + name;
+            }
+        }
+        return {};
+    }
+    if (error != "Requested node configuration is not available" || !cluster) {
+        return {};
+    }
+    const PartitionView *partition = nullptr;
+    for (const PartitionView &p : cluster->partitions) {
+        if (requested.empty() ? p.isDefault : splitList(requested).front() == p.name) {
+            partition = &p;
+        }
+    }
+    int maxCpus = 0;
+    std::int64_t maxMemory = 0;
+    for (const NodeView &node : cluster->nodes) {
+        if (!partition
+            || std::find(partition->nodes.begin(), partition->nodes.end(), node.name)
+                != partition->nodes.end()) {
+            maxCpus = std::max(maxCpus, node.cpus);
+            maxMemory = std::max(maxMemory, node.memory);
+        }
+    }
+    const std::int64_t cpusPerTask = job["cpus_per_task"].toInt();
+    const std::int64_t tasksPerNode
+        = job["ntasks_per_node"].isNumber() ? job["ntasks_per_node"].toInt() : 1;
+    if (cpusPerTask * tasksPerNode > maxCpus) {
+        return "CPU count per node can not be satisfied";
+    }
+    if ((job["mem_per_node"].isNumber() && job["mem_per_node"].toInt() > maxMemory)
+        || (job["mem_per_cpu"].isNumber() && job["mem_per_cpu"].toInt() > maxMemory)) {
+        return "Memory specification can not be satisfied";
+    }
+    return {};
+}
+
+// "sbatch: error: <cause>\n", or nothing without a cause.
+std::string causeLine(const std::string &cause)
+{
+    return cause.empty() ? std::string() : errorLine(kProgram, cause);
+}
+
+} // namespace
+
+int Sbatch::run()
+{
+    auto finish = [this](const Outcome &outcome) {
+        *m_ctx.out << outcome.out;
+        *m_ctx.err << outcome.err;
+        return outcome.exitCode;
+    };
+
+    // First pass, as Slurm's process_options_first_pass(): the whole command line, in order.
+    const ParseResult cli
+        = parseOptions(optionTable(), m_ctx.args, kProgram, Ordering::StopAtOperand);
+    JobOptions early;
+    for (const auto &option : cli.options) {
+        if (auto end = apply(early, *option.def, option.value, Source::CommandLine, m_ctx)) {
+            return finish(*end);
+        }
+    }
+    if (!cli.ok()) {
+        return finish(Outcome{{}, cli.error + std::string(kTryHelp), kExitBadOption});
+    }
+    if (early.wrap && !cli.operands.empty()) {
+        return finish(failure("Script arguments not permitted with --wrap option", kExitError));
+    }
+
+    // The script.
+    std::string script;
+    std::string command = "(null)";
+    std::string defaultName = "sbatch";
+    if (early.wrap) {
+        script = wrapScript(*early.wrap);
+        defaultName = "wrap";
+    } else if (cli.operands.empty()) {
+        script = m_ctx.readStdin ? m_ctx.readStdin() : std::string();
+    } else {
+        const std::string &name = cli.operands.front();
+        auto path = resolveScript(name, early.chdir.value_or(m_ctx.cwd), m_ctx);
+        auto text = path ? readFile(*path) : std::nullopt;
+        if (!text) {
+            return finish(failure("Unable to open file " + path.value_or(name), kExitError));
+        }
+        script = std::move(*text);
+        command = *path;
+        defaultName = baseName(*path);
+    }
+    if (auto problems = scriptProblems(script); !problems.empty()) {
+        return finish(Outcome{{}, problems, kExitError});
+    }
+
+    // Second pass: #SBATCH lines, then SBATCH_* variables, then the command line again.
+    JobOptions opts;
+    const auto words = sched::parseDirectives(script);
+    const ParseResult directives
+        = parseOptions(optionTable(), words, kProgram, Ordering::StopAtOperand);
+    for (const auto &option : directives.options) {
+        if (isEarlyPassOption(option.def->id)) {
+            continue;
+        }
+        if (auto end = apply(opts, *option.def, option.value, Source::Directive, m_ctx)) {
+            return finish(*end);
+        }
+    }
+    if (!directives.ok()) {
+        return finish(Outcome{{}, directives.error + std::string(kTryHelp), kExitBadOption});
+    }
+    if (!directives.operands.empty()) {
+        return finish(
+            failure("Invalid directive found in batch script: " + directives.operands.front(),
+                kExitBadOption));
+    }
+    if (!early.ignorePbs && !opts.ignorePbs) { // #PBS and #BSUB lines, as Slurm maps them
+        const ForeignDirectives foreign = foreignDirectives(script);
+        for (const MappedOption &option : foreign.options) {
+            if (auto end
+                = apply(opts, *findOption(option.id), option.value, Source::Directive, m_ctx)) {
+                return finish(*end);
+            }
+        }
+        if (foreign.error) {
+            return finish(*foreign.error);
+        }
+    }
+    if (auto end = applyEnvironment(opts, m_ctx)) {
+        return finish(*end);
+    }
+    for (const auto &option : cli.options) {
+        if (!isEarlyPassOption(option.def->id)) {
+            apply(opts, *option.def, option.value, Source::CommandLine, m_ctx);
+        }
+    }
+    if (early.quiet && (early.verbose || opts.verbose)) {
+        return finish(failure("don't specify both --verbose (-v) and --quiet (-Q)", kExitError));
+    }
+    if (auto end = settleMemory(opts)) {
+        return finish(*end);
+    }
+    if (opts.nodes == 0) { // slurmctld's refusal (it also uses up a job id there)
+        return finish(
+            failure("Batch job submission failed: Node count specification invalid", kExitError));
+    }
+
+    // The request.
+    const std::string workDir = opts.chdir.value_or(m_ctx.cwd);
+    auto fullPath = [&workDir](const std::optional<std::string> &path) {
+        return path ? absolutePath(*path, workDir) : std::string();
+    };
+    Json job = Json::object();
+    job.set("name", opts.jobName.value_or(defaultName));
+    job.set("user", m_ctx.user.name);
+    job.set("uid", static_cast<std::int64_t>(m_ctx.user.uid));
+    job.set("gid", static_cast<std::int64_t>(m_ctx.user.gid));
+    job.set("account", opts.account.value_or(""));
+    job.set("partition", opts.partition.value_or(""));
+    job.set("qos", opts.qos.value_or(""));
+    job.set("work_dir", workDir);
+    job.set("script", script);
+    job.set("command", command);
+    job.set("argv",
+        proto::stringList(cli.operands.empty()
+                ? std::vector<std::string>{}
+                : std::vector<std::string>(cli.operands.begin() + 1, cli.operands.end())));
+    job.set("env", proto::stringList(exportedEnvironment(opts.exportSpec, m_ctx)));
+    job.set("std_out", fullPath(opts.stdOut));
+    job.set("std_err", fullPath(opts.stdErr));
+    job.set("std_in", opts.stdIn ? fullPath(opts.stdIn) : std::string("/dev/null"));
+    if (opts.openAppend) {
+        job.set("open_mode", "append");
+    }
+    if (!opts.signal.empty()) {
+        job.set("signal", opts.signal);
+    }
+    if (opts.requeue) {
+        job.set("requeue", *opts.requeue);
+    }
+    if (opts.timeLimit) {
+        job.set("time_limit", *opts.timeLimit);
+    }
+    job.set("nodes", opts.nodes.value_or(1));
+    // As sbatch's option check does: --ntasks-per-node without -n asks for that many tasks
+    // on each of the -N nodes, and the job has a task count (SLURM_NTASKS).
+    const bool perNodeCount = !opts.ntasks && opts.ntasksPerNode;
+    job.set("ntasks",
+        perNodeCount ? *opts.ntasksPerNode * opts.nodes.value_or(1) : opts.ntasks.value_or(1));
+    job.set("cpus_per_task", opts.cpusPerTask.value_or(1));
+    job.set("ntasks_given", opts.ntasks.has_value() || perNodeCount);
+    job.set("cpus_per_task_given", opts.cpusPerTask.has_value());
+    if (opts.mem) {
+        job.set("mem_per_node", *opts.mem);
+    }
+    if (opts.memPerCpu) {
+        job.set("mem_per_cpu", *opts.memPerCpu);
+    }
+    job.set("submit_host", m_ctx.hostname);
+    job.set("hold", opts.hold);
+    job.set("nice", opts.nice);
+    if (opts.comment) {
+        job.set("comment", *opts.comment);
+    }
+    if (auto end = encodeSchedulerRequests(job, opts, m_ctx)) {
+        return finish(*end);
+    }
+    if (m_ctx.quotaWarnings && !opts.testOnly) {
+        // The storage node's word, before the job goes: it may fail writing its output there.
+        for (const std::string &warning : m_ctx.quotaWarnings()) {
+            *m_ctx.err << "sbatch: warning: " << warning << '\n';
+        }
+    }
+    Json request = Json::object();
+    request.set("op", "submit");
+    request.set("job", std::move(job));
+
+    auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
+    if (!reply && opts.testOnly) {
+        return finish(Outcome{{},
+            "allocation failure: Unable to contact slurm controller (connect failure)\n",
+            kExitError});
+    }
+    if (reply && opts.testOnly && !(*reply)["ok"].toBool()) {
+        const std::string error = (*reply)["error"].toString();
+        return finish(Outcome{{},
+            causeLine(submitFailureCause(error, request["job"], m_ctx))
+                + "allocation failure: " + error + "\n",
+            kExitError});
+    }
+    if (!reply) {
+        return finish(failure("Batch job submission failed: Unable to contact slurm controller "
+                              "(connect failure)",
+            kExitError));
+    }
+    if (!(*reply)["ok"].toBool()) {
+        const std::string error = (*reply)["error"].toString();
+        Outcome failed = failure("Batch job submission failed: " + error, kExitError);
+        failed.err = causeLine(submitFailureCause(error, request["job"], m_ctx)) + failed.err;
+        return finish(failed);
+    }
+    if (opts.testOnly) {
+        return finish(testOnlyOutcome(*reply));
+    }
+    if (!early.quiet) {
+        const std::string id = std::to_string((*reply)["job_id"].toInt());
+        *m_ctx.out << (opts.parsable ? id : "Submitted batch job " + id) << '\n';
+    }
+    if (opts.wait) {
+        m_ctx.out->flush();
+        return waitForJob((*reply)["job_id"].toInt(), m_ctx);
+    }
+    return 0;
+}
+
+} // namespace mc::cmd

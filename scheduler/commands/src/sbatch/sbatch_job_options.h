@@ -1,0 +1,74 @@
+#pragma once
+// sbatch's options as one submission sees them, and how each option word, SBATCH_* variable and
+// #SBATCH directive changes them, with Slurm's checks and messages.
+
+#include "../shared/outcome.h"
+#include "mc/cmd/context.h"
+#include "mc/cmd/option_parser.h"
+#include "mc/sched/memory.h"
+#include "mc/sched/time_format.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mc::cmd::sbatch {
+
+inline constexpr std::string_view kProgram = "sbatch";
+inline constexpr int kExitError = 1; // Slurm's error_exit
+inline constexpr int kExitBadOption = 255; // Slurm's exit(-1) after an option error
+
+// Where an option came from; --mem and --mem-per-cpu conflict unless one is from the
+// environment (Slurm's _validate_memory_options()).
+enum class Source { CommandLine, Directive, Environment };
+
+// "sbatch: error: <message>" with `exitCode`.
+Outcome failure(std::string_view message, int exitCode);
+
+struct JobOptions {
+    std::optional<std::string> account, chdir, stdErr, stdIn, stdOut, jobName, partition;
+    std::optional<std::string> exportSpec, wrap;
+    std::optional<std::string> comment; // --comment, as given
+    std::optional<sched::Seconds> timeLimit; // kInfinite for --time=0 or UNLIMITED
+    std::optional<sched::MiB> mem, memPerCpu;
+    Source memSource = Source::CommandLine, memPerCpuSource = Source::CommandLine;
+    std::optional<int> cpusPerTask, ntasks, nodes;
+    std::int64_t nice = 0;
+    bool hold = false, parsable = false, quiet = false, verbose = false;
+    std::optional<std::string> qos; // --qos: checked by the controller against the QOS table
+    bool wait = false; // -W: sbatch returns when the job ends, with its exit code
+    bool openAppend = false; // --open-mode=append
+    std::string signal; // --signal, normalized "[B:]<number>@<seconds>"
+    std::optional<bool> requeue; // --requeue / --no-requeue
+    // Scheduler requests (issue #3/#6), sent as the contract's submit fields.
+    std::string array, dependency, constraint; // as given; the controller checks them
+    std::string beginText; // --begin as given; sbatch resolves it on the cluster's clock
+    std::optional<sched::Seconds> timeMin;
+    bool exclusive = false, testOnly = false;
+    bool ignorePbs = false; // --ignore-pbs: #PBS and #BSUB lines are not read
+    std::vector<std::string> nodeList, excludeNodes; // expanded hostlists
+    std::optional<int> ntasksPerNode;
+    std::optional<int> gpusPerNode; // --gres=gpu:N, --gpus-per-node=N
+    bool gpusPerNodeGiven = false; // the last of the two was --gpus-per-node
+    std::optional<int> gpus; // --gpus=N over the job (the controller spreads it)
+    std::optional<int> gpusPerTask, cpusPerGpu; // --gpus-per-task, --cpus-per-gpu
+    std::optional<sched::MiB> memPerGpu; // --mem-per-gpu
+    Source memPerGpuSource = Source::CommandLine;
+    std::string gpuType; // the type named by a GPU option ("a100"); empty: any
+    bool badGres = false; // malformed, or a GRES other than gpu: refused by sbatch itself
+};
+
+// Applies one option (`arg` as given, nullopt when none); returns how the run ends when the
+// option ends it: --help/--usage/--version, an unsupported option, a malformed value.
+std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
+    const std::optional<std::string> &arg, Source source, const Context &ctx);
+
+// Applies the SBATCH_* variables of the caller's environment. A flag variable sets its option
+// when empty, "yes" or a non-zero number, as Slurm's slurm_process_option() reads it.
+std::optional<Outcome> applyEnvironment(JobOptions &opts, const Context &ctx);
+
+// Slurm's _validate_memory_options(): --mem and --mem-per-cpu both set outside the environment
+// are fatal; one set there wins over the environment's other one.
+std::optional<Outcome> settleMemory(JobOptions &opts);
+
+} // namespace mc::cmd::sbatch

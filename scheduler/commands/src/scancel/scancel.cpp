@@ -1,0 +1,408 @@
+#include "mc/cmd/scancel.h"
+
+#include "../shared/help_texts.h"
+#include "../shared/outcome.h"
+#include "../shared/text.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
+#include "mc/sched/job_state.h"
+#include "scancel_options.h"
+
+#include <algorithm>
+#include <csignal>
+#include <ostream>
+
+namespace mc::cmd {
+namespace {
+
+using namespace scancel;
+using proto::Json;
+using sched::JobState;
+
+constexpr std::string_view kProgram = "scancel";
+
+// Slurm's error numbers that scancel tells apart; the exit status is the number modulo 256.
+constexpr std::int64_t kConnectionError = 1001; // SLURM_COMMUNICATIONS_CONNECTION_ERROR
+constexpr std::int64_t kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
+constexpr std::int64_t kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
+constexpr std::int64_t kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
+
+struct Settings {
+    std::optional<std::string> account, name, partition, qos, userName, nodelist;
+    std::optional<JobState> state;
+    std::optional<int> signal;
+    bool batch = false; // -b: the batch shell alone
+    bool full = false; // -f: the batch shell, its children and the steps
+    int verbose = 0;
+    std::vector<std::string> jobIds; // as given: "36", "36_2", "36_[1-3]"
+
+    bool hasFilter() const
+    {
+        return account || name || partition || qos || userName || nodelist || state;
+    }
+};
+
+std::int64_t errnoOf(const Json &result)
+{
+    if (result["errno"].isInt()) {
+        return result["errno"].toInt();
+    }
+    const std::string message = result["error"].toString();
+    if (message == "Invalid job id specified") {
+        return kInvalidJobId;
+    }
+    if (message == "Access/permission denied") {
+        return kAccessDenied;
+    }
+    if (message == "Job/step already completing or completed") {
+        return kAlreadyDone;
+    }
+    return 1;
+}
+
+std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Context &ctx)
+{
+    const OptionDef &def = *option.def;
+    const std::string value = option.value.value_or("");
+    switch (def.id) {
+    case kHelp:
+        return Outcome{std::string(scancelHelp()), {}, 0};
+    case kUsage:
+        return Outcome{std::string(scancelUsage()), {}, 0};
+    case kVersion:
+        return Outcome{std::string(kSlurmVersion), {}, 0};
+    case kAccount:
+        s.account = toLower(value);
+        break;
+    case kName:
+        s.name = value;
+        break;
+    case kMe:
+        s.userName = std::to_string(ctx.user.uid);
+        break;
+    case kNodelist:
+        s.nodelist = value;
+        break;
+    case kPartition:
+        s.partition = value;
+        break;
+    case kQos:
+        s.qos = toLower(value);
+        break;
+    case kQuiet:
+        s.verbose = -1;
+        break;
+    case kBatch:
+        s.batch = true;
+        break;
+    case kFull:
+        s.full = true;
+        break;
+    case kSignal:
+        s.signal = signalNumber(value);
+        if (!s.signal) {
+            return Outcome{{}, "Unknown job signal: " + value + "\n", 1};
+        }
+        break;
+    case kState:
+        s.state = sched::parseJobState(value);
+        if (!s.state) {
+            return Outcome{{},
+                "Invalid job state specified: " + value
+                    + "\nValid job states are PENDING, RUNNING, and SUSPENDED\n",
+                1};
+        }
+        break;
+    case kUser:
+        s.userName = value;
+        break;
+    case kVerbose:
+        ++s.verbose;
+        break;
+    default:
+        break; // --ctld, --hurry: nothing to do here
+    }
+    return std::nullopt;
+}
+
+// Job ids as scancel reads them: "36", "36,37", array tasks "36_2" and "36_[1-3,5]" (a
+// comma inside brackets belongs to the task list); job steps are not supported.
+std::optional<Outcome> readJobIds(Settings &s, const std::vector<std::string> &operands)
+{
+    for (const auto &operand : operands) {
+        for (const std::string &word : splitJobIdList(operand)) {
+            if (word.find('.') != std::string::npos
+                && sched::parseJobIdSpec(word.substr(0, word.find('.')))) {
+                return Outcome{{},
+                    errorLine(
+                        kProgram, "job steps (" + word + ") are not supported by minicluster"),
+                    1};
+            }
+            if (!sched::parseJobIdSpec(word)) {
+                return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
+            }
+            s.jobIds.push_back(word);
+        }
+    }
+    return std::nullopt;
+}
+
+// Whether `job` (a record of the jobs reply) is one that `word` names: its id, its array's id,
+// or one of the tasks named.
+bool names(const std::string &word, const Json &job)
+{
+    const auto spec = sched::parseJobIdSpec(word);
+    if (!spec) {
+        return false;
+    }
+    const auto id = static_cast<std::uint32_t>(job["job_id"].toInt());
+    const auto array = static_cast<std::uint32_t>(job["array_job_id"].toInt());
+    if (spec->tasks.empty()) {
+        return id == spec->job || array == spec->job;
+    }
+    if (array != spec->job) {
+        return false;
+    }
+    // A started task has its id; the array's pending record lists the rest ("3-10%2").
+    const auto held = sched::parseArraySpec(job["array_task_str"].toString());
+    std::vector<std::uint32_t> tasks = held ? held->taskIds : std::vector<std::uint32_t>{};
+    if (job["array_task_id"].isNumber() && !held) {
+        tasks = {static_cast<std::uint32_t>(job["array_task_id"].toInt())};
+    }
+    return std::any_of(tasks.begin(), tasks.end(), [&](std::uint32_t t) {
+        return std::binary_search(spec->tasks.begin(), spec->tasks.end(), t);
+    });
+}
+
+bool isActive(JobState state)
+{
+    return state == JobState::Pending || state == JobState::Running || state == JobState::Suspended;
+}
+
+bool matches(const Settings &s, const Json &job, std::uint32_t uid)
+{
+    auto state = sched::parseJobState(job["state"].toString());
+    if (!state || !isActive(*state)) {
+        return false;
+    }
+    if ((s.account && job["account"].toString() != *s.account)
+        || (s.name && job["name"].toString() != *s.name)
+        || (s.partition && job["partition"].toString() != *s.partition)
+        || (s.qos && job["qos"].toString() != *s.qos) || (s.state && *state != *s.state)
+        || (s.userName && job["uid"].toInt(-1) != uid)) {
+        return false;
+    }
+    if (s.nodelist) {
+        const auto wanted = sched::expandHostlist(*s.nodelist).value_or(std::vector<std::string>{});
+        const auto nodes = job["nodes"].toStringList();
+        return std::any_of(nodes.begin(), nodes.end(), [&](const std::string &n) {
+            return std::find(wanted.begin(), wanted.end(), n) != wanted.end();
+        });
+    }
+    return true;
+}
+
+std::string filterSummary(const Settings &s)
+{
+    std::string summary;
+    auto add = [&summary](std::string_view key, const std::optional<std::string> &value) {
+        if (value) {
+            summary += std::string(key) + "=" + *value + " ";
+        }
+    };
+    add("account", s.account);
+    add("job_name", s.name);
+    add("nodelist", s.nodelist);
+    add("partition", s.partition);
+    add("qos", s.qos);
+    if (s.state) {
+        summary += "state=" + std::string(sched::longName(*s.state)) + " ";
+    }
+    add("user_name", s.userName);
+    return summary;
+}
+
+} // namespace
+
+int Scancel::run()
+{
+    Settings s;
+    auto fromEnv = [this](std::string_view name) {
+        return m_ctx.getenv(name);
+    };
+    if (auto v = fromEnv("SCANCEL_ACCOUNT")) {
+        s.account = toLower(*v);
+    }
+    s.name = fromEnv("SCANCEL_NAME");
+    s.partition = fromEnv("SCANCEL_PARTITION");
+    if (auto v = fromEnv("SCANCEL_QOS")) {
+        s.qos = toLower(*v);
+    }
+    if (auto v = fromEnv("SCANCEL_STATE")) {
+        s.state = sched::parseJobState(*v);
+        if (!s.state) {
+            return deliver(m_ctx,
+                Outcome{{},
+                    "Unrecognized SCANCEL_STATE value: " + *v
+                        + "\nValid job states are PENDING, RUNNING, and SUSPENDED\n",
+                    1});
+        }
+    }
+    s.userName = fromEnv("SCANCEL_USER");
+    if (auto v = fromEnv("SCANCEL_VERBOSE")) {
+        s.verbose = (equalsIgnoreCase(*v, "true") || equalsIgnoreCase(*v, "T")) ? 1 : 0;
+    }
+
+    const ParseResult cli = parseOptions(optionTable(), m_ctx.args, kProgram);
+    if (auto end = applyOptions(
+            cli, kProgram, [&](const ParsedOption &option) { return apply(s, option, m_ctx); })) {
+        return deliver(m_ctx, *end);
+    }
+    if (auto end = readJobIds(s, cli.operands)) {
+        return deliver(m_ctx, *end);
+    }
+    std::uint32_t uid = 0;
+    if (s.userName) {
+        auto user = m_ctx.lookupUser ? m_ctx.lookupUser(*s.userName) : std::nullopt;
+        if (!user) {
+            return deliver(
+                m_ctx, Outcome{{}, errorLine(kProgram, "Invalid user name: " + *s.userName), 1});
+        }
+        uid = user->uid;
+    }
+    if (!s.hasFilter() && s.jobIds.empty()) {
+        return deliver(
+            m_ctx, Outcome{{}, errorLine(kProgram, "No job identification provided"), 1});
+    }
+
+    std::string err;
+    std::int64_t rc = 0;
+    auto say = [&](std::string_view line) {
+        if (s.verbose >= 0) {
+            err += line;
+        }
+    };
+    std::vector<std::string> targets = s.jobIds;
+    if (s.hasFilter() || s.signal) {
+        // Slurm loads the jobs first, drops ids it does not know, then filters.
+        Json query = Json::object();
+        query.set("op", "jobs");
+        auto jobs = m_ctx.controller ? m_ctx.controller(query) : std::nullopt;
+        if (!jobs || !(*jobs)["ok"].toBool()) {
+            return deliver(m_ctx,
+                Outcome{{},
+                    "slurm_load_jobs error: "
+                        + (jobs ? (*jobs)["error"].toString()
+                                : "Unable to contact slurm controller (connect failure)")
+                        + "\n",
+                    1});
+        }
+        // Each job to signal, as it is named: its id, or the tasks asked for ("12_3").
+        std::vector<std::string> pending, others;
+        std::vector<std::string> known;
+        for (const auto &job : (*jobs)["jobs"].items()) {
+            const auto word = std::find_if(s.jobIds.begin(), s.jobIds.end(),
+                [&job](const std::string &w) { return names(w, job); });
+            auto state = sched::parseJobState(job["state"].toString());
+            if ((!s.jobIds.empty() && word == s.jobIds.end()) || !state
+                || sched::isFinished(*state)) {
+                continue;
+            }
+            const bool tasks = word != s.jobIds.end() && word->find('_') != std::string::npos;
+            if (word != s.jobIds.end()) {
+                known.push_back(*word);
+            }
+            if (!s.hasFilter() || matches(s, job, uid)) {
+                auto &list = *state == JobState::Pending ? pending : others;
+                const std::string target = tasks ? *word : std::to_string(job["job_id"].toInt());
+                if (std::find(list.begin(), list.end(), target) == list.end()) {
+                    list.push_back(target);
+                }
+            }
+        }
+        for (const auto &word : s.jobIds) {
+            if (std::find(known.begin(), known.end(), word) == known.end()) {
+                say(errorLine(
+                    kProgram, "Kill job error on job id " + word + ": Invalid job id specified"));
+                rc = std::max<std::int64_t>(rc, 1);
+            }
+        }
+        targets.clear();
+        for (const auto *list : {&pending, &others}) {
+            for (const std::string &target : *list) {
+                if (std::find(targets.begin(), targets.end(), target) == targets.end()) {
+                    targets.push_back(target);
+                }
+            }
+        }
+        if (targets.empty() && s.hasFilter() && s.verbose > 0) {
+            err += errorLine(
+                kProgram, "No active jobs match ALL job filters, including: " + filterSummary(s));
+        }
+    }
+
+    std::optional<Json> reply;
+    if (!targets.empty()) {
+        Json request = Json::object();
+        request.set("op", "cancel");
+        Json ids = Json::array();
+        for (const auto &target : targets) { // a job id as a number, array tasks as named
+            if (target.find('_') == std::string::npos) {
+                ids.push(parseLeadingInteger(target));
+            } else {
+                ids.push(target);
+            }
+        }
+        request.set("job_ids", std::move(ids));
+        request.set("user", m_ctx.user.name);
+        if (s.signal) {
+            request.set("signal", *s.signal);
+        }
+        // Who gets a signal other than SIGKILL (man scancel): the steps only by default (the
+        // controller's default too), the batch shell alone with --batch, the batch shell, its
+        // children and the steps with --full (which wins over --batch).
+        if (s.full || s.batch) {
+            request.set("scope", s.full ? "full" : "batch");
+        }
+        reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
+    }
+    const int signal = s.signal.value_or(SIGKILL);
+    for (const auto &idText : targets) {
+        if (s.verbose > 0) {
+            err += "scancel: "
+                + (s.signal ? "Signal " + std::to_string(signal) + " to job " + idText
+                            : "Terminating job " + idText)
+                + "\n";
+        }
+        std::int64_t code = 0;
+        std::string message;
+        if (!reply) {
+            code = kConnectionError;
+            message = "Unable to contact slurm controller (connect failure)";
+        } else if (!(*reply)["ok"].toBool()) {
+            code = errnoOf(*reply);
+            message = (*reply)["error"].toString();
+        } else {
+            for (const auto &result : (*reply)["results"].items()) {
+                const std::string named = result["job"].isString()
+                    ? result["job"].toString()
+                    : std::to_string(result["job_id"].toInt());
+                if (named == idText) {
+                    code = errnoOf(result);
+                    message = result["error"].toString();
+                }
+            }
+        }
+        if (code == 0) {
+            continue;
+        }
+        const bool expected = code == kAlreadyDone || code == kInvalidJobId;
+        if (s.verbose > 0 || (!expected && s.verbose >= 0)) {
+            err += errorLine(kProgram, "Kill job error on job id " + idText + ": " + message);
+        }
+        rc = std::max(rc, (expected && signal == SIGKILL) ? 0 : code);
+    }
+    return deliver(m_ctx, Outcome{{}, err, static_cast<int>(rc % 256)});
+}
+
+} // namespace mc::cmd

@@ -1,0 +1,392 @@
+#include "mc/cmd/scontrol.h"
+
+#include "../shared/cluster_view.h"
+#include "../shared/help_texts.h"
+#include "../shared/outcome.h"
+#include "../shared/text.h"
+#include "mc/cmd/option_parser.h"
+#include "mc/sched/hostlist.h"
+#include "scontrol_actions.h"
+#include "scontrol_config.h"
+#include "scontrol_options.h"
+#include "scontrol_records.h"
+
+#include <algorithm>
+#include <array>
+#include <ostream>
+
+namespace mc::cmd {
+namespace {
+
+using proto::Json;
+using namespace scontrol;
+
+constexpr std::string_view kProgram = "scontrol";
+
+enum Opt : int {
+    kAll = 1,
+    kDetails,
+    kFederation,
+    kFuture,
+    kHelp,
+    kHide,
+    kJson,
+    kLocal,
+    kClusters,
+    kOneLiner,
+    kQuiet,
+    kSibling,
+    kUid,
+    kUsage,
+    kVerbose,
+    kVersion,
+    kYaml,
+};
+
+constexpr ArgKind kNo = ArgKind::None;
+constexpr ArgKind kReq = ArgKind::Required;
+constexpr bool kRefused = false;
+
+// Slurm 22.05's scontrol table.
+constexpr std::array kOptions{
+    OptionDef{"all", 'a', kNo, kAll},
+    OptionDef{"details", 'd', kNo, kDetails},
+    OptionDef{"federation", 0, kNo, kFederation, kRefused},
+    OptionDef{"future", 'F', kNo, kFuture},
+    OptionDef{"help", 'h', kNo, kHelp},
+    OptionDef{"hide", 0, kNo, kHide},
+    OptionDef{"local", 0, kNo, kLocal},
+    OptionDef{"cluster", 'M', kReq, kClusters, kRefused},
+    OptionDef{"clusters", 0, kReq, kClusters, kRefused},
+    OptionDef{"oneliner", 'o', kNo, kOneLiner},
+    OptionDef{"quiet", 'Q', kNo, kQuiet},
+    OptionDef{"sibling", 0, kNo, kSibling, kRefused},
+    OptionDef{"uid", 'u', kReq, kUid, kRefused},
+    OptionDef{"usage", 0, kNo, kUsage},
+    OptionDef{"verbose", 'v', kNo, kVerbose, kRefused},
+    OptionDef{"version", 'V', kNo, kVersion},
+};
+
+struct Settings {
+    bool oneLiner = false;
+    bool quiet = false;
+    int details = 0;
+};
+
+// Slurm matches keywords case-insensitively, abbreviated to at least `minimum` letters.
+bool keyword(std::string_view word, std::string_view full, std::size_t minimum = 3)
+{
+    return word.size() >= std::min(minimum, full.size()) && word.size() <= full.size()
+        && equalsIgnoreCase(word, full.substr(0, word.size()));
+}
+
+Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string> &ids)
+{
+    Json request = Json::object();
+    request.set("op", "jobs");
+    if (!ids.empty()) {
+        Json list = Json::array();
+        for (const auto &id : ids) {
+            const std::int64_t value = parseLeadingInteger(id);
+            if (value <= 0) {
+                return {{}, "Invalid job id specified\n", 1};
+            }
+            list.push(value);
+        }
+        request.set("job_ids", std::move(list));
+    }
+    auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    if (!reply) {
+        return {
+            {}, "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n", 1};
+    }
+    if (!(*reply)["ok"].toBool()) {
+        return {{}, "slurm_load_jobs error: " + (*reply)["error"].toString() + "\n", 1};
+    }
+    std::vector<const Json *> jobs;
+    for (const auto &job : (*reply)["jobs"].items()) {
+        jobs.push_back(&job);
+    }
+    if (jobs.empty()) {
+        if (!ids.empty()) {
+            return {{}, "slurm_load_jobs error: Invalid job id specified\n", 1};
+        }
+        return {"No jobs in the system\n", {}, 0};
+    }
+    std::sort(jobs.begin(), jobs.end(), [](const Json *a, const Json *b) {
+        return (*a)["job_id"].toInt() < (*b)["job_id"].toInt();
+    });
+    const std::int64_t now = (*reply)["now"].toInt(ctx.now);
+    std::string out;
+    for (const Json *job : jobs) {
+        out += render(jobRecord(*job, now, s.details), s.oneLiner);
+    }
+    return {out, {}, 0};
+}
+
+Outcome showNodes(Context &ctx, const Settings &s, const std::vector<std::string> &args)
+{
+    std::string error;
+    auto view = loadClusterView(ctx, error);
+    if (!view) {
+        return {{}, "slurm_load_node error: " + error + "\n", 1};
+    }
+    std::vector<std::string> names;
+    for (const auto &arg : args) {
+        auto expanded = sched::expandHostlist(arg);
+        if (!expanded) {
+            return {"Node " + arg + " not found\n", {}, 1}; // stdout, as Slurm
+        }
+        names.insert(names.end(), expanded->begin(), expanded->end());
+    }
+    std::string out;
+    if (names.empty()) {
+        for (const auto &n : view->nodes) {
+            out += render(nodeRecord(n, *view), s.oneLiner);
+        }
+        return {out, {}, 0};
+    }
+    bool missing = false;
+    for (const auto &name : names) {
+        if (const NodeView *n = view->node(name)) {
+            out += render(nodeRecord(*n, *view), s.oneLiner);
+        } else {
+            out += "Node " + name + " not found\n"; // stdout, as Slurm
+            missing = true;
+        }
+    }
+    return {out, {}, missing ? 1 : 0};
+}
+
+Outcome showPartitions(Context &ctx, const Settings &s, const std::vector<std::string> &args)
+{
+    std::string error;
+    auto view = loadClusterView(ctx, error);
+    if (!view) {
+        return {{}, "slurm_load_partitions error: " + error + "\n", 1};
+    }
+    std::string out;
+    for (const auto &p : view->partitions) {
+        if (args.empty() || std::find(args.begin(), args.end(), p.name) != args.end()) {
+            out += render(partitionRecord(p, *view), s.oneLiner);
+        }
+    }
+    if (out.empty() && !args.empty()) {
+        return {"Partition " + args.front() + " not found\n", {}, 1}; // stdout, as Slurm
+    }
+    if (out.empty()) {
+        return {"No partitions in the system\n", {}, 0};
+    }
+    return {out, {}, 0};
+}
+
+Outcome showConfig(Context &ctx, const std::vector<std::string> &args)
+{
+    Json request = Json::object();
+    request.set("op", "ping");
+    auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    if (!reply) {
+        return {{},
+            "slurm_load_ctl_conf error: Unable to contact slurm controller (connect failure)\n", 1};
+    }
+    ConfigFacts facts;
+    facts.slurmConf = ctx.readSlurmConf ? ctx.readSlurmConf().value_or("") : "";
+    facts.confPath = ctx.getenv("SLURM_CONF").value_or("");
+    facts.clusterName = (*reply)["cluster_name"].toString();
+    facts.hostname = sched::parseSlurmConf(facts.slurmConf).config.controlMachine;
+    facts.now = (*reply)["now"].toInt(ctx.now);
+    facts.bootTime = (*reply)["boot_time"].toInt(0);
+    facts.nextJobId = (*reply)["next_job_id"].toInt(0);
+    facts.lookupUser = ctx.lookupUser;
+    const std::string text = configText(facts);
+    if (args.empty()) {
+        return {text, {}, 0};
+    }
+    std::string out;
+    std::size_t start = text.find('\n') + 1;
+    while (start < text.size()) {
+        const std::size_t end = text.find('\n', start);
+        const std::string line = text.substr(start, end - start);
+        const std::string key = line.substr(0, line.find(' '));
+        for (const auto &arg : args) {
+            if (equalsIgnoreCase(key, arg)) {
+                out += line + "\n";
+            }
+        }
+        start = end + 1;
+    }
+    return {out, {}, 0};
+}
+
+Outcome showHostnames(Context &ctx, const std::vector<std::string> &args, bool expand, bool sorted)
+{
+    std::string list;
+    if (args.empty()) {
+        auto env = ctx.getenv("SLURM_JOB_NODELIST");
+        if (!env) {
+            return {{}, errorLine(kProgram, "Must specify hostlist or set SLURM_JOB_NODELIST"), 1};
+        }
+        list = *env;
+    } else {
+        for (const auto &arg : args) {
+            list += (list.empty() ? "" : ",") + arg;
+        }
+    }
+    auto names = sched::expandHostlist(list);
+    if (!names) {
+        return {{}, "Invalid hostlist: " + list + "\n", 1};
+    }
+    if (expand) {
+        std::string out;
+        for (const auto &name : *names) {
+            out += name + "\n";
+        }
+        return {out, {}, 0};
+    }
+    if (sorted) {
+        std::sort(names->begin(), names->end());
+    }
+    return {sched::compressHostlist(*names) + "\n", {}, 0};
+}
+
+Outcome ping(Context &ctx)
+{
+    std::string host = "localhost";
+    if (auto conf = ctx.readSlurmConf ? ctx.readSlurmConf() : std::nullopt) {
+        host = sched::parseSlurmConf(*conf).config.controlMachine;
+    }
+    Json request = Json::object();
+    request.set("op", "ping");
+    auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    const bool up = reply && (*reply)["ok"].toBool();
+    return {"Slurmctld(primary) at " + host + " is " + (up ? "UP" : "DOWN") + "\n", {}, up ? 0 : 1};
+}
+
+Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &words)
+{
+    if (words.size() < 2) {
+        return {{}, "too few arguments for keyword:show\n", 1};
+    }
+    const std::string &entity = words[1];
+    const std::vector<std::string> args(words.begin() + 2, words.end());
+    if (keyword(entity, "jobs", 1) || keyword(entity, "jobid")) {
+        return showJobs(ctx, s, args);
+    }
+    if (keyword(entity, "nodes", 1) || keyword(entity, "nodename")) {
+        return showNodes(ctx, s, args);
+    }
+    if (keyword(entity, "partitions", 1) || keyword(entity, "partitionname")) {
+        return showPartitions(ctx, s, args);
+    }
+    if (keyword(entity, "configuration", 1)) {
+        return showConfig(ctx, args);
+    }
+    if (equalsIgnoreCase(entity, "hostnames")) {
+        return showHostnames(ctx, args, true, false);
+    }
+    if (equalsIgnoreCase(entity, "hostlist")) {
+        return showHostnames(ctx, args, false, false);
+    }
+    if (equalsIgnoreCase(entity, "hostlistsorted")) {
+        return showHostnames(ctx, args, false, true);
+    }
+    if (keyword(entity, "steps")) {
+        return showSteps(ctx, s.oneLiner, args);
+    }
+    static constexpr std::array kKnown{"aliases", "assoc_mgr", "bbstat", "burstbuffer", "daemons",
+        "dwstat", "federation", "frontend", "licenses", "reservations", "slurmd", "topology"};
+    for (const char *known : kKnown) {
+        if (keyword(entity, known)) {
+            return notSupported(kProgram, "show " + std::string(known));
+        }
+    }
+    return {{}, "invalid entity:" + entity + " for keyword:show \n", 1}; // sic: the space
+}
+
+} // namespace
+
+std::span<const OptionDef> scontrol::optionTable()
+{
+    return kOptions;
+}
+
+int Scontrol::run()
+{
+    Settings s;
+    const ParseResult cli = parseOptions(scontrol::optionTable(), m_ctx.args, kProgram);
+    auto apply = [&s](const ParsedOption &option) -> std::optional<Outcome> {
+        switch (option.def->id) {
+        case kHelp:
+        case kUsage:
+            return Outcome{std::string(scontrolHelp()), {}, 0};
+        case kVersion:
+            return Outcome{std::string(kSlurmVersion), {}, 0};
+        case kDetails:
+            ++s.details;
+            break;
+        case kOneLiner:
+            s.oneLiner = true;
+            break;
+        case kQuiet:
+            s.quiet = true;
+            break;
+        default: // --all, --future, --hide, --local: no hidden partitions or future nodes here
+            break;
+        }
+        return std::nullopt;
+    };
+    if (auto end = applyOptions(cli, kProgram, apply)) {
+        return deliver(m_ctx, *end);
+    }
+    const auto &words = cli.operands;
+    if (words.empty()) {
+        return deliver(m_ctx, notSupported(kProgram, "Interactive mode"));
+    }
+    const std::string &command = words.front();
+    if (keyword(command, "show")) {
+        return deliver(m_ctx, show(m_ctx, s, words));
+    }
+    if (keyword(command, "ping")) {
+        return deliver(m_ctx, ping(m_ctx));
+    }
+    if (keyword(command, "version")) {
+        return deliver(m_ctx, {std::string(kSlurmVersion), {}, 0});
+    }
+    if (keyword(command, "help")) {
+        return deliver(m_ctx, {std::string(scontrolHelp()), {}, 0});
+    }
+    const std::vector<std::string> rest(words.begin() + 1, words.end());
+    if (equalsIgnoreCase(command, "hold")) {
+        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Admin, rest));
+    }
+    if (equalsIgnoreCase(command, "uhold") || equalsIgnoreCase(command, "holdu")) {
+        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::User, rest));
+    }
+    if (equalsIgnoreCase(command, "release")) {
+        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Release, rest));
+    }
+    if (equalsIgnoreCase(command, "requeue")) {
+        return deliver(m_ctx, requeueJobs(m_ctx, false, rest));
+    }
+    if (equalsIgnoreCase(command, "requeuehold")) {
+        return deliver(m_ctx, requeueJobs(m_ctx, true, rest));
+    }
+    if (keyword(command, "update")) {
+        return deliver(m_ctx, update(m_ctx, rest));
+    }
+    if (keyword(command, "exit", 4) || keyword(command, "quit", 4)) {
+        return deliver(m_ctx, {});
+    }
+    static constexpr std::array kChanging{"abort", "cancel_reboot", "create", "delete", "errnumstr",
+        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure", "resume",
+        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "suspend", "takeover", "token",
+        "top", "wait_job", "write", "cluster", "completing"};
+    for (const char *known : kChanging) {
+        if (equalsIgnoreCase(command, known)) {
+            return deliver(m_ctx, notSupported(kProgram, known));
+        }
+    }
+    return deliver(m_ctx, {{}, "invalid keyword: " + command + "\n", 1});
+}
+
+} // namespace mc::cmd

@@ -1,0 +1,416 @@
+#include "scontrol_actions.h"
+
+#include "../shared/text.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
+#include "mc/sched/time_format.h"
+
+#include <array>
+#include <optional>
+
+namespace mc::cmd::scontrol {
+namespace {
+
+using proto::Json;
+
+constexpr std::string_view kProgram = "scontrol";
+constexpr std::string_view kNoController = "Unable to contact slurm controller (connect failure)";
+
+struct JobIds {
+    std::vector<std::string> ids; // "112", "43_3", "43_[1-3]"
+    std::optional<Outcome> problem;
+};
+
+// "112", "112,113", "112 113", array tasks "43_3" and "43_[1-3,5]".
+JobIds parseJobIds(const std::vector<std::string> &args, std::string_view command)
+{
+    JobIds result;
+    for (const auto &arg : args) {
+        for (const auto &word : splitJobIdList(arg)) {
+            if (!sched::parseJobIdSpec(word)) {
+                result.problem = Outcome{{}, "Invalid job id specified for job " + word + "\n", 1};
+                return result;
+            }
+            result.ids.push_back(word);
+        }
+    }
+    if (result.ids.empty()) {
+        result.problem
+            = Outcome{{}, "too few arguments for keyword:" + std::string(command) + "\n", 1};
+    }
+    return result;
+}
+
+// A job id for the controller: a number, or array tasks as written.
+Json idValue(const std::string &id)
+{
+    return id.find('_') == std::string::npos ? Json(parseLeadingInteger(id)) : Json(id);
+}
+
+Json idList(const std::vector<std::string> &ids)
+{
+    Json list = Json::array();
+    for (const auto &id : ids) {
+        list.push(idValue(id));
+    }
+    return list;
+}
+
+// Per-job failures of a `results` reply, "<error> for job <id>" each; the last error's text.
+std::string jobFailures(const Json &reply, std::string &lastError)
+{
+    std::string err;
+    for (const auto &result : reply["results"].items()) {
+        lastError = result["error"].toString();
+        const std::string job = result["job"].isString() ? result["job"].toString()
+                                                         : std::to_string(result["job_id"].toInt());
+        err += lastError + " for job " + job + "\n";
+    }
+    return err;
+}
+
+std::optional<Json> call(Context &ctx, const Json &request)
+{
+    return ctx.controller ? ctx.controller(request) : std::nullopt;
+}
+
+// A job field of scontrol update: its Slurm keyword, minimum abbreviation, and `fields` name.
+struct UpdateKey {
+    std::string_view keyword;
+    std::string_view field;
+};
+
+// What a job's owner may change with scontrol update (Slurm lets users lower limits, rename,
+// move pending jobs, change dependencies and begin times; the controller judges each).
+constexpr std::array kJobKeys{
+    UpdateKey{"TimeLimit", "time_limit"},
+    UpdateKey{"TimeMin", "time_min"},
+    UpdateKey{"Nice", "nice"},
+    UpdateKey{"Partition", "partition"},
+    UpdateKey{"JobName", "name"},
+    UpdateKey{"Name", "name"},
+    UpdateKey{"NumNodes", "num_nodes"},
+    UpdateKey{"ReqNodes", "num_nodes"},
+    UpdateKey{"Dependency", "dependency"},
+    UpdateKey{"StartTime", "begin"},
+    UpdateKey{"BeginTime", "begin"},
+    UpdateKey{"ArrayTaskThrottle", "array_task_throttle"},
+    UpdateKey{"Features", "constraint"},
+    UpdateKey{"Comment", "comment"},
+};
+
+// Keys of Slurm's scontrol update job that minicluster does not model.
+constexpr std::array kUnmodelledJobKeys{"NumTasks", "ReqProcs", "NumCPUs", "MinCPUsNode",
+    "MinMemoryNode", "MinMemoryCPU", "Account", "QOS", "ReqNodeList", "NodeList", "ExcNodeList",
+    "Priority", "Requeue", "ReqCores", "ReqSockets", "ReqThreads", "Contiguous", "CoreSpec",
+    "Deadline", "DelayBoot", "EligibleTime", "EndTime", "Gres", "Licenses", "MailType", "MailUser",
+    "MinTmpDiskNode", "Reboot", "Reservation", "Shared", "OverSubscribe", "SiteFactor", "StdOut",
+    "SwitchES", "TRES", "TresPerNode", "UserId", "WCKey", "WorkDir", "Admincomment", "Prefer",
+    "ClusterFeatures", "Container"};
+
+const UpdateKey *findJobKey(std::string_view key)
+{
+    for (const auto &k : kJobKeys) {
+        if (equalsIgnoreCase(key, k.keyword)) {
+            return &k;
+        }
+    }
+    return nullptr;
+}
+
+// The value of one update field as the controller takes it; an Outcome for a bad value.
+std::optional<Outcome> jobFieldValue(
+    const UpdateKey &key, const std::string &value, const Context &ctx, Json &fields)
+{
+    const std::string field(key.field);
+    auto bad = [&key]() {
+        return Outcome{{}, "Invalid " + std::string(key.keyword) + " value\n", 1};
+    };
+    if (field == "time_limit" || field == "time_min") {
+        if (!value.empty() && (value[0] == '+' || value[0] == '-')) {
+            return notSupported(
+                kProgram, std::string(key.keyword) + "=+/-<time> (relative change)");
+        }
+        auto limit = sched::parseTimeLimit(value);
+        if (!limit) {
+            return bad();
+        }
+        fields.set(field, field == "time_limit" && *limit == 0 ? sched::kInfinite : *limit);
+    } else if (field == "nice" || field == "num_nodes" || field == "num_tasks"
+        || field == "array_task_throttle") {
+        auto number = parseInteger(value);
+        if (!number || (field != "nice" && *number < 0)) {
+            return bad();
+        }
+        fields.set(field, *number);
+    } else if (field == "begin") {
+        auto when = sched::parseTimeSpec(value, clusterNow(ctx));
+        if (!when) {
+            return bad();
+        }
+        fields.set(field, *when);
+    } else {
+        fields.set(field, value);
+    }
+    return std::nullopt;
+}
+
+Outcome updateJob(Context &ctx, const std::string &jobIdText,
+    const std::vector<std::pair<std::string, std::string>> &pairs)
+{
+    if (!sched::parseJobIdSpec(jobIdText)) {
+        return {{}, "Invalid job id specified for job " + jobIdText + "\n", 1};
+    }
+    Json fields = Json::object();
+    for (const auto &[key, value] : pairs) {
+        if (const UpdateKey *k = findJobKey(key)) {
+            if (auto problem = jobFieldValue(*k, value, ctx, fields)) {
+                return *problem;
+            }
+            continue;
+        }
+        for (const char *unmodelled : kUnmodelledJobKeys) {
+            if (equalsIgnoreCase(key, unmodelled)) {
+                return notSupported(kProgram, "scontrol update " + std::string(unmodelled) + "=");
+            }
+        }
+        return {{},
+            "Update of this parameter is not supported: " + key + "=" + value + "\n"
+                + "Request aborted\n",
+            1};
+    }
+    if (fields.size() == 0) {
+        return {{}, "No changes specified\n", 1};
+    }
+    Json request = Json::object();
+    request.set("op", "update");
+    request.set("job_id", idValue(jobIdText));
+    request.set("user", ctx.user.name);
+    request.set("fields", std::move(fields));
+    auto reply = call(ctx, request);
+    if (!reply) {
+        return {{}, "slurm_update error: " + std::string(kNoController) + "\n", 1};
+    }
+    if (!(*reply)["ok"].toBool()) {
+        return {{}, (*reply)["error"].toString() + " for job " + jobIdText + "\n", 1};
+    }
+    return {};
+}
+
+Outcome updateNode(Context &ctx, const std::string &names,
+    const std::vector<std::pair<std::string, std::string>> &pairs)
+{
+    std::string state;
+    std::string reason;
+    for (const auto &[key, value] : pairs) {
+        if (equalsIgnoreCase(key, "State")) {
+            state = toLower(value);
+        } else if (equalsIgnoreCase(key, "Reason")) {
+            reason = value;
+        } else {
+            return notSupported(kProgram, "scontrol update NodeName " + key + "=");
+        }
+    }
+    if (state.empty()) {
+        return {{}, "No changes specified\n", 1};
+    }
+    if (state == "undrain") {
+        state = "resume";
+    }
+    if (state != "drain" && state != "resume" && state != "down" && state != "fail") {
+        return notSupported(kProgram, "node State=" + state);
+    }
+    if (reason.empty() && (state == "drain" || state == "down" || state == "fail")) {
+        return {
+            {}, "You must specify a reason when DOWNING or DRAINING a node. Request denied\n", 1};
+    }
+    auto expanded = sched::expandHostlist(names);
+    if (!expanded) {
+        return {{}, "slurm_update error: Invalid node name specified\n", 1};
+    }
+    for (const auto &node : *expanded) {
+        Json request = Json::object();
+        request.set("op", "node_update");
+        request.set("node", node);
+        request.set("state", state);
+        request.set("reason", reason);
+        request.set("user", ctx.user.name);
+        auto reply = call(ctx, request);
+        if (!reply) {
+            return {{}, "slurm_update error: " + std::string(kNoController) + "\n", 1};
+        }
+        if (!(*reply)["ok"].toBool()) {
+            return {{}, "slurm_update error: " + (*reply)["error"].toString() + "\n", 1};
+        }
+    }
+    return {};
+}
+
+std::string orNull(const std::string &text)
+{
+    return text.empty() ? "(null)" : text;
+}
+
+} // namespace
+
+Outcome holdJobs(Context &ctx, HoldKind kind, const std::vector<std::string> &args)
+{
+    const std::string_view command = kind == HoldKind::Admin ? "hold"
+        : kind == HoldKind::User                             ? "uhold"
+                                                             : "release";
+    JobIds ids = parseJobIds(args, command);
+    if (ids.problem) {
+        return *ids.problem;
+    }
+    Json request = Json::object();
+    request.set("op", kind == HoldKind::Release ? "release" : "hold");
+    request.set("job_ids", idList(ids.ids));
+    request.set("user", ctx.user.name);
+    if (kind != HoldKind::Release) {
+        // `scontrol hold` by an operator is an admin hold; by the owner it is a user hold, as
+        // `uhold` always is. The controller decides who is an operator.
+        request.set("admin", kind == HoldKind::Admin);
+    }
+    auto reply = call(ctx, request);
+    if (!reply) {
+        return {{}, "slurm_suspend error: " + std::string(kNoController) + "\n", 1};
+    }
+    std::string lastError;
+    std::string err = jobFailures(*reply, lastError);
+    if (!(*reply)["ok"].toBool() && err.empty()) {
+        lastError = (*reply)["error"].toString();
+    }
+    if (lastError.empty()) {
+        return {};
+    }
+    return {{}, err + "slurm_suspend error: " + lastError + "\n", 1};
+}
+
+Outcome requeueJobs(Context &ctx, bool hold, const std::vector<std::string> &args)
+{
+    JobIds ids = parseJobIds(args, hold ? "requeuehold" : "requeue");
+    if (ids.problem) {
+        return *ids.problem;
+    }
+    Json request = Json::object();
+    request.set("op", "requeue");
+    request.set("job_ids", idList(ids.ids));
+    request.set("user", ctx.user.name);
+    request.set("hold", hold);
+    auto reply = call(ctx, request);
+    if (!reply) {
+        return {{}, "slurm_requeue error: " + std::string(kNoController) + "\n", 1};
+    }
+    std::string lastError;
+    std::string err = jobFailures(*reply, lastError);
+    if (!(*reply)["ok"].toBool() && err.empty()) {
+        err = (*reply)["error"].toString() + "\n";
+    }
+    return {{}, err, err.empty() ? 0 : 1};
+}
+
+Outcome update(Context &ctx, const std::vector<std::string> &args)
+{
+    std::vector<std::pair<std::string, std::string>> pairs;
+    std::string jobId;
+    std::string nodeNames;
+    for (const auto &arg : args) {
+        const std::size_t eq = arg.find('=');
+        if (eq == std::string::npos) {
+            return {{}, "Invalid input: " + arg + "\nRequest aborted\n", 1};
+        }
+        const std::string key = arg.substr(0, eq);
+        const std::string value = arg.substr(eq + 1);
+        if (equalsIgnoreCase(key, "JobId")) {
+            jobId = value;
+        } else if (equalsIgnoreCase(key, "NodeName")) {
+            nodeNames = value;
+        } else {
+            pairs.emplace_back(key, value);
+        }
+    }
+    if (!jobId.empty()) {
+        return updateJob(ctx, jobId, pairs);
+    }
+    if (!nodeNames.empty()) {
+        return updateNode(ctx, nodeNames, pairs);
+    }
+    static constexpr std::array kOtherEntities{"PartitionName", "ReservationName", "FrontendName",
+        "SuspendExcNodes", "SuspendExcParts", "SuspendExcStates", "StepId"};
+    for (const auto &[key, value] : pairs) {
+        for (const char *entity : kOtherEntities) {
+            if (equalsIgnoreCase(key, entity)) {
+                return notSupported(kProgram, "scontrol update " + std::string(entity) + "=");
+            }
+        }
+    }
+    if (args.empty()) {
+        return {{}, "too few arguments for keyword:update\n", 1};
+    }
+    return {{},
+        "No valid entity in update command\nInput line must include \"NodeName\", "
+        "\"PartitionName\", \"Reservation\", \"JobId\", \"SuspendExcNodes\", "
+        "\"SuspendExcParts\", \"SuspendExcStates\" or \"StepId\"\n",
+        1};
+}
+
+Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &args)
+{
+    Json request = Json::object();
+    request.set("op", "steps");
+    Json ids = Json::array();
+    std::string wantedStep;
+    for (const auto &arg : args) {
+        std::string_view rest;
+        const std::int64_t id = parseLeadingInteger(arg, &rest);
+        if (id <= 0 || (!rest.empty() && rest.front() != '.')) {
+            return {{}, "Invalid job id specified\n", 1};
+        }
+        ids.push(id);
+        if (!rest.empty()) {
+            wantedStep = std::string(rest.substr(1));
+        }
+    }
+    if (ids.size() > 0) {
+        request.set("job_ids", std::move(ids));
+    }
+    auto reply = call(ctx, request);
+    if (!reply) {
+        return {{}, "slurm_get_job_steps error: " + std::string(kNoController) + "\n", 1};
+    }
+    if (!(*reply)["ok"].toBool()) {
+        return {{}, "slurm_get_job_steps error: " + (*reply)["error"].toString() + "\n", 1};
+    }
+    const std::string separator = oneLiner ? " " : "\n   ";
+    std::string out;
+    for (const auto &step : (*reply)["steps"].items()) {
+        const std::string stepId = step["step_id"].toString();
+        if (!wantedStep.empty() && stepId != wantedStep) {
+            continue;
+        }
+        const std::int64_t cpus = step["num_cpus"].toInt(1);
+        const std::int64_t start = step["start_time"].toInt();
+        const auto nodes = step["nodes"].toStringList();
+        const std::int64_t limit = step["time_limit"].toInt(sched::kInfinite);
+        out += "StepId=" + std::to_string(step["job_id"].toInt()) + "." + stepId + " UserId="
+            + std::to_string(step["uid"].toInt()) + " StartTime=" + sched::formatTimestamp(start)
+            + " TimeLimit=" + sched::formatHms(limit) + separator + "State="
+            + step["state"].toString("RUNNING") + " Partition=" + step["partition"].toString()
+            + " NodeList=" + sched::compressHostlist(nodes) + separator
+            + "Nodes=" + std::to_string(nodes.size()) + " CPUs=" + std::to_string(cpus) + " Tasks="
+            + std::to_string(step["ntasks"].toInt(1)) + " Name=" + step["name"].toString()
+            + " Network=(null)" + separator + "TRES=" + orNull(step["tres"].toString()) + separator
+            + "ResvPorts=(null)" + separator + "CPUFreqReq=Default Dist=Block" + separator
+            + "SrunHost:Pid=" + step["srun_host"].toString("(null)") + ":"
+            + std::to_string(step["srun_pid"].toInt()) + "\n";
+        if (!oneLiner) {
+            out += "\n";
+        }
+    }
+    if (out.empty()) {
+        return {"No job steps in the system\n", {}, 0};
+    }
+    return {out, {}, 0};
+}
+
+} // namespace mc::cmd::scontrol

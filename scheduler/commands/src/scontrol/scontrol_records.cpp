@@ -1,0 +1,362 @@
+#include "scontrol_records.h"
+
+#include "../shared/text.h"
+#include "mc/sched/gres.h"
+#include "mc/sched/hostlist.h"
+#include "mc/sched/job_state.h"
+#include "mc/sched/memory.h"
+#include "mc/sched/slurm_version.h"
+#include "mc/sched/time_format.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <sys/utsname.h>
+
+namespace mc::cmd::scontrol {
+namespace {
+
+using proto::Json;
+
+std::string str(std::int64_t n)
+{
+    return std::to_string(n);
+}
+
+std::string stamp(std::int64_t epoch)
+{
+    return sched::formatTimestamp(epoch); // "Unknown" for 0
+}
+
+std::string orNull(const std::string &text)
+{
+    return text.empty() ? std::string("(null)") : text;
+}
+
+std::string cpuList(int cpus)
+{
+    return cpus <= 1 ? std::string("0") : "0-" + str(cpus - 1);
+}
+
+std::string osText()
+{
+    utsname u{};
+    if (uname(&u) != 0) {
+        return "Linux";
+    }
+    return std::string(u.sysname) + " " + u.release + " " + u.version;
+}
+
+std::string archText()
+{
+    utsname u{};
+    return uname(&u) == 0 ? std::string(u.machine) : std::string("x86_64");
+}
+
+// ",gres/gpu=N" of a GPU job's TRES (N for the whole job: held, or asked for while pending).
+std::string gpuTres(const Json &job)
+{
+    const std::int64_t gpus = job["gpus_req"].toInt();
+    return gpus > 0 ? ",gres/gpu=" + str(gpus) : std::string();
+}
+
+// scontrol -d's GRES of one node of the job, "gpu:a100:2(IDX:0-1)"; "" without GPUs there.
+std::string nodeGres(const Json &job, std::size_t node)
+{
+    const auto nodes = job["gpu_ids"].items();
+    if (node >= nodes.size() || nodes[node].items().empty()) {
+        return {};
+    }
+    std::vector<int> ids;
+    for (const auto &id : nodes[node].items()) {
+        ids.push_back(static_cast<int>(id.toInt()));
+    }
+    const std::string type = job["gpu_alloc_type"].toString();
+    return "gpu:" + sched::gpuCountText(type, static_cast<int>(ids.size()))
+        + "(IDX:" + sched::gpuIndexRanges(ids) + ")";
+}
+
+// JOB_GRES=: the GPUs of the whole job, "gpu:a100:2"; (null) without.
+std::string jobGres(const Json &job)
+{
+    const std::int64_t gpus = job["gpus_req"].toInt();
+    return gpus > 0
+        ? "gpu:" + sched::gpuCountText(job["gpu_alloc_type"].toString(), static_cast<int>(gpus))
+        : std::string("(null)");
+}
+
+} // namespace
+
+std::string stdioPath(const Json &job, const std::string &pattern, bool isInput)
+{
+    if (pattern.empty()) {
+        return isInput ? std::string("/dev/null") : stdioPath(job, "slurm-%j.out", false);
+    }
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] != '%' || i + 1 >= pattern.size()) {
+            out += pattern[i];
+            continue;
+        }
+        const char c = pattern[++i];
+        if (c == 'j' || c == 'A' || c == 'J') {
+            out += str(job["job_id"].toInt());
+        } else if (c == 'x') {
+            out += job["name"].toString();
+        } else if (c == 'u') {
+            out += job["user"].toString();
+        } else if (c == 'a') {
+            out += "4294967294";
+        } else if (c == '%') {
+            out += '%';
+        } else {
+            out += '%';
+            out += c;
+        }
+    }
+    return absolutePath(out, job["work_dir"].toString());
+}
+
+std::string render(const Record &record, bool oneLiner)
+{
+    std::string text;
+    for (std::size_t i = 0; i < record.size(); ++i) {
+        if (oneLiner) {
+            text += (i ? " " : "") + record[i];
+        } else {
+            text += (i ? "   " : "") + record[i] + "\n";
+        }
+    }
+    text += "\n";
+    return text;
+}
+
+Record jobRecord(const Json &job, std::int64_t now, int detail)
+{
+    const std::string state = job["state"].toString();
+    const std::int64_t submit = job["submit_time"].toInt();
+    // A job held from its submission has never been eligible: Slurm prints Unknown.
+    const std::string reason = job["reason"].toString();
+    const bool heldPending = sched::heldPending(state, reason);
+    const std::int64_t eligible = heldPending ? 0 : job["eligible_time"].toInt(submit);
+    const std::int64_t start = job["start_time"].toInt();
+    const std::int64_t end = job["end_time"].toInt();
+    const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
+    const bool pending = state == "PENDING";
+    const bool running = state == "RUNNING" || state == "SUSPENDED" || state == "COMPLETING";
+    std::int64_t runTime = 0;
+    if (running && start > 0) {
+        runTime = std::max<std::int64_t>(0, now - start);
+    } else if (!pending && start > 0 && end >= start) {
+        runTime = end - start;
+    }
+    std::int64_t endTime = end;
+    if ((running || pending) && limit != sched::kInfinite && start > 0) {
+        endTime = start + limit; // pending: the expected end, as Slurm shows it
+    }
+    const bool accrues = !pending
+        || (reason != "BeginTime" && reason != "Dependency" && reason.rfind("JobHeld", 0) != 0);
+    const std::string user = job["user"].toString();
+    const auto nodes = job["nodes"].toStringList();
+    const std::string nodeList = sched::compressHostlist(nodes);
+    const int numNodes = static_cast<int>(job["num_nodes"].toInt(1));
+    const int numCpus = static_cast<int>(job["num_cpus"].toInt(1));
+    const std::int64_t mem = job["min_memory"].toInt();
+    const bool perCpu = job["mem_per_cpu"].toBool();
+    const std::int64_t totalMem = perCpu ? mem * numCpus : mem * numNodes;
+    const std::string command = job["command"].toString();
+
+    Record r;
+    std::string array;
+    if (const std::int64_t arrayJob = job["array_job_id"].toInt(); arrayJob > 0) {
+        array = "ArrayJobId=" + str(arrayJob) + " ArrayTaskId=";
+        if (job["array_task_id"].isNumber()) {
+            array += str(job["array_task_id"].toInt()) + " ";
+        } else {
+            const std::string tasks = job["array_task_str"].toString();
+            const std::size_t percent = tasks.find('%');
+            array += tasks + " ArrayTaskThrottle="
+                + (percent == std::string::npos ? "0" : tasks.substr(percent + 1)) + " ";
+        }
+    }
+    r.push_back(
+        "JobId=" + str(job["job_id"].toInt()) + " " + array + "JobName=" + job["name"].toString());
+    r.push_back("UserId=" + user + "(" + str(job["uid"].toInt()) + ") GroupId=" + user + "("
+        + str(job["gid"].toInt(job["uid"].toInt())) + ") MCS_label=N/A");
+    r.push_back("Priority=" + str(job["priority"].toInt()) + " Nice=" + str(job["nice"].toInt())
+        + " Account=" + job["account"].toString() + " QOS=" + job["qos"].toString("normal"));
+    r.push_back("JobState=" + state + " Reason=" + reason
+        + " Dependency=" + orNull(job["dependency"].toString()));
+    r.push_back("Requeue=1 Restarts=" + str(job["restarts"].toInt())
+        + " BatchFlag=1 Reboot=0 ExitCode=" + str(job["exit_code"].toInt()) + ":"
+        + str(job["exit_signal"].toInt()));
+    if (detail > 0) {
+        r.push_back("DerivedExitCode=0:0");
+    }
+    r.push_back("RunTime=" + sched::formatHms(runTime) + " TimeLimit=" + sched::formatHms(limit)
+        + " TimeMin="
+        + (job["time_min"].toInt() > 0 ? sched::formatHms(job["time_min"].toInt())
+                                       : std::string("N/A")));
+    r.push_back("SubmitTime=" + stamp(submit) + " EligibleTime=" + stamp(eligible));
+    r.push_back("AccrueTime=" + (accrues ? stamp(eligible) : std::string("Unknown")));
+    r.push_back("StartTime=" + stamp(start) + " EndTime=" + stamp(endTime) + " Deadline=N/A");
+    const std::int64_t lastEval = job["last_sched_eval"].toInt(pending ? submit : start);
+    r.push_back(
+        "SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + stamp(lastEval) + " Scheduler=Main");
+    r.push_back("Partition=" + job["partition"].toString() + " AllocNode:Sid="
+        + job["submit_host"].toString("localhost") + ":" + str(job["submit_sid"].toInt()));
+    r.push_back("ReqNodeList=" + orNull(sched::compressHostlist(job["req_nodes"].toStringList()))
+        + " ExcNodeList=" + orNull(sched::compressHostlist(job["exc_nodes"].toStringList())));
+    r.push_back("NodeList=" + nodeList);
+    if (!nodes.empty()) {
+        r.push_back("BatchHost=" + job["batch_host"].toString(nodes.front()));
+    }
+    r.push_back("NumNodes=" + str(numNodes) + " NumCPUs=" + str(numCpus)
+        + " NumTasks=" + str(job["num_tasks"].toInt(1))
+        + " CPUs/Task=" + str(job["cpus_per_task"].toInt(1)) + " ReqB:S:C:T=0:0:*:*");
+    r.push_back("TRES=cpu=" + str(numCpus) + ",mem=" + sched::formatMemory(totalMem)
+        + ",node=" + str(numNodes) + ",billing=" + str(numCpus) + gpuTres(job));
+    r.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str(job["ntasks_per_node"].toInt())
+        + ":0:*:* CoreSpec=*");
+    if (detail > 0 && !nodes.empty()) {
+        r.push_back("JOB_GRES=" + jobGres(job));
+        const int perNode = numCpus / std::max(1, static_cast<int>(nodes.size()));
+        const std::int64_t memPerNode = perCpu ? mem * perNode : mem;
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            r.push_back("  Nodes=" + nodes[i] + " CPU_IDs=" + cpuList(perNode)
+                + " Mem=" + str(memPerNode) + " GRES=" + nodeGres(job, i));
+        }
+    }
+    r.push_back("MinCPUsNode=" + str(job["cpus_per_task"].toInt(1))
+        + (perCpu ? " MinMemoryCPU=" : " MinMemoryNode=") + sched::formatMemory(mem)
+        + " MinTmpDiskNode=0");
+    r.push_back("Features=" + orNull(job["constraint"].toString()) + " DelayBoot=00:00:00");
+    r.push_back(std::string("OverSubscribe=") + (job["exclusive"].toBool() ? "NO" : "OK")
+        + " Contiguous=0 Licenses=(null) Network=(null)");
+    r.push_back("Command=" + orNull(command));
+    r.push_back("WorkDir=" + job["work_dir"].toString());
+    if (job["comment"].isString()) {
+        r.push_back("Comment=" + job["comment"].toString() + " "); // Slurm's trailing space
+    }
+    const std::string errPattern = job["std_err"].toString();
+    r.push_back("StdErr="
+        + stdioPath(job, errPattern.empty() ? job["std_out"].toString() : errPattern, false));
+    r.push_back("StdIn=" + stdioPath(job, job["std_in"].toString(), true));
+    r.push_back("StdOut=" + stdioPath(job, job["std_out"].toString(), false));
+    r.push_back("Power=");
+    // The GPU requests, each in the field of the option that asked (slurm_sprint_job_info()).
+    const std::string gres = job["gres"].toString();
+    const std::pair<const char *, std::string> perTres[] = {
+        {"CpusPerTres=", job["cpus_per_tres"].toString()},
+        {"MemPerTres=", job["mem_per_tres"].toString()},
+        {"TresPerJob=", job["tres_per_job"].toString()},
+        {"TresPerNode=", gres.empty() ? gres : "gres:" + gres},
+        {"TresPerTask=", job["tres_per_task"].toString()},
+    };
+    for (const auto &[field, value] : perTres) {
+        if (!value.empty()) {
+            r.push_back(field + value);
+        }
+    }
+    r.push_back("");
+    return r;
+}
+
+Record nodeRecord(const NodeView &n, const ClusterView &)
+{
+    std::string partitions;
+    for (const auto &p : n.partitions) {
+        partitions += (partitions.empty() ? "" : ",") + p;
+    }
+    std::string features;
+    for (const auto &f : n.features) {
+        features += (features.empty() ? "" : ",") + f;
+    }
+    char load[32];
+    std::snprintf(load, sizeof load, "%.2f", static_cast<double>(n.allocCpus));
+    const std::string gres = nodeGres(n);
+    std::string allocTres;
+    if (n.allocCpus > 0 || n.allocMemory > 0) {
+        allocTres = "cpu=" + str(n.allocCpus) + ",mem=" + sched::formatMemory(n.allocMemory);
+    }
+    if (!n.gpuIds.empty()) {
+        allocTres += ",gres/gpu=" + str(static_cast<std::int64_t>(n.gpuIds.size()));
+    }
+
+    Record r;
+    r.push_back(
+        "NodeName=" + n.name + " Arch=" + archText() + " CoresPerSocket=" + str(n.cpus) + " ");
+    r.push_back("CPUAlloc=" + str(n.allocCpus) + " CPUEfctv=" + str(n.cpus)
+        + " CPUTot=" + str(n.cpus) + " CPULoad=" + load);
+    r.push_back("AvailableFeatures=" + orNull(features));
+    r.push_back("ActiveFeatures=" + orNull(features));
+    r.push_back("Gres=" + orNull(gres));
+    r.push_back("NodeAddr=" + n.name + " NodeHostName=" + n.name
+        + " Version=" + std::string(sched::kSlurmRelease));
+    r.push_back("OS=" + osText() + " ");
+    r.push_back("RealMemory=" + str(n.memory) + " AllocMem=" + str(n.allocMemory)
+        + " FreeMem=" + str(n.memory - n.allocMemory) + " Sockets=1 Boards=1");
+    r.push_back("State=" + scontrolNodeState(n)
+        + " ThreadsPerCore=1 TmpDisk=0 Weight=" + str(n.weight) + " Owner=N/A MCS_label=N/A");
+    r.push_back("Partitions=" + partitions + " ");
+    r.push_back("BootTime=None SlurmdStartTime=None");
+    r.push_back("LastBusyTime=Unknown");
+    r.push_back("CfgTRES=cpu=" + str(n.cpus) + ",mem=" + sched::formatMemory(n.memory)
+        + ",billing=" + str(n.cpus) + (n.gpus > 0 ? ",gres/gpu=" + str(n.gpus) : ""));
+    r.push_back("AllocTRES=" + allocTres);
+    r.push_back("CapWatts=n/a");
+    r.push_back("CurrentWatts=0 AveWatts=0");
+    r.push_back("ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s");
+    if (!n.reason.empty()) {
+        r.push_back("Reason=" + n.reason + " [" + (n.reasonUser.empty() ? "slurm" : n.reasonUser)
+            + "@" + stamp(n.reasonTime) + "]");
+    }
+    return r;
+}
+
+Record partitionRecord(const PartitionView &p, const ClusterView &view)
+{
+    int cpus = 0;
+    int gpus = 0;
+    std::int64_t memory = 0;
+    for (const auto &name : p.nodes) {
+        if (const NodeView *n = view.node(name)) {
+            cpus += n->cpus;
+            gpus += n->gpus;
+            memory += n->memory;
+        }
+    }
+    std::string accounts;
+    for (const auto &a : p.allowAccounts) {
+        accounts += (accounts.empty() ? "" : ",") + a;
+    }
+    std::string state = p.state;
+    std::transform(state.begin(), state.end(), state.begin(),
+        [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const std::string nodes = str(static_cast<std::int64_t>(p.nodes.size()));
+
+    Record r;
+    r.push_back("PartitionName=" + p.name);
+    r.push_back("AllowGroups=ALL AllowAccounts="
+        + (accounts.empty() ? std::string("ALL") : accounts) + " AllowQos=ALL");
+    r.push_back(std::string("AllocNodes=ALL Default=") + (p.isDefault ? "YES" : "NO") + " QoS=N/A");
+    r.push_back(
+        "DefaultTime=" + (p.defaultTime ? sched::formatHms(*p.defaultTime) : std::string("NONE"))
+        + " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO");
+    r.push_back("MaxNodes=" + (p.maxNodes ? str(*p.maxNodes) : std::string("UNLIMITED"))
+        + " MaxTime=" + sched::formatHms(p.maxTime)
+        + " MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED");
+    r.push_back("Nodes=" + sched::compressHostlist(p.nodes));
+    r.push_back("PriorityJobFactor=1 PriorityTier=" + str(p.priorityTier)
+        + " RootOnly=NO ReqResv=NO OverSubscribe=" + (p.exclusive ? "EXCLUSIVE" : "NO"));
+    r.push_back("OverTimeLimit=NONE PreemptMode=OFF");
+    r.push_back("State=" + state + " TotalCPUs=" + str(cpus) + " TotalNodes=" + nodes
+        + " SelectTypeParameters=NONE");
+    r.push_back("JobDefaults=(null)");
+    r.push_back("DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED");
+    r.push_back("TRES=cpu=" + str(cpus) + ",mem=" + sched::formatMemory(memory) + ",node=" + nodes
+        + ",billing=" + str(cpus) + (gpus > 0 ? ",gres/gpu=" + str(gpus) : ""));
+    return r;
+}
+
+} // namespace mc::cmd::scontrol

@@ -1,0 +1,1274 @@
+#include "srun_common.h"
+
+#include "../shared/text.h"
+#include "mc/proto/client.h"
+#include "mc/proto/socket.h"
+#include "mc/sched/gres.h"
+#include "mc/sched/hostlist.h"
+
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <poll.h>
+#include <pwd.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace mc::cmd::interactive {
+
+using proto::Json;
+
+namespace {
+
+constexpr ArgKind kNo = ArgKind::None;
+constexpr ArgKind kReq = ArgKind::Required;
+constexpr ArgKind kOpt = ArgKind::Optional;
+
+// Options both commands implement, then those of their man pages that minicluster refuses.
+constexpr std::array kSrunOptions{
+    OptionDef{"accel-bind", 0, kReq, kAccelBind},
+    OptionDef{"account", 'A', kReq, kAccount},
+    OptionDef{"acctg-freq", 0, kReq, kRefused, false},
+    OptionDef{"bb", 0, kReq, kRefused, false},
+    OptionDef{"bbf", 0, kReq, kRefused, false},
+    OptionDef{"bcast", 0, kOpt, kRefused, false},
+    OptionDef{"bcast-exclude", 0, kReq, kRefused, false},
+    OptionDef{"begin", 'b', kReq, kRefused, false},
+    OptionDef{"chdir", 'D', kReq, kChdir},
+    OptionDef{"cluster-constraint", 0, kReq, kRefused, false},
+    OptionDef{"clusters", 'M', kReq, kRefused, false},
+    OptionDef{"comment", 0, kReq, kRefused, false},
+    OptionDef{"compress", 0, kOpt, kRefused, false},
+    OptionDef{"constraint", 'C', kReq, kConstraint},
+    OptionDef{"container", 0, kReq, kRefused, false},
+    OptionDef{"contiguous", 0, kNo, kRefused, false},
+    OptionDef{"core-spec", 'S', kReq, kRefused, false},
+    OptionDef{"cores-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"cpu-bind", 0, kReq, kCpuBind},
+    OptionDef{"cpu_bind", 0, kReq, kCpuBind}, // the old spelling, which Open MPI's mpirun uses
+    OptionDef{"cpu-freq", 0, kReq, kRefused, false},
+    OptionDef{"cpus-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"cpus-per-task", 'c', kReq, kCpusPerTask},
+    OptionDef{"deadline", 0, kReq, kRefused, false},
+    OptionDef{"delay-boot", 0, kReq, kRefused, false},
+    OptionDef{"dependency", 'd', kReq, kRefused, false},
+    OptionDef{"disable-status", 'X', kNo, kRefused, false},
+    OptionDef{"distribution", 'm', kReq, kDistribution},
+    OptionDef{"epilog", 0, kReq, kRefused, false},
+    OptionDef{"error", 'e', kReq, kRefused, false},
+    OptionDef{"exact", 0, kNo, kExact},
+    OptionDef{"exclude", 'x', kReq, kExclude},
+    OptionDef{"exclusive", 0, kOpt, kExclusive},
+    OptionDef{"export", 0, kReq, kExport},
+    OptionDef{"extra-node-info", 'B', kReq, kRefused, false},
+    OptionDef{"gid", 0, kReq, kRefused, false},
+    OptionDef{"gpu-bind", 0, kReq, kRefused, false},
+    OptionDef{"gpu-freq", 0, kReq, kRefused, false},
+    OptionDef{"gpus", 'G', kReq, kGpus},
+    OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
+    OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
+    OptionDef{"gres", 0, kReq, kGres},
+    OptionDef{"gres-flags", 0, kReq, kRefused, false},
+    OptionDef{"help", 'h', kNo, kHelp},
+    OptionDef{"het-group", 0, kReq, kRefused, false},
+    OptionDef{"hint", 0, kReq, kHint},
+    OptionDef{"hold", 'H', kNo, kRefused, false},
+    OptionDef{"immediate", 'I', kOpt, kImmediate},
+    OptionDef{"input", 'i', kReq, kRefused, false},
+    OptionDef{"jobid", 0, kReq, kJobId},
+    OptionDef{"job-name", 'J', kReq, kJobName},
+    OptionDef{"kill-on-bad-exit", 'K', kOpt, kKillOnBadExit},
+    OptionDef{"label", 'l', kNo, kLabel},
+    OptionDef{"licenses", 'L', kReq, kRefused, false},
+    OptionDef{"mail-type", 0, kReq, kRefused, false},
+    OptionDef{"mail-user", 0, kReq, kRefused, false},
+    OptionDef{"mcs-label", 0, kReq, kRefused, false},
+    OptionDef{"mem", 0, kReq, kMem},
+    OptionDef{"mem-bind", 0, kReq, kRefused, false},
+    OptionDef{"mem-per-cpu", 0, kReq, kMemPerCpu},
+    OptionDef{"mem-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"mincpus", 0, kReq, kRefused, false},
+    OptionDef{"mpi", 0, kReq, kMpi},
+    OptionDef{"msg-timeout", 0, kReq, kRefused, false},
+    OptionDef{"multi-prog", 0, kNo, kMultiProg},
+    OptionDef{"network", 0, kReq, kRefused, false},
+    OptionDef{"nice", 0, kOpt, kRefused, false},
+    OptionDef{"no-allocate", 'Z', kNo, kRefused, false},
+    OptionDef{"no-kill", 'k', kOpt, kNoKill},
+    OptionDef{"nodefile", 'F', kReq, kRefused, false},
+    OptionDef{"nodelist", 'w', kReq, kNodeList},
+    OptionDef{"nodes", 'N', kReq, kNodes},
+    OptionDef{"ntasks", 'n', kReq, kNtasks},
+    OptionDef{"ntasks-per-core", 0, kReq, kRefused, false},
+    OptionDef{"ntasks-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"ntasks-per-node", 0, kReq, kNtasksPerNode},
+    OptionDef{"ntasks-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"open-mode", 0, kReq, kRefused, false},
+    OptionDef{"output", 'o', kReq, kRefused, false},
+    OptionDef{"overcommit", 'O', kNo, kRefused, false},
+    OptionDef{"overlap", 0, kNo, kOverlap},
+    OptionDef{"oversubscribe", 's', kNo, kRefused, false},
+    OptionDef{"partition", 'p', kReq, kPartition},
+    OptionDef{"power", 0, kReq, kRefused, false},
+    OptionDef{"prefer", 0, kReq, kRefused, false},
+    OptionDef{"preserve-env", 'E', kNo, kRefused, false},
+    OptionDef{"priority", 0, kReq, kRefused, false},
+    OptionDef{"profile", 0, kReq, kRefused, false},
+    OptionDef{"prolog", 0, kReq, kRefused, false},
+    OptionDef{"propagate", 0, kOpt, kRefused, false},
+    OptionDef{"pty", 0, kNo, kPty},
+    OptionDef{"qos", 'q', kReq, kQos},
+    OptionDef{"quiet", 'Q', kNo, kQuiet},
+    OptionDef{"quit-on-interrupt", 0, kNo, kRefused, false},
+    OptionDef{"reboot", 0, kNo, kRefused, false},
+    OptionDef{"relative", 'r', kReq, kRefused, false},
+    OptionDef{"reservation", 0, kReq, kRefused, false},
+    OptionDef{"resv-ports", 0, kOpt, kRefused, false},
+    OptionDef{"send-libs", 0, kOpt, kRefused, false},
+    OptionDef{"signal", 0, kReq, kRefused, false},
+    OptionDef{"slurmd-debug", 0, kReq, kRefused, false},
+    OptionDef{"sockets-per-node", 0, kReq, kRefused, false},
+    OptionDef{"spread-job", 0, kNo, kRefused, false},
+    OptionDef{"switches", 0, kReq, kRefused, false},
+    OptionDef{"task-epilog", 0, kReq, kRefused, false},
+    OptionDef{"task-prolog", 0, kReq, kRefused, false},
+    OptionDef{"test-only", 0, kNo, kRefused, false},
+    OptionDef{"thread-spec", 0, kReq, kRefused, false},
+    OptionDef{"threads", 'T', kReq, kRefused, false},
+    OptionDef{"threads-per-core", 0, kReq, kRefused, false},
+    OptionDef{"time", 't', kReq, kTime},
+    OptionDef{"time-min", 0, kReq, kRefused, false},
+    OptionDef{"tmp", 0, kReq, kRefused, false},
+    OptionDef{"uid", 0, kReq, kRefused, false},
+    OptionDef{"unbuffered", 'u', kNo, kUnbuffered},
+    OptionDef{"usage", 0, kNo, kUsage},
+    OptionDef{"use-min-nodes", 0, kNo, kRefused, false},
+    OptionDef{"verbose", 'v', kNo, kVerbose},
+    OptionDef{"version", 'V', kNo, kVersion},
+    OptionDef{"wait", 'W', kReq, kWait},
+    OptionDef{"wckey", 0, kReq, kRefused, false},
+    OptionDef{"x11", 0, kOpt, kRefused, false},
+};
+
+constexpr std::array kSallocOptions{
+    OptionDef{"account", 'A', kReq, kAccount},
+    OptionDef{"acctg-freq", 0, kReq, kRefused, false},
+    OptionDef{"bb", 0, kReq, kRefused, false},
+    OptionDef{"bbf", 0, kReq, kRefused, false},
+    OptionDef{"begin", 'b', kReq, kRefused, false},
+    OptionDef{"bell", 0, kNo, kRefused, false},
+    OptionDef{"chdir", 'D', kReq, kChdir},
+    OptionDef{"cluster-constraint", 0, kReq, kRefused, false},
+    OptionDef{"clusters", 'M', kReq, kRefused, false},
+    OptionDef{"comment", 0, kReq, kRefused, false},
+    OptionDef{"constraint", 'C', kReq, kConstraint},
+    OptionDef{"container", 0, kReq, kRefused, false},
+    OptionDef{"contiguous", 0, kNo, kRefused, false},
+    OptionDef{"core-spec", 'S', kReq, kRefused, false},
+    OptionDef{"cores-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"cpu-freq", 0, kReq, kRefused, false},
+    OptionDef{"cpus-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"cpus-per-task", 'c', kReq, kCpusPerTask},
+    OptionDef{"deadline", 0, kReq, kRefused, false},
+    OptionDef{"delay-boot", 0, kReq, kRefused, false},
+    OptionDef{"dependency", 'd', kReq, kRefused, false},
+    OptionDef{"distribution", 'm', kReq, kRefused, false},
+    OptionDef{"exclude", 'x', kReq, kExclude},
+    OptionDef{"exclusive", 0, kOpt, kExclusive},
+    OptionDef{"extra-node-info", 'B', kReq, kRefused, false},
+    OptionDef{"get-user-env", 0, kOpt, kRefused, false},
+    OptionDef{"gid", 0, kReq, kRefused, false},
+    OptionDef{"gpu-bind", 0, kReq, kRefused, false},
+    OptionDef{"gpu-freq", 0, kReq, kRefused, false},
+    OptionDef{"gpus", 'G', kReq, kGpus},
+    OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
+    OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
+    OptionDef{"gres", 0, kReq, kGres},
+    OptionDef{"gres-flags", 0, kReq, kRefused, false},
+    OptionDef{"help", 'h', kNo, kHelp},
+    OptionDef{"hint", 0, kReq, kHint},
+    OptionDef{"hold", 'H', kNo, kRefused, false},
+    OptionDef{"immediate", 'I', kOpt, kImmediate},
+    OptionDef{"job-name", 'J', kReq, kJobName},
+    OptionDef{"kill-command", 'K', kOpt, kRefused, false},
+    OptionDef{"licenses", 'L', kReq, kRefused, false},
+    OptionDef{"mail-type", 0, kReq, kRefused, false},
+    OptionDef{"mail-user", 0, kReq, kRefused, false},
+    OptionDef{"mcs-label", 0, kReq, kRefused, false},
+    OptionDef{"mem", 0, kReq, kMem},
+    OptionDef{"mem-bind", 0, kReq, kRefused, false},
+    OptionDef{"mem-per-cpu", 0, kReq, kMemPerCpu},
+    OptionDef{"mem-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"mincpus", 0, kReq, kRefused, false},
+    OptionDef{"network", 0, kReq, kRefused, false},
+    OptionDef{"nice", 0, kOpt, kRefused, false},
+    OptionDef{"no-bell", 0, kNo, kRefused, false},
+    OptionDef{"no-kill", 'k', kOpt, kNoKill},
+    OptionDef{"no-shell", 0, kNo, kRefused, false},
+    OptionDef{"nodefile", 'F', kReq, kRefused, false},
+    OptionDef{"nodelist", 'w', kReq, kNodeList},
+    OptionDef{"nodes", 'N', kReq, kNodes},
+    OptionDef{"ntasks", 'n', kReq, kNtasks},
+    OptionDef{"ntasks-per-core", 0, kReq, kRefused, false},
+    OptionDef{"ntasks-per-gpu", 0, kReq, kRefused, false},
+    OptionDef{"ntasks-per-node", 0, kReq, kNtasksPerNode},
+    OptionDef{"ntasks-per-socket", 0, kReq, kRefused, false},
+    OptionDef{"overcommit", 'O', kNo, kRefused, false},
+    OptionDef{"oversubscribe", 's', kNo, kRefused, false},
+    OptionDef{"partition", 'p', kReq, kPartition},
+    OptionDef{"power", 0, kReq, kRefused, false},
+    OptionDef{"prefer", 0, kReq, kRefused, false},
+    OptionDef{"priority", 0, kReq, kRefused, false},
+    OptionDef{"profile", 0, kReq, kRefused, false},
+    OptionDef{"qos", 'q', kReq, kQos},
+    OptionDef{"quiet", 'Q', kNo, kQuiet},
+    OptionDef{"reboot", 0, kNo, kRefused, false},
+    OptionDef{"reservation", 0, kReq, kRefused, false},
+    OptionDef{"signal", 0, kReq, kRefused, false},
+    OptionDef{"sockets-per-node", 0, kReq, kRefused, false},
+    OptionDef{"spread-job", 0, kNo, kRefused, false},
+    OptionDef{"switches", 0, kReq, kRefused, false},
+    OptionDef{"thread-spec", 0, kReq, kRefused, false},
+    OptionDef{"threads-per-core", 0, kReq, kRefused, false},
+    OptionDef{"time", 't', kReq, kTime},
+    OptionDef{"time-min", 0, kReq, kRefused, false},
+    OptionDef{"tmp", 0, kReq, kRefused, false},
+    OptionDef{"uid", 0, kReq, kRefused, false},
+    OptionDef{"usage", 0, kNo, kUsage},
+    OptionDef{"use-min-nodes", 0, kNo, kRefused, false},
+    OptionDef{"verbose", 'v', kNo, kVerbose},
+    OptionDef{"version", 'V', kNo, kVersion},
+    OptionDef{"wait", 'W', kReq, kRefused, false},
+    OptionDef{"wait-all-nodes", 0, kReq, kRefused, false},
+    OptionDef{"wckey", 0, kReq, kRefused, false},
+    OptionDef{"x11", 0, kOpt, kRefused, false},
+};
+
+// srun's (opt.c env_vars[]), those that are options a user sets. The job's own description
+// that salloc and sbatch export (SLURM_NTASKS, SLURM_JOB_NUM_NODES, SLURM_NPROCS,
+// SLURM_NTASKS_PER_NODE, SLURM_JOB_NAME) is not read back as options: a step's defaults come
+// from the job itself, on the controller, which gives the same counts.
+constexpr std::array kSrunEnv{
+    EnvOption{"SLURM_ACCOUNT", "account"},
+    EnvOption{"SLURM_ACCTG_FREQ", "acctg-freq"},
+    EnvOption{"SLURM_BCAST", "bcast"},
+    EnvOption{"SLURM_BURST_BUFFER", "bb"},
+    EnvOption{"SLURM_CLUSTERS", "clusters"},
+    EnvOption{"SLURM_COMPRESS", "compress"},
+    EnvOption{"SLURM_CONSTRAINT", "constraint"},
+    EnvOption{"SLURM_CORE_SPEC", "core-spec"},
+    EnvOption{"SLURM_CPU_BIND", "cpu-bind"},
+    EnvOption{"SLURM_CPU_FREQ_REQ", "cpu-freq"},
+    EnvOption{"SLURM_CPUS_PER_GPU", "cpus-per-gpu"},
+    EnvOption{"SLURM_CPUS_PER_TASK", "cpus-per-task"},
+    EnvOption{"SLURM_DEPENDENCY", "dependency"},
+    EnvOption{"SLURM_DISTRIBUTION", "distribution"},
+    EnvOption{"SLURM_EPILOG", "epilog"},
+    EnvOption{"SLURM_EXACT", "exact"},
+    EnvOption{"SLURM_EXCLUSIVE", "exclusive"},
+    EnvOption{"SLURM_EXPORT_ENV", "export"},
+    EnvOption{"SRUN_EXPORT_ENV", "export"},
+    EnvOption{"SLURM_GPUS", "gpus"},
+    EnvOption{"SLURM_GPU_BIND", "gpu-bind"},
+    EnvOption{"SLURM_GPU_FREQ", "gpu-freq"},
+    EnvOption{"SLURM_GPUS_PER_NODE", "gpus-per-node"},
+    EnvOption{"SLURM_GPUS_PER_TASK", "gpus-per-task"},
+    EnvOption{"SLURM_GRES", "gres"},
+    EnvOption{"SLURM_GRES_FLAGS", "gres-flags"},
+    EnvOption{"SLURM_HINT", "hint"},
+    EnvOption{"SLURM_KILL_BAD_EXIT", "kill-on-bad-exit"},
+    EnvOption{"SLURM_LABELIO", "label"},
+    EnvOption{"SLURM_MEM_BIND", "mem-bind"},
+    EnvOption{"SLURM_MEM_PER_CPU", "mem-per-cpu"},
+    EnvOption{"SLURM_MEM_PER_GPU", "mem-per-gpu"},
+    EnvOption{"SLURM_MEM_PER_NODE", "mem"},
+    EnvOption{"SLURM_MPI_TYPE", "mpi"},
+    EnvOption{"SLURM_NETWORK", "network"},
+    EnvOption{"SLURM_NO_KILL", "no-kill"},
+    EnvOption{"SLURM_OPEN_MODE", "open-mode"},
+    EnvOption{"SLURM_OVERCOMMIT", "overcommit"},
+    EnvOption{"SLURM_OVERLAP", "overlap"},
+    EnvOption{"SLURM_PARTITION", "partition"},
+    EnvOption{"SLURM_POWER", "power"},
+    EnvOption{"SLURM_PROFILE", "profile"},
+    EnvOption{"SLURM_PROLOG", "prolog"},
+    EnvOption{"SLURM_QOS", "qos"},
+    EnvOption{"SLURM_REMOTE_CWD", "chdir"},
+    EnvOption{"SLURM_RESERVATION", "reservation"},
+    EnvOption{"SLURM_RESV_PORTS", "resv-ports"},
+    EnvOption{"SLURM_SIGNAL", "signal"},
+    EnvOption{"SLURM_SPREAD_JOB", "spread-job"},
+    EnvOption{"SLURM_STDERRMODE", "error"},
+    EnvOption{"SLURM_STDINMODE", "input"},
+    EnvOption{"SLURM_STDOUTMODE", "output"},
+    EnvOption{"SLURM_TASK_EPILOG", "task-epilog"},
+    EnvOption{"SLURM_TASK_PROLOG", "task-prolog"},
+    EnvOption{"SLURM_THREAD_SPEC", "thread-spec"},
+    EnvOption{"SLURM_THREADS", "threads"},
+    EnvOption{"SLURM_THREADS_PER_CORE", "threads-per-core"},
+    EnvOption{"SLURM_TIMELIMIT", "time"},
+    EnvOption{"SLURM_UNBUFFEREDIO", "unbuffered"},
+    EnvOption{"SLURM_USE_MIN_NODES", "use-min-nodes"},
+    EnvOption{"SLURM_WAIT", "wait"},
+    EnvOption{"SLURM_WCKEY", "wckey"},
+};
+
+// salloc's (salloc/opt.c env_vars[]), for the options its table has.
+constexpr std::array kSallocEnv{
+    EnvOption{"SALLOC_ACCOUNT", "account"},
+    EnvOption{"SALLOC_CONSTRAINT", "constraint"},
+    EnvOption{"SALLOC_EXCLUSIVE", "exclusive"},
+    EnvOption{"SALLOC_GPUS", "gpus"},
+    EnvOption{"SALLOC_GPUS_PER_NODE", "gpus-per-node"},
+    EnvOption{"SALLOC_GRES", "gres"},
+    EnvOption{"SALLOC_HINT", "hint"},
+    EnvOption{"SLURM_HINT", "hint"},
+    EnvOption{"SALLOC_IMMEDIATE", "immediate"},
+    EnvOption{"SALLOC_MEM_PER_CPU", "mem-per-cpu"},
+    EnvOption{"SALLOC_MEM_PER_NODE", "mem"},
+    EnvOption{"SALLOC_NO_KILL", "no-kill"},
+    EnvOption{"SALLOC_OVERCOMMIT", "overcommit"},
+    EnvOption{"SALLOC_PARTITION", "partition"},
+    EnvOption{"SALLOC_QOS", "qos"},
+    EnvOption{"SALLOC_SIGNAL", "signal"},
+    EnvOption{"SALLOC_TIMELIMIT", "time"},
+};
+
+std::optional<int> positive(const std::string &text)
+{
+    auto v = parseInteger(text);
+    if (!v || *v < 1 || *v > 1000000) {
+        return std::nullopt;
+    }
+    return static_cast<int>(*v);
+}
+
+bool g_quiet = false; // -Q: informational lines are not printed, errors are
+
+std::int64_t wallMs()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+std::span<const OptionDef> srunOptions()
+{
+    return kSrunOptions;
+}
+
+std::span<const OptionDef> sallocOptions()
+{
+    return kSallocOptions;
+}
+
+std::span<const EnvOption> srunEnvironment()
+{
+    return kSrunEnv;
+}
+
+std::span<const EnvOption> sallocEnvironment()
+{
+    return kSallocEnv;
+}
+
+bool applyEnvironment(const char *program, std::span<const OptionDef> table,
+    std::span<const EnvOption> vars, Options &opts, int &exitCode)
+{
+    for (const auto &var : vars) {
+        const char *value = std::getenv(std::string(var.variable).c_str());
+        if (!value) {
+            continue;
+        }
+        const OptionDef *def = nullptr;
+        for (const auto &d : table) {
+            def = d.longName == var.option ? &d : def;
+        }
+        if (!def) {
+            continue;
+        }
+        ParsedOption option{def, std::string(value)};
+        if (def->arg == ArgKind::None) {
+            const std::string text = toLower(value);
+            if (text == "0" || text == "no") {
+                continue; // the flag stays unset
+            }
+            option.value.reset();
+        } else if (def->arg == ArgKind::Optional && !*value) {
+            option.value.reset();
+        }
+        if (!def->supported) {
+            sayError(program,
+                std::string(var.variable) + " (" + optionName(*def)
+                    + ") is not supported by minicluster");
+            exitCode = 1;
+            return false;
+        }
+        if (!apply(program, opts, option, exitCode)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void say(const char *program, const std::string &line)
+{
+    if (g_quiet) {
+        return;
+    }
+    std::fprintf(stderr, "%s: %s\n", program, line.c_str());
+}
+
+void sayError(const char *program, const std::string &line)
+{
+    std::fprintf(stderr, "%s: error: %s\n", program, line.c_str());
+}
+
+// srun --cpu-bind=: Slurm's keywords, comma-separated; false (exit 1) with Slurm's words.
+static bool checkCpuBind(const std::string &value, int &exitCode)
+{
+    static constexpr const char *kHelpText
+        = "CPU bind options:\n"
+          "    --cpu-bind=         Bind tasks to CPUs\n"
+          "        q[uiet]         quietly bind before task runs (default)\n"
+          "        v[erbose]       verbosely report binding before task runs\n"
+          "        no[ne]          don't bind tasks to CPUs (default)\n"
+          "        rank            bind by task rank\n"
+          "        map_cpu:<list>  specify a CPU ID binding for each task\n"
+          "                        where <list> is <cpuid1>,<cpuid2>,...<cpuidN>\n"
+          "        mask_cpu:<list> specify a CPU ID binding mask for each task\n"
+          "                        where <list> is <mask1>,<mask2>,...<maskN>\n"
+          "        rank_ldom       bind task by rank to CPUs in a NUMA locality domain\n"
+          "        map_ldom:<list> specify a NUMA locality domain ID for each task\n"
+          "                        where <list> is <ldom1>,<ldom2>,...<ldomN>\n"
+          "        mask_ldom:<list>specify a NUMA locality domain ID mask for each task\n"
+          "                        where <list> is <mask1>,<mask2>,...<maskN>\n"
+          "        sockets         auto-generated masks bind to sockets\n"
+          "        cores           auto-generated masks bind to cores\n"
+          "        threads         auto-generated masks bind to threads\n"
+          "        ldoms           auto-generated masks bind to NUMA locality domains\n"
+          "        help            show this help message\n";
+    auto fail = [&](const std::string &message) {
+        if (!message.empty()) {
+            std::fprintf(stderr, "srun: error: %s\n", message.c_str());
+        }
+        std::fprintf(stderr, "srun: fatal: Failed to parse --cpu-bind= values.\n");
+        exitCode = 1;
+        return false;
+    };
+    const std::string lower = toLower(value);
+    // map_cpu:0,1 and mask_cpu:0x3,0xc carry commas inside their list: a list runs to the end.
+    std::size_t pos = 0;
+    while (pos <= lower.size()) {
+        std::string token;
+        std::string original;
+        bool takesList = false;
+        for (const char *listed : {"map_cpu", "mask_cpu", "map_ldom", "mask_ldom"}) {
+            std::string key = listed;
+            if (lower.compare(pos, key.size(), key) == 0
+                && (pos + key.size() == lower.size() || lower[pos + key.size()] == ':'
+                    || lower[pos + key.size()] == ',')) {
+                token = key;
+                takesList = true;
+                std::size_t colon = pos + key.size();
+                if (colon >= lower.size() || lower[colon] != ':' || colon + 1 >= lower.size()) {
+                    return fail("missing list for \"--cpu-bind=" + key + ":<list>\"");
+                }
+                pos = lower.size() + 1;
+                break;
+            }
+        }
+        if (takesList) {
+            continue;
+        }
+        std::size_t comma = lower.find(',', pos);
+        if (comma == std::string::npos) {
+            comma = lower.size();
+        }
+        token = lower.substr(pos, comma - pos);
+        original = value.substr(pos, comma - pos);
+        pos = comma + 1;
+        if (token == "help") {
+            std::fputs(kHelpText, stdout);
+            exitCode = 1;
+            return false;
+        }
+        static const char *const kWords[] = {"q", "quiet", "v", "verbose", "no", "none", "rank",
+            "rank_ldom", "sockets", "cores", "threads", "ldoms"};
+        bool known = false;
+        for (const char *w : kWords) {
+            known = known || token == w;
+        }
+        if (!known) {
+            return fail("unrecognized --cpu-bind argument \"" + original + "\"");
+        }
+    }
+    return true;
+}
+
+// -m/--distribution as Slurm 22.05 reads it: {*|block|cyclic|arbitrary|plane=<size>}, then up
+// to two levels of {*|block|cyclic|fcyclic}, then ,Pack or ,NoPack. False with Slurm's words.
+static bool parseDistribution(const std::string &value, Options &opts, std::string &error)
+{
+    error = "Invalid --distribution specification";
+    const std::string lower = toLower(value);
+    if (lower.rfind("plane", 0) == 0) {
+        // plane=<size>, or plain "plane" with the size in $SLURM_DIST_PLANESIZE (as srun
+        // exports it to its tasks).
+        const char *inherited = std::getenv("SLURM_DIST_PLANESIZE");
+        auto size = lower.size() > 6 && lower[5] == '=' ? parseInteger(lower.substr(6))
+            : lower == "plane" && inherited             ? parseInteger(inherited)
+                                                        : std::optional<std::int64_t>();
+        if (!size || *size <= 0 || *size > 0x7fffffff) {
+            error = "Invalid plane size or size not specified\n" + std::string("srun: error: ")
+                + error;
+            return false;
+        }
+        opts.distribution = Distribution::Plane;
+        opts.planeSize = static_cast<int>(*size);
+        return true;
+    }
+    std::string levels = lower.substr(0, lower.find(','));
+    if (levels.empty()) {
+        return false;
+    }
+    if (auto comma = lower.find(','); comma != std::string::npos) {
+        std::string flag = lower.substr(comma + 1);
+        if (flag != "pack" && flag != "nopack") {
+            return false;
+        }
+    }
+    std::vector<std::string> parts;
+    for (std::size_t at = 0; at <= levels.size();) {
+        auto colon = levels.find(':', at);
+        if (colon == std::string::npos) {
+            colon = levels.size();
+        }
+        parts.push_back(levels.substr(at, colon - at));
+        at = colon + 1;
+    }
+    if (parts.size() > 3) {
+        return false;
+    }
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        if (parts[i] != "*" && parts[i] != "block" && parts[i] != "cyclic"
+            && parts[i] != "fcyclic") {
+            return false;
+        }
+    }
+    if (parts[0] == "*" || parts[0] == "block") {
+        opts.distribution = Distribution::Block;
+    } else if (parts[0] == "cyclic") {
+        opts.distribution = Distribution::Cyclic;
+    } else if (parts[0] == "arbitrary" && parts.size() == 1) {
+        error = "-m arbitrary (tasks placed by $SLURM_HOSTFILE) is not supported by minicluster";
+        return false;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// --hint as Slurm checks it (proc_args.c verify_hint); `help` prints Slurm's list.
+static bool checkHint(const char *program, const std::string &value, int &exitCode)
+{
+    std::string rest = value;
+    for (std::size_t i = 0; i + 1 < rest.size(); ++i) {
+        if (rest[i] == ',' && !std::isdigit(static_cast<unsigned char>(rest[i + 1]))) {
+            rest[i] = ';';
+        }
+    }
+    for (std::size_t at = 0; at <= rest.size();) {
+        auto end = rest.find(';', at);
+        if (end == std::string::npos) {
+            end = rest.size();
+        }
+        std::string token = rest.substr(at, end - at);
+        at = end + 1;
+        const std::string lower = toLower(token);
+        if (lower == "help") {
+            std::fputs("Application hint options:\n"
+                       "    --hint=             Bind tasks according to application hints\n"
+                       "        compute_bound   use all cores in each socket\n"
+                       "        memory_bound    use only one core in each socket\n"
+                       "        [no]multithread [don't] use extra threads with in-core "
+                       "multi-threading\n"
+                       "        help            show this help message\n",
+                stdout);
+            exitCode = 1;
+            return false;
+        }
+        if (lower != "compute_bound" && lower != "memory_bound" && lower != "multithread"
+            && lower != "nomultithread") {
+            std::fprintf(stderr,
+                "%s: error: unrecognized --hint argument \"%s\", see --hint=help\n", program,
+                token.c_str());
+            exitCode = 1;
+            return false;
+        }
+    }
+    return true;
+}
+
+// parse_int() of Slurm's proc_args.c: a whole non-negative number, else its words and exit 1.
+static std::optional<int> slurmInt(
+    const char *program, const std::string &value, const char *name, int &exitCode)
+{
+    auto v = parseInteger(value);
+    if (!v || *v < 0 || *v > 0x7fffffff) {
+        std::fprintf(stderr, "%s: error: Invalid numeric value \"%s\" for %s.\n", program,
+            value.c_str(), name);
+        exitCode = 1;
+        return std::nullopt;
+    }
+    return static_cast<int>(*v);
+}
+
+bool apply(const char *program, Options &opts, const ParsedOption &option, int &exitCode)
+{
+    const OptionDef &def = *option.def;
+    const std::string value = option.value.value_or("");
+    // A value Slurm's option table refuses ends the command with exit(-1): status 255.
+    auto bad = [&](const std::string &message) {
+        sayError(program, message);
+        exitCode = 255;
+        return false;
+    };
+    // -w and -x: a hostlist expression, `problem` when it is malformed.
+    auto hostlist = [&](std::vector<std::string> &names, const std::string &problem) {
+        auto expanded = sched::expandHostlist(value);
+        if (!expanded) {
+            return bad(problem);
+        }
+        names = *expanded;
+        return true;
+    };
+    if (!def.supported) {
+        sayError(program, optionName(def) + " is not supported by minicluster");
+        exitCode = 1;
+        return false;
+    }
+    switch (def.id) {
+    case kAccelBind:
+        // Slurm's check (v, g or n); there is no GPU or NIC topology to bind to here.
+        if (value.find_first_of("vgn") == std::string::npos) {
+            return bad("Invalid --accel-bind specification");
+        }
+        break;
+    case kDistribution: {
+        std::string error;
+        if (!parseDistribution(value, opts, error)) {
+            return bad(error);
+        }
+        break;
+    }
+    case kExact:
+        opts.exact = true;
+        break;
+    case kExport:
+        opts.exportEnv = value;
+        break;
+    case kHint:
+        if (!checkHint(program, value, exitCode)) {
+            return false;
+        }
+        break;
+    case kKillOnBadExit:
+        if (option.value) {
+            auto v = slurmInt(program, value, "--kill-on-bad-exit", exitCode);
+            if (!v) {
+                return false;
+            }
+            opts.killOnBadExit = *v != 0;
+        } else {
+            opts.killOnBadExit = true;
+        }
+        break;
+    case kMpi:
+        opts.mpi = value;
+        break;
+    case kMultiProg:
+        opts.multiProg = true;
+        break;
+    case kNoKill: {
+        const std::string lower = toLower(value);
+        if (option.value && lower != "set" && lower != "off" && lower != "no") {
+            return bad("Invalid --no-kill specification");
+        }
+        break;
+    }
+    case kOverlap:
+        opts.overlap = true;
+        break;
+    case kUnbuffered:
+        break; // the tasks write straight to srun's own descriptors: nothing is buffered
+    case kWait: {
+        auto v = slurmInt(program, value, "--wait", exitCode);
+        if (!v) {
+            return false;
+        }
+        opts.waitSeconds = *v;
+        break;
+    }
+    case kAccount:
+        opts.account = value;
+        break;
+    case kChdir:
+        opts.chdir = value;
+        break;
+    case kConstraint:
+        opts.constraint = value;
+        break;
+    case kCpusPerTask:
+        if (!(opts.cpusPerTask = positive(value))) {
+            return bad("Invalid --cpus-per-task argument: " + value);
+        }
+        break;
+    case kExclude:
+        if (!hostlist(opts.exclude, "Invalid --exclude specification")) {
+            return false;
+        }
+        break;
+    case kCpuBind:
+        // Checked as Slurm checks it, then left to the cluster's TaskPlugin=task/cgroup: tasks
+        // stay within the job's CPUs and no per-task affinity is set, as on a cluster without
+        // task/affinity (the reference cluster's setup). `help` prints Slurm's list.
+        if (!checkCpuBind(value, exitCode)) {
+            return false;
+        }
+        break;
+    case kExclusive:
+        opts.exclusive = true;
+        break;
+    case kGpus:
+    case kGpusPerNode:
+    case kGres: {
+        // As sbatch: "[type:]N", or --gres's "gpu[:type][:N]"; the type is the controller's
+        // to check against the nodes.
+        const auto request
+            = def.id == kGres ? sched::parseGresOption(value) : sched::parseGpuCount(value);
+        if (!request || !request->known) {
+            return bad("Invalid generic resource (gres) specification");
+        }
+        (def.id == kGpus ? opts.gpus : opts.gpusPerNode) = request->count;
+        if (def.id != kGpus) {
+            opts.gpusPerNodeGiven = def.id == kGpusPerNode;
+        }
+        if (!request->type.empty()) {
+            opts.gpuType = request->type;
+        }
+        break;
+    }
+    case kHelp:
+    case kUsage:
+        std::printf("Usage: %s [OPTIONS(0)...] [ : [OPTIONS(N)...]] executable(0) [args(0)...]\n"
+                    "See `man %s` for the options minicluster implements.\n",
+            program, program);
+        exitCode = 0;
+        return false;
+    case kImmediate: {
+        auto seconds = option.value ? parseInteger(value) : std::optional<std::int64_t>(0);
+        if (!seconds || *seconds < 0) {
+            return bad("Invalid --immediate specification");
+        }
+        opts.immediate = static_cast<int>(*seconds);
+        break;
+    }
+    case kJobName:
+        opts.jobName = value;
+        break;
+    case kJobId: {
+        auto id = parseInteger(value);
+        if (!id || *id <= 0) {
+            return bad("Invalid job id " + value);
+        }
+        opts.jobId = static_cast<std::uint32_t>(*id);
+        break;
+    }
+    case kLabel:
+        opts.label = true;
+        break;
+    case kMem:
+    case kMemPerCpu: {
+        auto mib = sched::parseMemory(value);
+        if (!mib) {
+            return bad(def.id == kMem ? "Invalid --mem specification"
+                                      : "Invalid --mem-per-cpu specification");
+        }
+        (def.id == kMem ? opts.mem : opts.memPerCpu) = *mib;
+        break;
+    }
+    case kNodeList:
+        if (!hostlist(opts.nodeList, "Invalid node name specified")) {
+            return false;
+        }
+        break;
+    case kNodes:
+        if (!(opts.nodes = positive(value.substr(0, value.find('-'))))) {
+            return bad("Invalid node count specification");
+        }
+        break;
+    case kNtasks:
+        if (!(opts.ntasks = positive(value))) {
+            return bad("Invalid number of tasks (-n " + value + ")");
+        }
+        break;
+    case kNtasksPerNode:
+        if (!(opts.ntasksPerNode = positive(value))) {
+            return bad("Invalid --ntasks-per-node argument: " + value);
+        }
+        break;
+    case kPartition:
+        opts.partition = value;
+        break;
+    case kPty:
+        opts.pty = true;
+        break;
+    case kQos:
+        opts.qos = value;
+        break;
+    case kQuiet:
+        opts.quiet = true;
+        g_quiet = true;
+        break;
+    case kTime: {
+        auto limit = sched::parseTimeLimit(value);
+        if (!limit) {
+            return bad("Invalid time limit specification");
+        }
+        opts.timeLimit = *limit == 0 ? sched::kInfinite : *limit;
+        break;
+    }
+    case kVerbose:
+        opts.verbose += 1;
+        break;
+    case kVersion:
+        std::fputs(std::string(kSlurmVersion).c_str(), stdout);
+        exitCode = 0;
+        return false;
+    default:
+        break;
+    }
+    return true;
+}
+
+// Link --------------------------------------------------------------------------------------
+
+Link::~Link()
+{
+    if (m_fd >= 0) {
+        ::close(m_fd);
+    }
+}
+
+bool Link::connect(std::string &error)
+{
+    m_fd = proto::connectUnix(proto::controllerSocketPath(), error);
+    return m_fd >= 0;
+}
+
+bool Link::send(const Json &message)
+{
+    return m_fd >= 0 && proto::writeAll(m_fd, message.dump() + "\n");
+}
+
+bool Link::hasBuffered() const
+{
+    return !m_events.empty() || m_buffer.find('\n') != std::string::npos;
+}
+
+std::optional<Json> Link::next(int timeoutMs)
+{
+    if (!m_events.empty()) {
+        Json e = std::move(m_events.front());
+        m_events.erase(m_events.begin());
+        return e;
+    }
+    std::int64_t deadline = timeoutMs >= 0 ? wallMs() + timeoutMs : -1;
+    while (true) {
+        if (auto nl = m_buffer.find('\n'); nl != std::string::npos) {
+            auto message = Json::parse(std::string_view(m_buffer).substr(0, nl));
+            m_buffer.erase(0, nl + 1);
+            if (message) {
+                return message;
+            }
+            continue;
+        }
+        int wait
+            = deadline < 0 ? -1 : static_cast<int>(std::max<std::int64_t>(0, deadline - wallMs()));
+        pollfd p{m_fd, POLLIN, 0};
+        int r = ::poll(&p, 1, wait);
+        if (r < 0 && errno == EINTR) {
+            if (deadline >= 0 && wallMs() >= deadline) {
+                return std::nullopt;
+            }
+            continue;
+        }
+        if (r <= 0) {
+            return std::nullopt;
+        }
+        char buffer[65536];
+        ssize_t n = ::read(m_fd, buffer, sizeof buffer);
+        if (n <= 0) {
+            return std::nullopt;
+        }
+        m_buffer.append(buffer, static_cast<std::size_t>(n));
+    }
+}
+
+std::optional<Json> Link::call(const Json &request)
+{
+    if (!send(request)) {
+        return std::nullopt;
+    }
+    // At most MessageTimeout for the reply, as every Slurm client (issue #18).
+    const std::int64_t deadline = wallMs() + std::int64_t{proto::messageTimeout()} * 1000;
+    std::vector<Json> events;
+    while (true) {
+        auto message = next(static_cast<int>(std::max<std::int64_t>(0, deadline - wallMs())));
+        if (!message && wallMs() >= deadline) {
+            return proto::timedOutReply();
+        }
+        if (!message) {
+            return std::nullopt;
+        }
+        if (message->contains("event")) {
+            events.push_back(std::move(*message));
+            continue;
+        }
+        m_events.insert(m_events.end(), events.begin(), events.end());
+        return message;
+    }
+}
+
+// Allocation --------------------------------------------------------------------------------
+
+Json allocationRequest(const Options &opts, const std::string &defaultName)
+{
+    Me me = currentUser();
+    Json job = Json::object();
+    job.set("name", opts.jobName.value_or(defaultName));
+    job.set("user", me.name);
+    job.set("uid", static_cast<std::int64_t>(me.uid));
+    job.set("gid", static_cast<std::int64_t>(me.gid));
+    job.set("account", opts.account.value_or(""));
+    job.set("partition", opts.partition.value_or(""));
+    job.set("qos", opts.qos.value_or(""));
+    job.set("work_dir", opts.chdir ? absolutePath(*opts.chdir, currentDir()) : currentDir());
+    job.set("script", "");
+    job.set("command", defaultName);
+    job.set("interactive", true);
+    if (opts.timeLimit) {
+        job.set("time_limit", *opts.timeLimit);
+    }
+    // Without -n: one task per node (or --ntasks-per-node of them), as Slurm counts.
+    int ntasks = opts.ntasks.value_or(opts.nodes.value_or(1));
+    if (opts.ntasksPerNode && !opts.ntasks) {
+        ntasks = *opts.ntasksPerNode * opts.nodes.value_or(1);
+    }
+    job.set("nodes", opts.nodes.value_or(1));
+    job.set("ntasks", ntasks);
+    job.set("ntasks_given", opts.ntasks.has_value());
+    job.set("cpus_per_task", opts.cpusPerTask.value_or(1));
+    job.set("cpus_per_task_given", opts.cpusPerTask.has_value());
+    if (opts.ntasksPerNode) {
+        job.set("ntasks_per_node", *opts.ntasksPerNode);
+    }
+    if (opts.mem) {
+        job.set("mem_per_node", *opts.mem);
+    }
+    if (opts.memPerCpu) {
+        job.set("mem_per_cpu", *opts.memPerCpu);
+    }
+    if (opts.gpusPerNode.value_or(0) > 0) {
+        job.set("gpus_per_node", *opts.gpusPerNode);
+        if (opts.gpusPerNodeGiven) {
+            job.set("gpus_per_node_given", true);
+        }
+    }
+    if (opts.gpus.value_or(0) > 0) {
+        job.set("gpus_per_job", *opts.gpus);
+    }
+    if (!opts.gpuType.empty()) {
+        job.set("gpu_type", opts.gpuType);
+    }
+    if (opts.exclusive) {
+        job.set("exclusive", true);
+    }
+    if (!opts.nodeList.empty()) {
+        job.set("node_list", proto::stringList(opts.nodeList));
+    }
+    if (!opts.exclude.empty()) {
+        job.set("exclude", proto::stringList(opts.exclude));
+    }
+    if (opts.constraint) {
+        job.set("constraint", *opts.constraint);
+    }
+    job.set("submit_host", shortHostName());
+    job.set("env", proto::stringList({}));
+    Json request = Json::object();
+    request.set("op", "submit");
+    request.set("job", std::move(job));
+    return request;
+}
+
+std::optional<Json> allocate(const char *program, Link &link, const Options &opts,
+    const std::string &defaultName, bool watch, std::int64_t &jobId, int &exitCode)
+{
+    if (!submitAllocation(program, link, opts, defaultName, jobId, exitCode)) {
+        return std::nullopt;
+    }
+    return awaitAllocation(program, link, opts, watch, jobId, exitCode);
+}
+
+bool submitAllocation(const char *program, Link &link, const Options &opts,
+    const std::string &defaultName, std::int64_t &jobId, int &exitCode)
+{
+    const bool salloc = std::strcmp(program, "salloc") == 0;
+    exitCode = 1;
+    std::string error;
+    if (!link.connect(error)) {
+        sayError(program,
+            "Unable to allocate resources: Unable to contact slurm controller (connect failure)");
+        return false;
+    }
+    auto reply = link.call(allocationRequest(opts, defaultName));
+    if (!reply) {
+        sayError(program,
+            "Unable to allocate resources: Unable to contact slurm controller (connect failure)");
+        return false;
+    }
+    if (!(*reply)["ok"].toBool()) {
+        std::string why = (*reply)["error"].toString();
+        if (why == "Invalid partition name specified" && opts.partition) {
+            sayError(program, "invalid partition specified: " + *opts.partition);
+        }
+        sayError(program,
+            std::string(salloc ? "Job submit/allocate failed: " : "Unable to allocate resources: ")
+                + why);
+        return false;
+    }
+    jobId = (*reply)["job_id"].toInt();
+    exitCode = 0;
+    return true;
+}
+
+std::optional<Json> awaitAllocation(const char *program, Link &link, const Options &opts,
+    bool watch, std::int64_t jobId, int &exitCode)
+{
+    const bool salloc = std::strcmp(program, "salloc") == 0;
+    exitCode = 1;
+    const std::string id = std::to_string(jobId);
+    // The scheduling pass right after a submission usually starts it: one look first, and
+    // the event stream (whose snapshot lists every recent job) only when it waits or when
+    // the caller wants to hear of its end (salloc).
+    Json look = Json::object();
+    look.set("op", "jobs");
+    Json ids = Json::array();
+    ids.push(jobId);
+    look.set("job_ids", std::move(ids));
+    auto seen = link.call(look);
+    std::optional<Json> job;
+    std::string clusterName;
+    if (seen && (*seen)["jobs"].size() == 1) {
+        job = (*seen)["jobs"].items().front();
+    }
+    if (!job || (*job)["state"].toString() == "PENDING" || watch) {
+        Json subscribe = Json::object();
+        subscribe.set("op", "subscribe");
+        auto snapshot = link.call(subscribe);
+        if (!snapshot) {
+            sayError(program, "Unable to allocate resources: Unable to contact slurm controller");
+            return std::nullopt;
+        }
+        clusterName = (*snapshot)["cluster_name"].toString();
+        for (const auto &j : (*snapshot)["jobs"].items()) {
+            if (j["job_id"].toInt() == jobId) {
+                job = j;
+            }
+        }
+    }
+    bool queued = false;
+    std::int64_t deadline = opts.immediate ? wallMs() + *opts.immediate * 1000 : -1;
+    while (!job || job->operator[]("state").toString() == "PENDING") {
+        if (job && !queued) {
+            // The first pass after the submission decides whether it waits.
+            auto message = link.next(50);
+            if (message) {
+                if ((*message)["event"].toString() == "job"
+                    && (*message)["job"]["job_id"].toInt() == jobId) {
+                    job = (*message)["job"];
+                }
+                continue;
+            }
+            queued = true;
+            if (salloc) {
+                say(program, "Pending job allocation " + id);
+            }
+            say(program, "job " + id + " queued and waiting for resources");
+            continue;
+        }
+        int wait
+            = deadline < 0 ? -1 : static_cast<int>(std::max<std::int64_t>(0, deadline - wallMs()));
+        auto message = link.next(wait);
+        if (!message) {
+            if (deadline >= 0 && wallMs() >= deadline) {
+                release(link, jobId, 0, 0);
+                sayError(program,
+                    std::string("Unable to allocate resources: ")
+                        + (salloc ? "Connection timed out" : "Requested nodes are busy"));
+                if (salloc) {
+                    say(program, "Job allocation " + id + " has been revoked.");
+                }
+                return std::nullopt;
+            }
+            sayError(program, "Unable to allocate resources: lost contact with the controller");
+            return std::nullopt;
+        }
+        if ((*message)["event"].toString() == "job"
+            && (*message)["job"]["job_id"].toInt() == jobId) {
+            job = (*message)["job"];
+        }
+    }
+    std::string state = (*job)["state"].toString();
+    if (state != "RUNNING") {
+        sayError(program, "Unable to allocate resources: Job/step already completing or completed");
+        return std::nullopt;
+    }
+    if (queued) {
+        say(program, "job " + id + " has been allocated resources");
+    }
+    if (salloc) {
+        say(program, "Granted job allocation " + id);
+    }
+    if (clusterName.empty()) {
+        Json ping = Json::object();
+        ping.set("op", "ping");
+        if (auto pong = link.call(ping)) {
+            clusterName = (*pong)["cluster_name"].toString();
+        }
+    }
+    job->set("cluster_name", clusterName);
+    exitCode = 0;
+    return job;
+}
+
+void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal)
+{
+    Json request = Json::object();
+    request.set("op", "alloc_release");
+    request.set("job_id", jobId);
+    request.set("exit_code", exitCode);
+    request.set("exit_signal", exitSignal);
+    link.call(request);
+}
+
+// Environment -------------------------------------------------------------------------------
+
+std::vector<std::string> processEnvironment()
+{
+    std::vector<std::string> env;
+    for (char **e = environ; e && *e; ++e) {
+        env.emplace_back(*e);
+    }
+    return env;
+}
+
+void setAllocationEnv(std::vector<std::string> &env, const Json &job, const Options &opts)
+{
+    std::vector<std::string> nodes = job["nodes"].toStringList();
+    int numNodes = std::max<int>(1, static_cast<int>(nodes.size()));
+    int cpus = static_cast<int>(job["num_cpus"].toInt(1));
+    std::string nodeList = sched::compressHostlist(nodes);
+    std::string id = std::to_string(job["job_id"].toInt());
+    std::vector<int> cpusPerNode(static_cast<std::size_t>(numNodes), cpus / numNodes);
+    int ntasks = static_cast<int>(job["num_tasks"].toInt(1));
+    std::vector<int> tasksPerNode = sched::blockTaskCounts(ntasks, numNodes);
+    if (job["node_cpus"].isArray() && job["node_cpus"].size() == nodes.size() && !nodes.empty()) {
+        // An uneven layout (4,2): the tasks fill the first nodes, as the allocation does.
+        const int perTask = std::max(1, opts.cpusPerTask.value_or(1));
+        std::size_t k = 0;
+        for (const Json &n : job["node_cpus"].items()) {
+            cpusPerNode[k] = static_cast<int>(n.toInt());
+            tasksPerNode[k] = std::max(1, cpusPerNode[k] / perTask);
+            ++k;
+        }
+    }
+    if (job["cluster_name"].isString()) {
+        setEnv(env, "SLURM_CLUSTER_NAME", job["cluster_name"].toString());
+    }
+    setEnv(env, "SLURM_JOBID", id);
+    setEnv(env, "SLURM_JOB_ACCOUNT", job["account"].toString());
+    setEnv(env, "SLURM_JOB_CPUS_PER_NODE", sched::compressCounts(cpusPerNode));
+    setEnv(env, "SLURM_JOB_ID", id);
+    setEnv(env, "SLURM_JOB_NAME", job["name"].toString());
+    setEnv(env, "SLURM_JOB_NODELIST", nodeList);
+    setEnv(env, "SLURM_JOB_NUM_NODES", std::to_string(numNodes));
+    setEnv(env, "SLURM_JOB_PARTITION", job["partition"].toString());
+    setEnv(env, "SLURM_JOB_QOS", job["qos"].toString("normal"));
+    setEnv(env, "SLURM_NNODES", std::to_string(numNodes));
+    setEnv(env, "SLURM_NODELIST", nodeList);
+    setEnv(env, "SLURM_NODE_ALIASES", "(null)");
+    if (opts.ntasks) {
+        setEnv(env, "SLURM_NPROCS", std::to_string(ntasks));
+        setEnv(env, "SLURM_NTASKS", std::to_string(ntasks));
+    }
+    if (opts.cpusPerTask) {
+        setEnv(env, "SLURM_CPUS_PER_TASK", std::to_string(*opts.cpusPerTask));
+    }
+    if (opts.mem) {
+        setEnv(env, "SLURM_MEM_PER_NODE", std::to_string(*opts.mem));
+    } else if (opts.memPerCpu) {
+        setEnv(env, "SLURM_MEM_PER_CPU", std::to_string(*opts.memPerCpu));
+    }
+    setEnv(env, "SLURM_SUBMIT_DIR", job["work_dir"].toString(currentDir()));
+    setEnv(env, "SLURM_SUBMIT_HOST", shortHostName());
+    setEnv(env, "SLURM_TASKS_PER_NODE", sched::compressCounts(tasksPerNode));
+}
+
+Me currentUser()
+{
+    Me me;
+    me.uid = ::getuid();
+    me.gid = ::getgid();
+    const char *emulated = std::getenv("MINICLUSTER_USER");
+    if (emulated && *emulated) {
+        me.name = emulated;
+    } else if (const passwd *pw = ::getpwuid(me.uid)) {
+        me.name = pw->pw_name;
+        me.gid = pw->pw_gid;
+    } else {
+        me.name = std::to_string(me.uid);
+    }
+    return me;
+}
+
+std::string shortHostName()
+{
+    if (const char *shim = std::getenv("MINICLUSTER_HOSTNAME"); shim && *shim) {
+        return shim;
+    }
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0) {
+        return {};
+    }
+    std::string host(name);
+    return host.substr(0, host.find('.'));
+}
+
+std::string currentDir()
+{
+    std::unique_ptr<char, decltype(&free)> dir(::getcwd(nullptr, 0), &free);
+    return dir ? std::string(dir.get()) : std::string("/");
+}
+
+} // namespace mc::cmd::interactive
