@@ -9,9 +9,9 @@
 // Run: build/<release>/bin/cmds_client_bench --benchmark_repetitions=9
 //      --benchmark_report_aggregates_only=true
 
-#include "mc/acct/job_codec.h"
 #include "mc/cmd/squeue.h"
 #include "mc/proto/json.h"
+#include "mc/record/job_codec.h"
 
 #include <benchmark/benchmark.h>
 #include <sstream>
@@ -42,7 +42,7 @@ Json pendingJob(std::uint32_t id)
     job.submitTime = kNow - id;
     job.timeLimit = 3600;
     job.memPerNode = 256;
-    Json j = mc::acct::jobToJson(job);
+    Json j = mc::record::jobToJson(job);
     Json explanation = Json::object();
     explanation.set("en",
         "Job " + std::to_string(id)

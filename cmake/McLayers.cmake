@@ -6,13 +6,16 @@
 set(MC_MAY_LINK_mc_base "")
 set(MC_MAY_LINK_mc_sched_core "")
 set(MC_MAY_LINK_mc_protocol "")
-set(MC_MAY_LINK_mc_simulator mc_sched_core)
-set(MC_MAY_LINK_mc_accounting mc_sched_core mc_protocol)
-set(MC_MAY_LINK_mc_controller mc_sched_core mc_accounting mc_protocol)
-set(MC_MAY_LINK_mc_commands mc_sched_core mc_protocol)
+# The one JSON form of a job (spec, record, launch order): every hop links it, and no hop
+# spells a job key of its own.
+set(MC_MAY_LINK_mc_job_record mc_sched_core mc_protocol)
+set(MC_MAY_LINK_mc_simulator mc_sched_core mc_job_record)
+set(MC_MAY_LINK_mc_accounting mc_sched_core mc_protocol mc_job_record)
+set(MC_MAY_LINK_mc_controller mc_sched_core mc_accounting mc_protocol mc_job_record)
+set(MC_MAY_LINK_mc_commands mc_sched_core mc_protocol mc_job_record)
 set(MC_MAY_LINK_mc_cmd_interactive mc_commands)
 set(MC_MAY_LINK_mc_emu_model mc_sched_core)
-set(MC_MAY_LINK_mc_emu_runtime mc_emu_model mc_protocol mc_sched_core)
+set(MC_MAY_LINK_mc_emu_runtime mc_emu_model mc_protocol mc_sched_core mc_job_record)
 set(MC_MAY_LINK_mc_storage mc_emu_model mc_protocol mc_sched_core)
 # Apptainer on the nodes: std-only, links nothing of ours.
 set(MC_MAY_LINK_mc_containers "")
@@ -26,7 +29,8 @@ set(MC_MAY_LINK_mc_term_core "")
 set(MC_MAY_LINK_mc_term_widget mc_term_core)
 # The Filesystems view reads the storage node's usage and purge rules (std-only libraries); the
 # background load reads SWF traces with the simulator's one reader.
-set(MC_MAY_LINK_mc_gui_models mc_protocol mc_sched_core mc_emu_model mc_storage mc_simulator)
+set(MC_MAY_LINK_mc_gui_models mc_protocol mc_sched_core mc_emu_model mc_storage mc_simulator
+    mc_job_record)
 set(MC_MAY_LINK_mc_gui_app mc_gui_models mc_term_core mc_term_widget mc_lessons mc_protocol
     mc_sched_core)
 

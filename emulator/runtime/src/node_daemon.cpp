@@ -76,25 +76,21 @@ std::string absoluteIn(const std::string &dir, const std::string &path)
 
 // The job's GPUs on its batch host (the first of its nodes) and its GPU options, as the
 // controller's launch order carries them (jobToRecord).
-void readGpuFacts(BatchJobFacts &facts, const Json &job)
+void readGpuFacts(BatchJobFacts &facts, const sched::Job &job)
 {
-    const Json spec = job["spec"];
-    const auto ids = job["gpu_ids"].items();
-    if (!ids.empty()) {
-        for (const auto &id : ids.front().items()) {
-            facts.gpuIds.push_back(static_cast<int>(id.toInt()));
-        }
+    const sched::JobSpec &spec = job.spec;
+    if (!job.gpuIds.empty()) {
+        facts.gpuIds = job.gpuIds.front();
     }
-    const std::string type = spec["gpu_type"].toString();
+    const std::string &type = spec.gpuType;
     const auto text = [&type](std::int64_t count) {
         return count > 0 ? (type.empty() ? "" : type + ":") + std::to_string(count) : std::string();
     };
-    facts.gpus = text(spec["gpus_per_job"].toInt());
-    facts.gpusPerNode = spec["gpus_per_node_given"].toBool() ? text(spec["gpus_per_node"].toInt())
-                                                             : std::string();
-    facts.gpusPerTask = text(spec["gpus_per_task"].toInt());
-    facts.cpusPerGpu = static_cast<int>(spec["cpus_per_gpu"].toInt());
-    facts.memPerGpu = spec["mem_per_gpu"].toInt();
+    facts.gpus = text(spec.gpusPerJob);
+    facts.gpusPerNode = spec.gpusPerNodeGiven ? text(spec.gpusPerNode) : std::string();
+    facts.gpusPerTask = text(spec.gpusPerTask);
+    facts.cpusPerGpu = spec.cpusPerGpu;
+    facts.memPerGpu = spec.memPerGpu.value_or(0);
 }
 
 } // namespace
@@ -285,7 +281,12 @@ void NodeDaemon::onMessage(const Json &message)
         return;
     }
     if (op == "launch") {
-        launch(message["job"]);
+        if (auto order = record::launchFromJson(message["job"])) {
+            launch(*order);
+        } else { // a controller of another version: nothing to start, nothing to report
+            std::fprintf(stderr, "minicluster-noded %s: a launch order that is not a job record\n",
+                m_settings.name.c_str());
+        }
     } else if (op == "signal") {
         auto jobId = static_cast<std::uint32_t>(message["job_id"].toInt());
         // Times come from the controller, on the cluster clock: when (`time`, for the notice)
@@ -329,10 +330,11 @@ void NodeDaemon::onMessage(const Json &message)
     }
 }
 
-void NodeDaemon::launch(const Json &job)
+void NodeDaemon::launch(const record::LaunchOrder &order)
 {
-    const Json &spec = job["spec"];
-    auto id = static_cast<std::uint32_t>(job["job_id"].toInt());
+    const sched::Job &job = order.job;
+    const sched::JobSpec &spec = job.spec;
+    const std::uint32_t id = job.id.value;
     if (m_rebooting) {
         // Sent before the controller heard of the restart: lost with the node, as any job on
         // a node that fails (the controller requeues it or ends it NODE_FAIL).
@@ -348,7 +350,7 @@ void NodeDaemon::launch(const Json &job)
     }
     const ClusterLayout &layout = m_settings.layout;
     const std::string &node = m_settings.name;
-    std::string user = spec["user"].toString();
+    const std::string &user = spec.user;
     bool bwrap = m_settings.mode == SandboxMode::Bubblewrap;
     SandboxView view = sandboxView(m_settings.mode, layout, user, m_settings.binDir);
     std::vector<Mount> mounts = nodeMounts(layout, node, m_settings.binDir);
@@ -358,10 +360,8 @@ void NodeDaemon::launch(const Json &job)
 
     // Isolated users (mc/proto/identity.h): the job's files are its user's real ids'.
     const bool isolated = bwrap && proto::usersIsolated();
-    const auto realUid
-        = static_cast<uid_t>(proto::isolatedId(static_cast<std::uint32_t>(spec["uid"].toInt())));
-    const auto realGid
-        = static_cast<gid_t>(proto::isolatedId(static_cast<std::uint32_t>(spec["gid"].toInt())));
+    const auto realUid = static_cast<uid_t>(proto::isolatedId(spec.uid));
+    const auto realGid = static_cast<gid_t>(proto::isolatedId(spec.gid));
     auto own = [&](const std::string &path) {
         if (isolated && ::chown(path.c_str(), realUid, realGid) != 0) {
             std::fprintf(stderr, "minicluster-noded %s: chown %s: %s\n", node.c_str(), path.c_str(),
@@ -376,27 +376,26 @@ void NodeDaemon::launch(const Json &job)
     std::string scriptHost = jobDir + "/slurm_script";
     std::string scriptSeen
         = bwrap ? "/var/spool/slurmd/" + jobDirName(id) + "/slurm_script" : scriptHost;
-    writeFile(scriptHost, spec["script"].toString(), 0700);
+    writeFile(scriptHost, spec.script, 0700);
     own(scriptHost);
 
-    std::string workDir = spec["work_dir"].toString();
+    const std::string &workDir = spec.workDir;
     PatternFields fields;
     fields.jobId = id;
-    fields.jobName = spec["name"].toString();
+    fields.jobName = spec.name;
     fields.user = user;
     fields.node = node;
     // A task of a job array (sent by controllers that start array tasks).
-    std::optional<std::uint32_t> arrayTask;
-    if (job["array_task_id"].isNumber()) {
-        arrayTask = static_cast<std::uint32_t>(job["array_task_id"].toInt());
-        fields.arrayJobId = static_cast<std::uint32_t>(job["array_job_id"].toInt(id));
+    const std::optional<std::uint32_t> arrayTask = job.arrayTaskId;
+    if (arrayTask) {
+        fields.arrayJobId = job.arrayJobId != 0 ? job.arrayJobId : id;
         fields.arrayTaskId = arrayTask;
     }
-    std::string outPattern = spec["std_out"].toString();
+    std::string outPattern = spec.stdOut;
     if (outPattern.empty()) {
         outPattern = "slurm-%j.out";
     }
-    std::string errPattern = spec["std_err"].toString();
+    const std::string &errPattern = spec.stdErr;
     std::string outPath = absoluteIn(workDir, expandOutputPattern(outPattern, fields));
     std::string errPath = errPattern.empty()
         ? outPath
@@ -406,40 +405,36 @@ void NodeDaemon::launch(const Json &job)
     facts.jobId = id;
     facts.jobName = fields.jobName;
     facts.user = user;
-    facts.uid = static_cast<std::uint32_t>(spec["uid"].toInt());
-    facts.gid = static_cast<std::uint32_t>(spec["gid"].toInt());
-    facts.account = spec["account"].toString();
-    facts.partition = spec["partition"].toString();
-    facts.qos = spec["qos"].toString("normal");
-    facts.clusterName = job["cluster_name"].toString();
+    facts.uid = spec.uid;
+    facts.gid = spec.gid;
+    facts.account = spec.account;
+    facts.partition = spec.partition;
+    facts.qos = spec.qos;
+    facts.clusterName = order.clusterName;
     facts.node = node;
-    facts.nodeList = job["node_list"].toString();
-    facts.numNodes = static_cast<int>(job["nodes"].size());
-    facts.ntasks = static_cast<int>(spec["ntasks"].toInt(1));
-    facts.ntasksGiven = spec["ntasks_given"].toBool() || facts.ntasks > 1;
-    facts.cpusPerTask = static_cast<int>(spec["cpus_per_task"].toInt(1));
-    facts.cpusPerTaskGiven = spec["cpus_per_task_given"].toBool() || facts.cpusPerTask > 1;
-    facts.cpusOnNode = static_cast<int>(job["cpus_on_node"].toInt(1));
-    if (job["node_cpus"].isArray()) {
-        for (const auto &cpus : job["node_cpus"].items()) {
-            facts.nodeCpus.push_back(static_cast<int>(cpus.toInt()));
-        }
-    }
-    if (spec["mem_per_node"].isNumber()) {
-        facts.memPerNode = spec["mem_per_node"].toInt();
-    } else if (!spec["mem_per_gpu"].isNumber()) { // --mem-per-gpu: SLURM_MEM_PER_GPU instead
-        facts.memPerCpu = spec["mem_per_cpu"].isNumber()
-            ? spec["mem_per_cpu"].toInt()
-            : job["mem_per_node_resolved"].toInt() / std::max<std::int64_t>(1, facts.cpusOnNode);
+    facts.nodeList = order.nodeList;
+    facts.numNodes = static_cast<int>(job.nodeList.size());
+    facts.ntasks = spec.ntasks;
+    facts.ntasksGiven = spec.ntasksGiven || facts.ntasks > 1;
+    facts.cpusPerTask = spec.cpusPerTask;
+    facts.cpusPerTaskGiven = spec.cpusPerTaskGiven || facts.cpusPerTask > 1;
+    facts.cpusOnNode = order.cpusOnNode;
+    facts.nodeCpus = job.nodeCpus;
+    if (spec.memPerNode) {
+        facts.memPerNode = *spec.memPerNode;
+    } else if (!spec.memPerGpu) { // --mem-per-gpu: SLURM_MEM_PER_GPU instead
+        facts.memPerCpu = spec.memPerCpu
+            ? *spec.memPerCpu
+            : job.memPerNode / std::max<std::int64_t>(1, facts.cpusOnNode);
     }
     facts.submitDir = workDir;
-    facts.submitHost = spec["submit_host"].toString();
+    facts.submitHost = spec.submitHost;
     facts.confPath = view.etcDir + "/slurm.conf";
     facts.home = view.home;
     facts.arrayTaskId = arrayTask;
     facts.arrayJobId = fields.arrayJobId.value_or(id);
-    facts.arraySpec = spec["array"].toString();
-    facts.restarts = static_cast<int>(job["restarts"].toInt());
+    facts.arraySpec = spec.array;
+    facts.restarts = job.restarts;
     readGpuFacts(facts, job);
     // $SLURM_TMPDIR on the node's local disk, as the Alliance's clusters do.
     std::string tmpName = tmpDirName(user, id);
@@ -448,12 +443,12 @@ void NodeDaemon::launch(const Json &job)
     own(tmpHost);
     facts.tmpDir = bwrap ? "/localscratch/" + tmpName : tmpHost;
     facts.nodeFilePath = facts.tmpDir + "/.pbs_nodefile";
-    auto env = batchJobEnvironment(facts, spec["env"].toStringList());
+    auto env = batchJobEnvironment(facts, spec.env);
     if (std::find(env.begin(), env.end(), "PBS_NODEFILE=" + facts.nodeFilePath) != env.end()) {
         writeFile(tmpHost + "/.pbs_nodefile", pbsNodeFileText(facts), 0644); // qsub's jobs
     }
     env.push_back("MINICLUSTER_SOCKET=" + view.runDir + "/ctld.sock");
-    if (job["gpu_type"].isString()) { // a GPU node: its emulated nvidia-smi comes first
+    if (order.gpuType) { // a GPU node: its emulated nvidia-smi comes first
         const std::string gpuBin = bwrap
             ? std::string(kSandboxSoftware) + "/gpu/bin"
             : m_settings.binDir + "/../share/minicluster/software/gpu/bin";
@@ -462,7 +457,7 @@ void NodeDaemon::launch(const Json &job)
                 e = "PATH=" + gpuBin + ":" + e.substr(5);
             }
         }
-        env.push_back("MINICLUSTER_GPU_TYPE=" + job["gpu_type"].toString());
+        env.push_back("MINICLUSTER_GPU_TYPE=" + *order.gpuType);
     }
     if (!bwrap) {
         // The plain fallback: `hostname` answers the node's name through a shim.
@@ -486,18 +481,18 @@ void NodeDaemon::launch(const Json &job)
     sandbox.nodePidNamespace = m_settings.nodePidNamespace;
     sandbox.workDir = workDir;
     std::vector<std::string> command = {scriptSeen};
-    for (const auto &arg : spec["argv"].toStringList()) {
+    for (const auto &arg : spec.argv) {
         command.push_back(arg);
     }
 
     SpawnSpec spawn;
     spawn.argv = sandboxArgv(sandbox, command);
     spawn.env = env;
-    spawn.stdinPath = hostPath(spec["std_in"].toString("/dev/null"));
+    spawn.stdinPath = hostPath(spec.stdIn);
     spawn.stdoutPath = hostPath(outPath);
     spawn.stderrPath = hostPath(errPath);
     spawn.chdir = bwrap ? std::string() : workDir;
-    spawn.append = spec["open_mode"].toString() == "append";
+    spawn.append = spec.openAppend;
     if (isolated) {
         spawn.fileUid = static_cast<int>(realUid);
         spawn.fileGid = static_cast<int>(realGid);
@@ -506,8 +501,8 @@ void NodeDaemon::launch(const Json &job)
 
     std::string error;
     auto limiter = std::make_unique<JobLimiter>(m_settings.limits,
-        nodeGroup() + "/job_" + std::to_string(id),
-        jobLimits(job["mem_per_node_resolved"].toInt(), facts.cpusOnNode), "step_batch");
+        nodeGroup() + "/job_" + std::to_string(id), jobLimits(job.memPerNode, facts.cpusOnNode),
+        "step_batch");
     if (!limiter->create(error)) {
         limiter->remove();
         std::filesystem::remove_all(tmpHost);

@@ -1,6 +1,7 @@
 #include "mc/gui/background_load.h"
 
 #include "mc/gui/request_client.h"
+#include "mc/record/job_codec.h"
 #include "mc/sim/swf.h"
 
 #include <QDateTime>
@@ -87,29 +88,23 @@ mc::proto::Json BackgroundLoad::submitRequest(
 mc::proto::Json BackgroundLoad::submitRequest(
     const QString &user, const QString &name, const Shape &shape)
 {
-    auto spec = mc::proto::Json::object();
-    spec.set("name", name.toStdString());
-    spec.set("user", user.toStdString());
-    if (!shape.partition.isEmpty()) {
-        spec.set("partition", shape.partition.toStdString());
-    }
-    spec.set("work_dir", "/");
-    spec.set("script",
-        "#!/bin/bash\n# background load from the instructor panel\nsleep "
-            + std::to_string(shape.sleepSeconds) + "\n");
-    spec.set("std_out", "/dev/null");
-    spec.set("time_limit", static_cast<std::int64_t>(shape.limit));
-    spec.set("ntasks", 1);
-    spec.set("cpus_per_task", shape.cpus);
-    spec.set("cpus_per_task_given", true);
+    sched::JobSpec spec;
+    spec.name = name.toStdString();
+    spec.user = user.toStdString();
+    spec.partition = shape.partition.toStdString(); // empty: the default partition
+    spec.workDir = "/";
+    spec.script = "#!/bin/bash\n# background load from the instructor panel\nsleep "
+        + std::to_string(shape.sleepSeconds) + "\n";
+    spec.stdOut = "/dev/null";
+    spec.timeLimit = shape.limit;
+    spec.cpusPerTask = shape.cpus;
+    spec.cpusPerTaskGiven = true;
     if (shape.memory > 0) {
-        spec.set("mem_per_node", static_cast<std::int64_t>(shape.memory));
+        spec.memPerNode = shape.memory;
     }
-    if (shape.gpus > 0) {
-        spec.set("gpus_per_node", shape.gpus);
-    }
-    spec.set("submit_host", "login1");
-    return mc::proto::Json::object().set("op", "submit").set("job", std::move(spec));
+    spec.gpusPerNode = std::max(0, shape.gpus);
+    spec.submitHost = "login1";
+    return mc::record::submitRequest(spec);
 }
 
 BackgroundLoad::Shape BackgroundLoad::drawShape(

@@ -1,6 +1,6 @@
 #include "mc/acct/job_store.h"
 
-#include "mc/acct/job_codec.h"
+#include "mc/record/job_codec.h"
 #include "mc/sched/hostlist.h"
 
 #include <algorithm>
@@ -83,7 +83,7 @@ std::vector<sched::Job> jobRecords(Statement &st)
     std::vector<sched::Job> jobs;
     while (st.next()) {
         if (auto json = proto::Json::parse(st.textColumn(0))) {
-            if (auto job = jobFromRecord(*json)) {
+            if (auto job = record::jobFromRecord(*json)) {
                 jobs.push_back(std::move(*job));
             }
         }
@@ -140,7 +140,7 @@ bool JobStore::saveJob(const sched::Job &job, std::string &error)
     // The script and the environment (4 KB or more per job) go to job_scripts, in the same
     // transaction; the record keeps neither, so the controller can drop them from memory.
     const bool withScript = !job.spec.script.empty() || !job.spec.env.empty();
-    Json record = jobToRecord(job);
+    Json record = record::jobToRecord(job);
     if (withScript) {
         Json spec = record["spec"];
         spec.set("script", "");
@@ -346,7 +346,7 @@ std::vector<AcctRow> JobStore::query(const AcctQuery &q, std::string &error)
         if (!json) {
             continue;
         }
-        if (auto job = jobFromRecord(*json)) {
+        if (auto job = record::jobFromRecord(*json)) {
             rows.push_back(AcctRow{std::move(*job), {}});
         }
     }

@@ -1,6 +1,7 @@
 #include "mc/ctl/controller.h"
 
-#include "mc/acct/job_codec.h"
+#include "mc/record/job_codec.h"
+#include "mc/record/launch_order.h"
 #include "mc/sched/explanation.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
@@ -67,26 +68,7 @@ Json stepsJson(const std::vector<acct::StepRecord> &records)
 {
     Json steps = Json::array();
     for (const auto &s : records) {
-        Json step = Json::object();
-        step.add("step", s.step);
-        step.add("step_id", s.step);
-        if (!s.name.empty() || s.step == "batch" || s.step == "extern") {
-            step.add("name", s.name.empty() ? s.step : s.name);
-        }
-        step.add("state", sched::longName(s.state));
-        step.add("exit_code", s.exit.code);
-        step.add("exit_signal", s.exit.signal);
-        step.add("start_time", s.startTime);
-        step.add("end_time", s.endTime);
-        step.add("nodes", proto::stringList(s.nodes));
-        step.add("num_cpus", s.cpus);
-        if (s.ntasks > 0) {
-            step.add("ntasks", s.ntasks);
-        }
-        step.add("total_cpu_ms", s.totalCpuMs);
-        step.add("max_rss_kb", s.maxRssKb);
-        step.add("ave_rss_kb", s.aveRssKb);
-        steps.push(std::move(step));
+        steps.push(record::stepRecordToJson(s));
     }
     return steps;
 }
@@ -342,12 +324,12 @@ Json Controller::submit(const Json &request, Seconds now)
         return *refused;
     }
     Job job;
-    job.spec = acct::specFromJson(request["job"]);
+    job.spec = record::specFromJson(request["job"]);
     if (auto refused = validate(job, now)) {
         return *refused;
     }
     job.id = JobId{m_lastJobId + 1};
-    if (request["job"]["test_only"].toBool() || request["test_only"].toBool()) {
+    if (job.spec.testOnly || request["test_only"].toBool()) {
         return testOnly(std::move(job), now); // sbatch --test-only: nothing is stored
     }
     if (!job.arrayPending.empty()) {
@@ -587,7 +569,7 @@ Json Controller::accounting(const Json &request, Seconds now) const
     reply.set("now", now);
     if (!fields.empty() && request["form"].toString() == "rows") {
         // `form: "rows"`: the same values written as text (docs/protocol.md).
-        acct::JobRowWriter writer(fields);
+        record::JobRowWriter writer(fields);
         const std::vector<int> keyOf = keyIndexes(fields);
         const std::size_t cellsUsed = keysUsed(keyOf); // the cells to locate in each row
         auto columnOf = [&fields](std::string_view name) {
@@ -664,17 +646,17 @@ Json Controller::accounting(const Json &request, Seconds now) const
     }
     std::vector<std::string> keyNames = fields;
     if (keyNames.empty()) {
-        keyNames.assign(acct::kJobKeys.begin(), acct::kJobKeys.end());
+        keyNames.assign(record::kJobKeys.begin(), record::kJobKeys.end());
     }
     if (!m_config.storeJobComment) {
         std::erase(keyNames, "comment"); // no AccountingStoreFlags=job_comment: not stored
     }
-    const acct::JobKeys keys = acct::JobKeys::of(keyNames);
+    const record::JobKeys keys = record::JobKeys::of(keyNames);
     Json jobs = Json::array();
     jobs.reserve(all.size());
     for (const auto &entry : all) {
         const Job &job = *entry.job;
-        Json j = acct::jobToJson(job, keys);
+        Json j = record::jobToJson(job, keys);
         if (withPriority) {
             j.set("priority", priorityOf(job));
         }
@@ -728,7 +710,7 @@ Json Controller::snapshot(Seconds now) const
 Controller::JobView Controller::JobView::of(const std::vector<std::string> &fields)
 {
     JobView view;
-    view.keys = acct::JobKeys::of(fields);
+    view.keys = record::JobKeys::of(fields);
     auto named = [&fields](std::string_view key) {
         return std::find(fields.begin(), fields.end(), key) != fields.end();
     };
@@ -747,7 +729,7 @@ Json Controller::jobJson(const Job &job, Seconds now) const
 
 Json Controller::jobJson(const Job &job, Seconds now, const JobView &view) const
 {
-    Json j = acct::jobToJson(job, view.keys);
+    Json j = record::jobToJson(job, view.keys);
     if (auto wait = m_waits.find(job.id); wait != m_waits.end() && job.isPending()) {
         if (view.waitingFor) {
             Json ids = Json::array();
@@ -1219,30 +1201,28 @@ void Controller::dropScripts(Seconds now)
 
 Json Controller::launchOrder(const Job &job) const
 {
-    Json order = Json::object();
-    order.set("op", "launch");
-    Json j = acct::jobToRecord(job);
+    record::LaunchOrder order;
+    order.job = job;
     if (job.spec.script.empty() && job.spec.env.empty()) { // left in the store at submission
         sched::JobSpec stored;
         if (m_store.loadScript(job.id, stored)
             || (job.arrayJobId != 0 && m_store.loadScript(JobId{job.arrayJobId}, stored))) {
-            Json spec = j["spec"];
-            spec.set("script", stored.script);
-            spec.set("env", proto::stringList(stored.env));
-            j.set("spec", std::move(spec));
+            order.job.spec.script = std::move(stored.script);
+            order.job.spec.env = std::move(stored.env);
         }
     }
-    j.set("cluster_name", m_config.clusterName);
-    j.set("cpus_on_node", job.cpusOnNode(0));
-    j.set("node_list", sched::compressHostlist(job.nodeList));
+    order.clusterName = m_config.clusterName;
+    order.cpusOnNode = job.cpusOnNode(0);
+    order.nodeList = sched::compressHostlist(job.nodeList);
     if (const sched::NodeConfig *batch = m_config.node(job.batchHost); batch && batch->gpus > 0) {
-        j.set("gpu_type", batch->gpuType); // nvidia-smi's model on the node
+        order.gpuType = batch->gpuType; // nvidia-smi's model on the node
     }
-    j.set("restarts", job.restarts); // SLURM_RESTART_COUNT after a requeue
     // The node keeps no timer of its own: the controller ends the job on the cluster clock
     // (enforceTimeLimits()) and sends --signal's warning then too.
-    order.set("job", std::move(j));
-    return order;
+    Json message = Json::object();
+    message.set("op", "launch");
+    message.set("job", record::launchToJson(order));
+    return message;
 }
 
 void Controller::emitJob(const Job &job, Seconds now)

@@ -22,8 +22,8 @@ namespace {
 // a member is longer than 255 bytes.
 template <typename Row> bool encodeRow(const Job &job, Row &row)
 {
-    static const std::vector<std::string> keys(acct::kJobKeys.begin(), acct::kJobKeys.end());
-    thread_local acct::JobRowWriter writer(keys);
+    static const std::vector<std::string> keys(record::kJobKeys.begin(), record::kJobKeys.end());
+    thread_local record::JobRowWriter writer(keys);
     writer.encode(job);
     std::size_t total = 0;
     for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -160,12 +160,12 @@ std::vector<int> Controller::keyIndexes(const std::vector<std::string> &fields)
 {
     std::vector<int> keyOf(fields.size(), -1);
     for (std::size_t c = 0; c < fields.size(); ++c) {
-        const auto key = std::find(acct::kJobKeys.begin(), acct::kJobKeys.end(), fields[c]);
+        const auto key = std::find(record::kJobKeys.begin(), record::kJobKeys.end(), fields[c]);
         const bool first
             = std::find(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(c), fields[c])
             == fields.begin() + static_cast<std::ptrdiff_t>(c);
-        if (key != acct::kJobKeys.end() && first) { // as JobRowWriter: a repeated name stays null
-            keyOf[c] = static_cast<int>(key - acct::kJobKeys.begin());
+        if (key != record::kJobKeys.end() && first) { // as JobRowWriter: a repeated name stays null
+            keyOf[c] = static_cast<int>(key - record::kJobKeys.begin());
         }
     }
     return keyOf;
@@ -197,7 +197,7 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
     const std::size_t cellsUsed = keysUsed(keyOf);
     std::string text = "[";
     text.reserve(m_rowCache.size() * (fields.size() * 8 + 4));
-    std::optional<acct::JobRowWriter> slow; // for rows too long for the cache
+    std::optional<record::JobRowWriter> slow; // for rows too long for the cache
     auto wait = m_waits.begin(); // all three are ordered by id: walked together
     auto started = m_starts.begin();
     for (CachedRow &row : m_rowCache) {

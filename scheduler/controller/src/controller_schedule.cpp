@@ -1,8 +1,8 @@
 // The controller's side of a scheduling pass: what it feeds the core (nodes, pending and
 // running jobs, the fairshare ledger, a lookup over its job table) and how it applies the
 // decisions (starts, array tasks, waits with their reasons, preemptions, the `plan` event).
-#include "mc/acct/job_codec.h"
 #include "mc/ctl/controller.h"
+#include "mc/record/job_codec.h"
 #include "mc/sched/gres.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_transitions.h"

@@ -3,8 +3,9 @@
 // The steps themselves run on the nodes, started by srun through the node daemons; the
 // controller numbers them, checks them against the allocation and keeps their accounting.
 
-#include "mc/acct/job_codec.h"
 #include "mc/ctl/controller.h"
+#include "mc/record/job_codec.h"
+#include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "replies.h"
 
@@ -201,14 +202,14 @@ Json Controller::handleStepRequest(const Json &request, Seconds now)
 
 Json Controller::stepCreate(const Json &request, Seconds now)
 {
-    auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
+    const record::StepSpec spec = record::stepSpecFromJson(request);
+    const std::uint32_t id = spec.job.value;
     auto it = m_jobs.find(JobId{id});
     if (it == m_jobs.end()) {
         return failure("Invalid job id specified", kInvalidJobId);
     }
     Job &job = it->second;
-    std::string user = request["user"].toString();
-    if (user != job.spec.user && user != "root") {
+    if (spec.user != job.spec.user && spec.user != "root") {
         return failure("Access/permission denied", kAccessDenied);
     }
     if (job.state != JobState::Running) {
@@ -218,25 +219,25 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     }
     // The step's candidate nodes: -w names some of the job's nodes (they come first, as
     // Slurm puts them), -x removes some.
-    std::vector<std::string> candidates = request["node_list"].toStringList();
+    std::vector<std::string> candidates = spec.nodeList;
     for (const auto &name : candidates) {
         if (std::find(job.nodeList.begin(), job.nodeList.end(), name) == job.nodeList.end()) {
             return failure("Requested node configuration is not available", 2010);
         }
     }
-    const std::vector<std::string> excluded = request["exclude"].toStringList();
+    const std::vector<std::string> &excluded = spec.excludeNodes;
     for (const auto &name : job.nodeList) {
         if (std::find(candidates.begin(), candidates.end(), name) == candidates.end()
             && std::find(excluded.begin(), excluded.end(), name) == excluded.end()) {
             candidates.push_back(name);
         }
     }
-    const int required = static_cast<int>(request["node_list"].size());
+    const int required = static_cast<int>(spec.nodeList.size());
     const int jobNodes = static_cast<int>(candidates.size());
-    int ntasks = static_cast<int>(request["ntasks"].toInt(0));
-    int nodes = std::max(static_cast<int>(request["nodes"].toInt(0)), required);
-    const int ntasksPerNode = static_cast<int>(request["ntasks_per_node"].toInt(0));
-    int cpusPerTask = std::max<int>(1, static_cast<int>(request["cpus_per_task"].toInt(1)));
+    int ntasks = spec.ntasks;
+    int nodes = std::max(spec.nodes, required);
+    const int ntasksPerNode = spec.ntasksPerNode;
+    int cpusPerTask = std::max(1, spec.cpusPerTask);
     if (ntasks <= 0) {
         // Slurm: a step without -n runs the job's tasks (SLURM_NTASKS) when the job was given
         // a count, else one task per node (of -N, or of the whole allocation).
@@ -293,7 +294,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     }
     RunningStep step;
     step.id = m_nextStep[id]++;
-    step.name = request["name"].toString();
+    step.name = spec.name;
     step.nodes = std::move(stepNodes);
     step.ntasks = ntasks;
     step.cpus = ntasks * cpusPerTask;
@@ -322,7 +323,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     }
     reply.set("tasks_per_node", std::move(tasks));
     reply.set("ntasks", ntasks);
-    Json j = acct::jobToRecord(job);
+    Json j = record::jobToRecord(job);
     j.set("cluster_name", m_config.clusterName);
     j.set("cpus_on_node", job.cpusOnNode(0));
     j.set("node_list", sched::compressHostlist(job.nodeList));

@@ -1,5 +1,6 @@
 #include "submit_limits.h"
 
+#include "mc/record/job_codec.h"
 #include "replies.h"
 
 #include <string>
@@ -11,64 +12,18 @@ namespace {
 
 constexpr std::size_t kMaxPath = 4096; // MAXPATHLEN: output, error, input, working directory
 
-enum class Kind { Number, Bool, String, StringList };
+using record::SpecKind;
 
-// Every member the job codec reads (mc/acct/job_codec.h), with its type; null is "not given".
-constexpr std::pair<const char *, Kind> kMembers[] = {
-    {"begin", Kind::Number},
-    {"cpus_per_task", Kind::Number},
-    {"gid", Kind::Number},
-    {"gpus_per_node", Kind::Number},
-    {"mem_per_cpu", Kind::Number},
-    {"mem_per_node", Kind::Number},
-    {"nice", Kind::Number},
-    {"nodes", Kind::Number},
-    {"ntasks", Kind::Number},
-    {"ntasks_per_node", Kind::Number},
-    {"time_limit", Kind::Number},
-    {"time_min", Kind::Number},
-    {"uid", Kind::Number},
-    {"cpus_per_task_given", Kind::Bool},
-    {"exclusive", Kind::Bool},
-    {"hold", Kind::Bool},
-    {"interactive", Kind::Bool},
-    {"ntasks_given", Kind::Bool},
-    {"requeue", Kind::Bool},
-    {"test_only", Kind::Bool},
-    {"account", Kind::String},
-    {"array", Kind::String},
-    {"command", Kind::String},
-    {"comment", Kind::String},
-    {"constraint", Kind::String},
-    {"dependency", Kind::String},
-    {"name", Kind::String},
-    {"open_mode", Kind::String},
-    {"partition", Kind::String},
-    {"qos", Kind::String},
-    {"script", Kind::String},
-    {"signal", Kind::String},
-    {"std_err", Kind::String},
-    {"std_in", Kind::String},
-    {"std_out", Kind::String},
-    {"submit_host", Kind::String},
-    {"user", Kind::String},
-    {"work_dir", Kind::String},
-    {"argv", Kind::StringList},
-    {"env", Kind::StringList},
-    {"exclude", Kind::StringList},
-    {"node_list", Kind::StringList},
-};
-
-bool hasKind(const proto::Json &value, Kind kind)
+bool hasKind(const proto::Json &value, SpecKind kind)
 {
     switch (kind) {
-    case Kind::Number:
+    case SpecKind::Number:
         return value.isNumber();
-    case Kind::Bool:
+    case SpecKind::Bool:
         return value.isBool();
-    case Kind::String:
+    case SpecKind::String:
         return value.isString();
-    case Kind::StringList:
+    case SpecKind::StringList:
         if (!value.isArray()) {
             return false;
         }
@@ -82,16 +37,16 @@ bool hasKind(const proto::Json &value, Kind kind)
     return false;
 }
 
-const char *kindName(Kind kind)
+const char *kindName(SpecKind kind)
 {
     switch (kind) {
-    case Kind::Number:
+    case SpecKind::Number:
         return "a number";
-    case Kind::Bool:
+    case SpecKind::Bool:
         return "true or false";
-    case Kind::String:
+    case SpecKind::String:
         return "text";
-    case Kind::StringList:
+    case SpecKind::StringList:
         return "a list of text";
     }
     return "";
@@ -105,12 +60,12 @@ std::optional<proto::Json> checkSubmitTypes(const proto::Json &job, std::string 
         why = "the job is not an object";
         return failure("Invalid job specification: the job must be an object");
     }
-    for (const auto &[member, kind] : kMembers) {
+    for (const auto &[member, kind] : record::kSpecKeys) {
         const proto::Json &value = job[member];
         if (!value.isNull() && !hasKind(value, kind)) {
-            why = std::string("member ") + member + " is not " + kindName(kind);
+            why = "member " + std::string(member) + " is not " + kindName(kind);
             return failure(
-                std::string("Invalid job specification: ") + member + " must be " + kindName(kind));
+                "Invalid job specification: " + std::string(member) + " must be " + kindName(kind));
         }
     }
     return std::nullopt;

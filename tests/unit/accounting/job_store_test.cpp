@@ -1,6 +1,6 @@
 #include "mc/acct/database.h"
-#include "mc/acct/job_codec.h"
 #include "mc/acct/job_store.h"
+#include "mc/record/job_codec.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -52,7 +52,7 @@ void JobStoreTest::recordRoundTripsEveryField()
     job.allocCpus = 8;
     job.timeLimit = 300;
     job.cancelledBy = 1001;
-    auto back = acct::jobFromRecord(acct::jobToRecord(job));
+    auto back = record::jobFromRecord(record::jobToRecord(job));
     QVERIFY(back.has_value());
     QCOMPARE(back->id.value, 7u);
     QCOMPARE(back->spec.env, job.spec.env);
@@ -177,13 +177,13 @@ void JobStoreTest::nodeOptionsRoundTripThroughTheRecord()
     job.spec.openAppend = true;
     job.spec.signal = "B:10@60";
     job.spec.requeue = false;
-    auto back = acct::jobFromRecord(acct::jobToRecord(job));
+    auto back = record::jobFromRecord(record::jobToRecord(job));
     QVERIFY(back);
     QVERIFY(back->spec.openAppend);
     QCOMPARE(QString::fromStdString(back->spec.signal), QStringLiteral("B:10@60"));
     QCOMPARE(back->spec.requeue, std::optional<bool>(false));
     auto plain
-        = acct::jobFromRecord(acct::jobToRecord(makeJob(8, "bob", sched::JobState::Pending)));
+        = record::jobFromRecord(record::jobToRecord(makeJob(8, "bob", sched::JobState::Pending)));
     QVERIFY(plain);
     QVERIFY(!plain->spec.openAppend);
     QVERIFY(plain->spec.signal.empty());

@@ -5,7 +5,7 @@
 // some --exclusive; some run over their limit (TIMEOUT) and some fail. One user: fairshare
 // moves every pending job's priority alike, so the orders compare.
 #include "controller_fixture.h"
-#include "mc/acct/job_codec.h"
+#include "mc/record/job_codec.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sim/simulation.h"
 
@@ -134,7 +134,7 @@ std::map<std::int64_t, Outcome> throughController(
                 started[id]["batch_host"].toString(), jobEnded(id, t, b.exitCode), t, false);
         }
         while (next < work.size() && work[next].at == t) {
-            Json spec = acct::specToJson(work[next].spec);
+            Json spec = record::specToJson(work[next].spec);
             const Json reply = controller->handleRequest(submitRequest("alice", 1, spec), t);
             if (!reply["ok"].toBool()) {
                 error = "submission refused: " + reply["error"].toString();

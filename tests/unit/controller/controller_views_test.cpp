@@ -1,7 +1,7 @@
 // Issue #6: what `jobs` and `acct` send for a request with `fields`, `form: rows` or `job_ids`
 // of an array, against a real job store (SQLite in a temporary directory).
 #include "controller_fixture.h"
-#include "mc/acct/job_codec.h"
+#include "mc/record/job_codec.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -75,7 +75,7 @@ void ControllerViewsTest::defaultJobsReplyHasEveryMemberAndTheExplanation()
     QVERIFY(!reply.contains("rows"));
     const Json &pending = reply["jobs"].items().at(2);
     QCOMPARE(pending["state"].toString(), std::string("PENDING"));
-    std::vector<std::string> expected(acct::kJobKeys.begin(), acct::kJobKeys.end());
+    std::vector<std::string> expected(record::kJobKeys.begin(), record::kJobKeys.end());
     expected.erase(std::find(expected.begin(), expected.end(), "array_task_id"));
     expected.erase(std::find(expected.begin(), expected.end(), "comment")); // none given
     expected.erase(std::find(expected.begin(), expected.end(), "node_cpus")); // not uneven
@@ -132,7 +132,7 @@ void ControllerViewsTest::rowsFormSendsColumnsThenValues()
     const std::vector<std::string> fields{"job_id", "user", "array_task_id", "array_task_str"};
     r.set("fields", proto::stringList(fields));
     r.set("form", "rows");
-    // Rows are written as text (acct::JobRowWriter): read back as a client reads them.
+    // Rows are written as text (record::JobRowWriter): read back as a client reads them.
     Json reply = *Json::parse(call(r).dump());
     QVERIFY(!reply.contains("jobs"));
     QCOMPARE(reply["columns"].toStringList(), fields);
@@ -232,7 +232,7 @@ void ControllerViewsTest::acctFieldsAndStepIds()
 // adds; again after each kind of change, since the cache keeps rows between requests.
 void ControllerViewsTest::rowsHoldTheValuesOfTheObjects()
 {
-    std::vector<std::string> names(acct::kJobKeys.begin(), acct::kJobKeys.end());
+    std::vector<std::string> names(record::kJobKeys.begin(), record::kJobKeys.end());
     for (const char *extra : {"explanation", "now", "steps", "priority", "cancelled_by", "bogus"}) {
         names.emplace_back(extra);
     }

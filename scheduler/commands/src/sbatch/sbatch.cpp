@@ -2,6 +2,7 @@
 
 #include "../shared/cluster_view.h"
 #include "../shared/text.h"
+#include "mc/record/job_codec.h"
 #include "mc/sched/batch_script.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
@@ -25,66 +26,40 @@ using proto::Json;
 constexpr std::string_view kTryHelp = "Try \"sbatch --help\" for more information\n";
 
 // The GPU requests (issue #15), each as given: the controller resolves GPUs per node.
-void encodeGpus(Json &job, const JobOptions &opts)
+void setGpus(sched::JobSpec &spec, const JobOptions &opts)
 {
-    const auto positive = [&job](const char *key, const std::optional<int> &value) {
-        if (value.value_or(0) > 0) {
-            job.set(key, *value);
-        }
+    const auto positive = [](const std::optional<int> &value) {
+        return std::max(0, value.value_or(0));
     };
-    positive("gpus_per_node", opts.gpusPerNode);
-    positive("gpus_per_job", opts.gpus);
-    positive("gpus_per_task", opts.gpusPerTask);
-    positive("cpus_per_gpu", opts.cpusPerGpu);
-    if (opts.gpusPerNode.value_or(0) > 0 && opts.gpusPerNodeGiven) {
-        job.set("gpus_per_node_given", true);
-    }
-    if (opts.memPerGpu) {
-        job.set("mem_per_gpu", *opts.memPerGpu);
-    }
-    if (!opts.gpuType.empty()) {
-        job.set("gpu_type", opts.gpuType);
-    }
+    spec.gpusPerNode = positive(opts.gpusPerNode);
+    spec.gpusPerJob = positive(opts.gpus);
+    spec.gpusPerTask = positive(opts.gpusPerTask);
+    spec.cpusPerGpu = positive(opts.cpusPerGpu);
+    spec.gpusPerNodeGiven = spec.gpusPerNode > 0 && opts.gpusPerNodeGiven;
+    spec.memPerGpu = opts.memPerGpu;
+    spec.gpuType = opts.gpuType;
 }
 
 // The contract's scheduler fields of the submit spec (array, dependency, placement, GPUs...).
-std::optional<Outcome> encodeSchedulerRequests(
-    Json &job, const JobOptions &opts, const Context &ctx)
+std::optional<Outcome> setSchedulerRequests(
+    sched::JobSpec &spec, const JobOptions &opts, const Context &ctx)
 {
     if (opts.badGres) {
         return failure("Invalid generic resource (gres) specification", kExitError);
     }
-    if (!opts.array.empty()) {
-        job.set("array", opts.array);
-    }
-    if (!opts.dependency.empty()) {
-        job.set("dependency", opts.dependency);
-    }
-    if (!opts.constraint.empty()) {
-        job.set("constraint", opts.constraint);
-    }
+    spec.array = opts.array;
+    spec.dependency = opts.dependency;
+    spec.constraint = opts.constraint;
     if (!opts.beginText.empty()) {
-        job.set("begin", sched::parseTimeSpec(opts.beginText, clusterNow(ctx)).value_or(ctx.now));
+        spec.begin = sched::parseTimeSpec(opts.beginText, clusterNow(ctx)).value_or(ctx.now);
     }
-    if (opts.timeMin) {
-        job.set("time_min", *opts.timeMin);
-    }
-    if (opts.exclusive) {
-        job.set("exclusive", true);
-    }
-    if (!opts.nodeList.empty()) {
-        job.set("node_list", proto::stringList(opts.nodeList));
-    }
-    if (!opts.excludeNodes.empty()) {
-        job.set("exclude", proto::stringList(opts.excludeNodes));
-    }
-    if (opts.ntasksPerNode) {
-        job.set("ntasks_per_node", *opts.ntasksPerNode);
-    }
-    encodeGpus(job, opts);
-    if (opts.testOnly) {
-        job.set("test_only", true);
-    }
+    spec.timeMin = opts.timeMin;
+    spec.exclusive = opts.exclusive;
+    spec.nodeList = opts.nodeList;
+    spec.excludeNodes = opts.excludeNodes;
+    spec.ntasksPerNode = opts.ntasksPerNode.value_or(0);
+    setGpus(spec, opts);
+    spec.testOnly = opts.testOnly;
     return std::nullopt;
 }
 
@@ -145,11 +120,11 @@ Outcome testOnlyOutcome(const Json &reply)
 // The line slurmctld sends before "Batch job submission failed: <error>" when it can name the
 // cause: the partition it does not know, or a node too small for the memory or the CPUs asked
 // per node. Empty when Slurm has none (a node list or an exclusion that leaves no node).
-std::string submitFailureCause(const std::string &error, const Json &job, Context &ctx)
+std::string submitFailureCause(const std::string &error, const sched::JobSpec &spec, Context &ctx)
 {
     std::string loadError;
     const auto cluster = loadClusterView(ctx, loadError);
-    const std::string requested = job["partition"].toString();
+    const std::string &requested = spec.partition;
     if (error == "Invalid partition name specified") {
         for (const std::string &name : splitList(requested)) {
             if (!cluster || !cluster->partition(name)) {
@@ -177,14 +152,12 @@ std::string submitFailureCause(const std::string &error, const Json &job, Contex
             maxMemory = std::max(maxMemory, node.memory);
         }
     }
-    const std::int64_t cpusPerTask = job["cpus_per_task"].toInt();
-    const std::int64_t tasksPerNode
-        = job["ntasks_per_node"].isNumber() ? job["ntasks_per_node"].toInt() : 1;
+    const std::int64_t cpusPerTask = spec.cpusPerTask;
+    const std::int64_t tasksPerNode = spec.ntasksPerNode > 0 ? spec.ntasksPerNode : 1;
     if (cpusPerTask * tasksPerNode > maxCpus) {
         return "CPU count per node can not be satisfied";
     }
-    if ((job["mem_per_node"].isNumber() && job["mem_per_node"].toInt() > maxMemory)
-        || (job["mem_per_cpu"].isNumber() && job["mem_per_cpu"].toInt() > maxMemory)) {
+    if (spec.memPerNode.value_or(0) > maxMemory || spec.memPerCpu.value_or(0) > maxMemory) {
         return "Memory specification can not be satisfied";
     }
     return {};
@@ -303,59 +276,44 @@ int Sbatch::run()
     auto fullPath = [&workDir](const std::optional<std::string> &path) {
         return path ? absolutePath(*path, workDir) : std::string();
     };
-    Json job = Json::object();
-    job.set("name", opts.jobName.value_or(defaultName));
-    job.set("user", m_ctx.user.name);
-    job.set("uid", static_cast<std::int64_t>(m_ctx.user.uid));
-    job.set("gid", static_cast<std::int64_t>(m_ctx.user.gid));
-    job.set("account", opts.account.value_or(""));
-    job.set("partition", opts.partition.value_or(""));
-    job.set("qos", opts.qos.value_or(""));
-    job.set("work_dir", workDir);
-    job.set("script", script);
-    job.set("command", command);
-    job.set("argv",
-        proto::stringList(cli.operands.empty()
-                ? std::vector<std::string>{}
-                : std::vector<std::string>(cli.operands.begin() + 1, cli.operands.end())));
-    job.set("env", proto::stringList(exportedEnvironment(opts.exportSpec, m_ctx)));
-    job.set("std_out", fullPath(opts.stdOut));
-    job.set("std_err", fullPath(opts.stdErr));
-    job.set("std_in", opts.stdIn ? fullPath(opts.stdIn) : std::string("/dev/null"));
-    if (opts.openAppend) {
-        job.set("open_mode", "append");
+    sched::JobSpec spec;
+    spec.name = opts.jobName.value_or(defaultName);
+    spec.user = m_ctx.user.name;
+    spec.uid = m_ctx.user.uid;
+    spec.gid = m_ctx.user.gid;
+    spec.account = opts.account.value_or("");
+    spec.partition = opts.partition.value_or("");
+    spec.qos = opts.qos.value_or(""); // empty: the controller's default
+    spec.workDir = workDir;
+    spec.script = script;
+    spec.command = command;
+    if (!cli.operands.empty()) {
+        spec.argv.assign(cli.operands.begin() + 1, cli.operands.end());
     }
-    if (!opts.signal.empty()) {
-        job.set("signal", opts.signal);
-    }
-    if (opts.requeue) {
-        job.set("requeue", *opts.requeue);
-    }
-    if (opts.timeLimit) {
-        job.set("time_limit", *opts.timeLimit);
-    }
-    job.set("nodes", opts.nodes.value_or(1));
+    spec.env = exportedEnvironment(opts.exportSpec, m_ctx);
+    spec.stdOut = fullPath(opts.stdOut);
+    spec.stdErr = fullPath(opts.stdErr);
+    spec.stdIn = opts.stdIn ? fullPath(opts.stdIn) : std::string("/dev/null");
+    spec.openAppend = opts.openAppend;
+    spec.signal = opts.signal;
+    spec.requeue = opts.requeue;
+    spec.timeLimit = opts.timeLimit;
+    spec.nodes = opts.nodes.value_or(1);
     // As sbatch's option check does: --ntasks-per-node without -n asks for that many tasks
     // on each of the -N nodes, and the job has a task count (SLURM_NTASKS).
     const bool perNodeCount = !opts.ntasks && opts.ntasksPerNode;
-    job.set("ntasks",
-        perNodeCount ? *opts.ntasksPerNode * opts.nodes.value_or(1) : opts.ntasks.value_or(1));
-    job.set("cpus_per_task", opts.cpusPerTask.value_or(1));
-    job.set("ntasks_given", opts.ntasks.has_value() || perNodeCount);
-    job.set("cpus_per_task_given", opts.cpusPerTask.has_value());
-    if (opts.mem) {
-        job.set("mem_per_node", *opts.mem);
-    }
-    if (opts.memPerCpu) {
-        job.set("mem_per_cpu", *opts.memPerCpu);
-    }
-    job.set("submit_host", m_ctx.hostname);
-    job.set("hold", opts.hold);
-    job.set("nice", opts.nice);
-    if (opts.comment) {
-        job.set("comment", *opts.comment);
-    }
-    if (auto end = encodeSchedulerRequests(job, opts, m_ctx)) {
+    spec.ntasks
+        = perNodeCount ? *opts.ntasksPerNode * opts.nodes.value_or(1) : opts.ntasks.value_or(1);
+    spec.cpusPerTask = opts.cpusPerTask.value_or(1);
+    spec.ntasksGiven = opts.ntasks.has_value() || perNodeCount;
+    spec.cpusPerTaskGiven = opts.cpusPerTask.has_value();
+    spec.memPerNode = opts.mem;
+    spec.memPerCpu = opts.memPerCpu;
+    spec.submitHost = m_ctx.hostname;
+    spec.hold = opts.hold;
+    spec.nice = static_cast<int>(opts.nice); // checked against Slurm's range when parsed
+    spec.comment = opts.comment;
+    if (auto end = setSchedulerRequests(spec, opts, m_ctx)) {
         return finish(*end);
     }
     if (m_ctx.quotaWarnings && !opts.testOnly) {
@@ -364,9 +322,7 @@ int Sbatch::run()
             *m_ctx.err << "sbatch: warning: " << warning << '\n';
         }
     }
-    Json request = Json::object();
-    request.set("op", "submit");
-    request.set("job", std::move(job));
+    const Json request = record::submitRequest(spec);
 
     auto reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
     if (!reply && opts.testOnly) {
@@ -377,8 +333,8 @@ int Sbatch::run()
     if (reply && opts.testOnly && !(*reply)["ok"].toBool()) {
         const std::string error = (*reply)["error"].toString();
         return finish(Outcome{{},
-            causeLine(submitFailureCause(error, request["job"], m_ctx))
-                + "allocation failure: " + error + "\n",
+            causeLine(submitFailureCause(error, spec, m_ctx)) + "allocation failure: " + error
+                + "\n",
             kExitError});
     }
     if (!reply) {
@@ -389,7 +345,7 @@ int Sbatch::run()
     if (!(*reply)["ok"].toBool()) {
         const std::string error = (*reply)["error"].toString();
         Outcome failed = failure("Batch job submission failed: " + error, kExitError);
-        failed.err = causeLine(submitFailureCause(error, request["job"], m_ctx)) + failed.err;
+        failed.err = causeLine(submitFailureCause(error, spec, m_ctx)) + failed.err;
         return finish(failed);
     }
     if (opts.testOnly) {

@@ -3,9 +3,11 @@
 #include "../shared/text.h"
 #include "mc/proto/client.h"
 #include "mc/proto/socket.h"
+#include "mc/record/job_codec.h"
 #include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -955,70 +957,43 @@ std::optional<Json> Link::call(const Json &request)
 Json allocationRequest(const Options &opts, const std::string &defaultName)
 {
     Me me = currentUser();
-    Json job = Json::object();
-    job.set("name", opts.jobName.value_or(defaultName));
-    job.set("user", me.name);
-    job.set("uid", static_cast<std::int64_t>(me.uid));
-    job.set("gid", static_cast<std::int64_t>(me.gid));
-    job.set("account", opts.account.value_or(""));
-    job.set("partition", opts.partition.value_or(""));
-    job.set("qos", opts.qos.value_or(""));
-    job.set("work_dir", opts.chdir ? absolutePath(*opts.chdir, currentDir()) : currentDir());
-    job.set("script", "");
-    job.set("command", defaultName);
-    job.set("interactive", true);
-    if (opts.timeLimit) {
-        job.set("time_limit", *opts.timeLimit);
-    }
+    sched::JobSpec spec;
+    spec.name = opts.jobName.value_or(defaultName);
+    spec.user = me.name;
+    spec.uid = me.uid;
+    spec.gid = me.gid;
+    spec.account = opts.account.value_or("");
+    spec.partition = opts.partition.value_or("");
+    spec.qos = opts.qos.value_or(""); // empty: the controller's default
+    spec.workDir = opts.chdir ? absolutePath(*opts.chdir, currentDir()) : currentDir();
+    spec.command = defaultName;
+    spec.interactive = true;
+    spec.timeLimit = opts.timeLimit;
     // Without -n: one task per node (or --ntasks-per-node of them), as Slurm counts.
     int ntasks = opts.ntasks.value_or(opts.nodes.value_or(1));
     if (opts.ntasksPerNode && !opts.ntasks) {
         ntasks = *opts.ntasksPerNode * opts.nodes.value_or(1);
     }
-    job.set("nodes", opts.nodes.value_or(1));
-    job.set("ntasks", ntasks);
-    job.set("ntasks_given", opts.ntasks.has_value());
-    job.set("cpus_per_task", opts.cpusPerTask.value_or(1));
-    job.set("cpus_per_task_given", opts.cpusPerTask.has_value());
-    if (opts.ntasksPerNode) {
-        job.set("ntasks_per_node", *opts.ntasksPerNode);
-    }
-    if (opts.mem) {
-        job.set("mem_per_node", *opts.mem);
-    }
-    if (opts.memPerCpu) {
-        job.set("mem_per_cpu", *opts.memPerCpu);
-    }
+    spec.nodes = opts.nodes.value_or(1);
+    spec.ntasks = ntasks;
+    spec.ntasksGiven = opts.ntasks.has_value();
+    spec.cpusPerTask = opts.cpusPerTask.value_or(1);
+    spec.cpusPerTaskGiven = opts.cpusPerTask.has_value();
+    spec.ntasksPerNode = opts.ntasksPerNode.value_or(0);
+    spec.memPerNode = opts.mem;
+    spec.memPerCpu = opts.memPerCpu;
     if (opts.gpusPerNode.value_or(0) > 0) {
-        job.set("gpus_per_node", *opts.gpusPerNode);
-        if (opts.gpusPerNodeGiven) {
-            job.set("gpus_per_node_given", true);
-        }
+        spec.gpusPerNode = *opts.gpusPerNode;
+        spec.gpusPerNodeGiven = opts.gpusPerNodeGiven;
     }
-    if (opts.gpus.value_or(0) > 0) {
-        job.set("gpus_per_job", *opts.gpus);
-    }
-    if (!opts.gpuType.empty()) {
-        job.set("gpu_type", opts.gpuType);
-    }
-    if (opts.exclusive) {
-        job.set("exclusive", true);
-    }
-    if (!opts.nodeList.empty()) {
-        job.set("node_list", proto::stringList(opts.nodeList));
-    }
-    if (!opts.exclude.empty()) {
-        job.set("exclude", proto::stringList(opts.exclude));
-    }
-    if (opts.constraint) {
-        job.set("constraint", *opts.constraint);
-    }
-    job.set("submit_host", shortHostName());
-    job.set("env", proto::stringList({}));
-    Json request = Json::object();
-    request.set("op", "submit");
-    request.set("job", std::move(job));
-    return request;
+    spec.gpusPerJob = std::max(0, opts.gpus.value_or(0));
+    spec.gpuType = opts.gpuType;
+    spec.exclusive = opts.exclusive;
+    spec.nodeList = opts.nodeList;
+    spec.excludeNodes = opts.exclude;
+    spec.constraint = opts.constraint.value_or("");
+    spec.submitHost = shortHostName();
+    return record::submitRequest(spec);
 }
 
 std::optional<Json> allocate(const char *program, Link &link, const Options &opts,

@@ -8,6 +8,7 @@
 #include "../shared/text.h"
 #include "mc/proto/client.h"
 #include "mc/proto/socket.h"
+#include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "srun_common.h"
@@ -544,26 +545,21 @@ int Srun::run(int argc, char **argv)
         m_ownAllocation = true;
     }
 
-    Json request = Json::object();
-    request.set("op", "step_create");
-    request.set("job_id", m_jobId);
-    request.set("user", ia::currentUser().name);
-    int ntasks = m_opts.ntasks.value_or(0);
+    mc::record::StepSpec stepSpec;
+    stepSpec.job = mc::sched::JobId{static_cast<std::uint32_t>(m_jobId)};
+    stepSpec.user = ia::currentUser().name;
+    stepSpec.ntasks = m_opts.ntasks.value_or(0);
     if (!m_opts.ntasks && m_opts.ntasksPerNode) {
-        ntasks = *m_opts.ntasksPerNode * m_opts.nodes.value_or(1);
+        stepSpec.ntasks = *m_opts.ntasksPerNode * m_opts.nodes.value_or(1);
     }
-    request.set("ntasks", ntasks);
-    request.set("nodes", m_opts.nodes.value_or(0));
-    request.set("ntasks_per_node", m_opts.ntasksPerNode.value_or(0));
-    if (!m_opts.nodeList.empty()) {
-        request.set("node_list", mc::proto::stringList(m_opts.nodeList));
-    }
-    if (!m_opts.exclude.empty()) {
-        request.set("exclude", mc::proto::stringList(m_opts.exclude));
-    }
-    request.set("cpus_per_task", m_opts.cpusPerTask.value_or(1));
-    request.set("name", name);
-    request.set("pty", m_opts.pty);
+    stepSpec.nodes = m_opts.nodes.value_or(0);
+    stepSpec.ntasksPerNode = m_opts.ntasksPerNode.value_or(0);
+    stepSpec.nodeList = m_opts.nodeList;
+    stepSpec.excludeNodes = m_opts.exclude;
+    stepSpec.cpusPerTask = m_opts.cpusPerTask.value_or(1);
+    stepSpec.name = name;
+    stepSpec.pty = m_opts.pty;
+    const Json request = mc::record::stepCreateRequest(stepSpec);
     auto step = m_link.call(request);
     if (m_ownAllocation && step && !(*step)["ok"].toBool()
         && (*step)["errno"].toInt() == kJobPending) {

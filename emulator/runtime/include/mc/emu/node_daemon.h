@@ -12,6 +12,7 @@
 #include "mc/emu/sandbox_host.h"
 #include "mc/proto/connection.h"
 #include "mc/proto/event_loop.h"
+#include "mc/record/launch_order.h"
 
 #include <map>
 #include <memory>
@@ -72,7 +73,7 @@ private:
     void connect();
     void retryLater();
     void onMessage(const proto::Json &message);
-    void launch(const proto::Json &job);
+    void launch(const record::LaunchOrder &order);
     // The times of a controller's order: when it was given on the cluster clock (notices say
     // it) and how long SIGKILL follows SIGTERM, in wall milliseconds (KillWait at the
     // cluster clock's speed). The node has no clock of its own for jobs.

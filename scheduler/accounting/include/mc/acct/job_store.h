@@ -5,6 +5,7 @@
 
 #include "mc/acct/database.h"
 #include "mc/proto/json.h"
+#include "mc/record/step.h"
 #include "mc/sched/job.h"
 
 #include <optional>
@@ -13,23 +14,9 @@
 
 namespace mc::acct {
 
-// One step of a job as sacct lists it ("batch", "extern", "0", "1", ...).
-struct StepRecord {
-    sched::JobId job;
-    std::string step;
-    sched::JobState state = sched::JobState::Running;
-    sched::ExitStatus exit;
-    sched::Seconds startTime = 0;
-    sched::Seconds endTime = 0;
-    std::vector<std::string> nodes;
-    int cpus = 0;
-    // Usage sampled on the node (sacct TotalCPU, MaxRSS, AveRSS; seff).
-    std::int64_t totalCpuMs = 0;
-    std::int64_t maxRssKb = 0;
-    std::int64_t aveRssKb = 0;
-    std::string name = {}; // srun's step name (the command, or --job-name); "" = not recorded
-    int ntasks = 0; // the step's tasks (sacct NTasks); 0 = not recorded
-};
+// One step of a job as sacct lists it ("batch", "extern", "0", "1", ...): the one struct of
+// mc/record/step.h, with its JSON form.
+using StepRecord = record::StepRecord;
 
 struct AcctQuery {
     std::vector<std::string> users; // empty: every user

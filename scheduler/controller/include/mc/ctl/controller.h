@@ -8,9 +8,9 @@
 // -> COMPLETING after scancel -> COMPLETED / FAILED / CANCELLED (end report committed, then
 // acknowledged to the node).
 
-#include "mc/acct/job_codec.h"
 #include "mc/acct/job_store.h"
 #include "mc/proto/json.h"
+#include "mc/record/job_codec.h"
 #include "mc/sched/job.h"
 #include "mc/sched/scheduler.h"
 #include "mc/sched/site_conf.h"
@@ -153,7 +153,7 @@ private:
 
     // Which members of a job object a request wants (`fields`; all by default).
     struct JobView {
-        acct::JobKeys keys = acct::JobKeys::all();
+        record::JobKeys keys = record::JobKeys::all();
         bool waitingFor = true, dependency = true, explanation = true, now = true,
              backfilled = true;
         static JobView of(const std::vector<std::string> &fields);
@@ -173,7 +173,7 @@ private:
         // says where each ends. A member longer than 255 bytes leaves the row uncached (rare:
         // the node list of a job on dozens of nodes).
         std::unique_ptr<char[]> cells;
-        std::array<std::uint8_t, acct::kJobKeys.size()> lengths{};
+        std::array<std::uint8_t, record::kJobKeys.size()> lengths{};
         sched::JobState state = sched::JobState::Pending;
         std::uint16_t user = 0; // in m_rowNames
         std::uint16_t partition = 0;
@@ -187,7 +187,7 @@ private:
     // For each name of `fields`, its index in kJobKeys, or -1 (and -1 for a repeated name).
     static std::vector<int> keyIndexes(const std::vector<std::string> &fields);
     // Where a fresh row's first `count` cells start, and its cell of member `key`.
-    using RowStarts = std::array<std::uint16_t, acct::kJobKeys.size()>;
+    using RowStarts = std::array<std::uint16_t, record::kJobKeys.size()>;
     static void rowStarts(const CachedRow &row, std::size_t count, RowStarts &starts);
     // How many cells of a row reach the last member `keyOf` (keyIndexes()) names.
     static std::size_t keysUsed(const std::vector<int> &keyOf);

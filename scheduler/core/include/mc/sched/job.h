@@ -76,11 +76,18 @@ struct JobSpec {
     // --comment, `scontrol update comment=`, or a site's note (the Inserm memory overrun);
     // unset: none (Slurm's "(null)"), set and empty: "".
     std::optional<std::string> comment;
+    // --test-only: the controller answers when and where the job would start, and keeps
+    // nothing (never true in a stored job).
+    bool testOnly = false;
+
+    bool operator==(const JobSpec &) const = default;
 };
 
 struct ExitStatus {
     int code = 0; // exit code of the batch script
     int signal = 0; // signal that ended it, 0 if none
+
+    bool operator==(const ExitStatus &) const = default;
 };
 
 struct Job {
@@ -126,6 +133,7 @@ struct Job {
     }
     bool isPending() const { return state == JobState::Pending; }
     bool isActive() const { return state == JobState::Running || state == JobState::Completing; }
+    bool operator==(const Job &) const = default;
 };
 
 } // namespace mc::sched

@@ -1,4 +1,4 @@
-#include "mc/acct/job_codec.h"
+#include "mc/record/job_codec.h"
 
 #include "mc/sched/gres.h"
 #include "mc/sched/job_array.h"
@@ -7,7 +7,7 @@
 #include <charconv>
 #include <type_traits>
 
-namespace mc::acct {
+namespace mc::record {
 
 using proto::Json;
 using sched::Job;
@@ -160,7 +160,18 @@ Json specToJson(const JobSpec &spec)
     if (spec.comment) {
         j.set("comment", *spec.comment);
     }
+    if (spec.testOnly) {
+        j.set("test_only", true);
+    }
     return j;
+}
+
+Json submitRequest(const JobSpec &spec)
+{
+    Json request = Json::object();
+    request.set("op", "submit");
+    request.set("job", specToJson(spec));
+    return request;
 }
 
 JobSpec specFromJson(const Json &j)
@@ -229,6 +240,7 @@ JobSpec specFromJson(const Json &j)
     if (j["comment"].isString()) {
         spec.comment = j["comment"].toString();
     }
+    spec.testOnly = j["test_only"].toBool();
     return spec;
 }
 
@@ -545,4 +557,4 @@ std::optional<Job> jobFromRecord(const Json &r)
     return job;
 }
 
-} // namespace mc::acct
+} // namespace mc::record

@@ -1,5 +1,6 @@
 #pragma once
-// Job <-> JSON, the one mapping used for the wire (docs/protocol.md) and for the stored record.
+// Job <-> JSON, the one mapping used for the wire (docs/protocol.md) and for the stored record:
+// no other file spells a job's keys.
 
 #include "mc/proto/json.h"
 #include "mc/sched/job.h"
@@ -9,13 +10,74 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-namespace mc::acct {
+namespace mc::record {
 
-// The submit spec as `submit` carries it.
+// The kind of value a member of the submit spec holds.
+enum class SpecKind { Number, Bool, String, StringList };
+
+// Every member of the submit spec (sched::JobSpec's fields, in their order) with its kind: the
+// members specToJson() writes, specFromJson() reads and the controller type-checks. Absent or
+// null is "not given". A field added to JobSpec gets its key here and in both functions (the
+// round-trip test in tests/unit/record fails until it does).
+inline constexpr std::array<std::pair<std::string_view, SpecKind>, 48> kSpecKeys{{
+    {"name", SpecKind::String},
+    {"user", SpecKind::String},
+    {"uid", SpecKind::Number},
+    {"gid", SpecKind::Number},
+    {"account", SpecKind::String},
+    {"partition", SpecKind::String},
+    {"qos", SpecKind::String},
+    {"work_dir", SpecKind::String},
+    {"script", SpecKind::String},
+    {"command", SpecKind::String},
+    {"argv", SpecKind::StringList},
+    {"env", SpecKind::StringList},
+    {"std_out", SpecKind::String},
+    {"std_err", SpecKind::String},
+    {"std_in", SpecKind::String},
+    {"time_limit", SpecKind::Number},
+    {"nodes", SpecKind::Number},
+    {"ntasks", SpecKind::Number},
+    {"ntasks_given", SpecKind::Bool},
+    {"cpus_per_task", SpecKind::Number},
+    {"cpus_per_task_given", SpecKind::Bool},
+    {"mem_per_node", SpecKind::Number},
+    {"mem_per_cpu", SpecKind::Number},
+    {"submit_host", SpecKind::String},
+    {"open_mode", SpecKind::String},
+    {"signal", SpecKind::String},
+    {"requeue", SpecKind::Bool},
+    {"hold", SpecKind::Bool},
+    {"nice", SpecKind::Number},
+    {"ntasks_per_node", SpecKind::Number},
+    {"gpus_per_node", SpecKind::Number},
+    {"gpu_type", SpecKind::String},
+    {"gpus_per_node_given", SpecKind::Bool},
+    {"gpus_per_job", SpecKind::Number},
+    {"gpus_per_task", SpecKind::Number},
+    {"cpus_per_gpu", SpecKind::Number},
+    {"mem_per_gpu", SpecKind::Number},
+    {"exclusive", SpecKind::Bool},
+    {"node_list", SpecKind::StringList},
+    {"exclude", SpecKind::StringList},
+    {"constraint", SpecKind::String},
+    {"time_min", SpecKind::Number},
+    {"begin", SpecKind::Number},
+    {"dependency", SpecKind::String},
+    {"array", SpecKind::String},
+    {"interactive", SpecKind::Bool},
+    {"comment", SpecKind::String},
+    {"test_only", SpecKind::Bool},
+}};
+
+// The submit spec as `submit` carries it (the request's "job" member).
 proto::Json specToJson(const sched::JobSpec &spec);
 sched::JobSpec specFromJson(const proto::Json &json);
+// `{"op": "submit", "job": specToJson(spec)}`.
+proto::Json submitRequest(const sched::JobSpec &spec);
 
 // The members jobToJson() writes, in its order (optional ones only when they apply).
 inline constexpr std::array<std::string_view, 60> kJobKeys{"job_id", "name", "user", "uid", "gid",
@@ -71,4 +133,4 @@ std::optional<sched::Job> jobFromRecord(const proto::Json &record);
 // The pending tasks of an array record as squeue %K shows them ("4-10%2"); empty otherwise.
 std::string arrayTaskStr(const sched::Job &job);
 
-} // namespace mc::acct
+} // namespace mc::record

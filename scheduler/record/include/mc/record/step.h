@@ -1,0 +1,58 @@
+#pragma once
+// A job step (srun inside an allocation): what srun asks for (StepSpec, the `step_create`
+// request of docs/protocol.md) and what is kept of it (StepRecord: the store's row, and one
+// of the `steps` of an `acct` reply).
+
+#include "mc/proto/json.h"
+#include "mc/sched/job.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mc::record {
+
+struct StepSpec {
+    sched::JobId job; // the allocation the step runs in
+    std::string user; // who asks: the job's user or root
+    int ntasks = 0; // -n; 0: not given (the job's task count, or one per node)
+    int nodes = 0; // -N; 0: not given
+    int ntasksPerNode = 0; // --ntasks-per-node; 0: not given
+    std::vector<std::string> nodeList; // -w, expanded: nodes of the job to run on first
+    std::vector<std::string> excludeNodes; // -x, expanded
+    int cpusPerTask = 1; // -c
+    std::string name; // the step's name (the command, or --job-name)
+    bool pty = false; // --pty
+
+    bool operator==(const StepSpec &) const = default;
+};
+
+// `{"op": "step_create", ...}` and back.
+proto::Json stepCreateRequest(const StepSpec &spec);
+StepSpec stepSpecFromJson(const proto::Json &request);
+
+struct StepRecord {
+    sched::JobId job;
+    std::string step; // "batch", "extern", or the step's number
+    sched::JobState state = sched::JobState::Running;
+    sched::ExitStatus exit;
+    sched::Seconds startTime = 0;
+    sched::Seconds endTime = 0;
+    std::vector<std::string> nodes;
+    int cpus = 0;
+    // Usage sampled on the node (sacct TotalCPU, MaxRSS, AveRSS; seff).
+    std::int64_t totalCpuMs = 0;
+    std::int64_t maxRssKb = 0;
+    std::int64_t aveRssKb = 0;
+    std::string name = {}; // srun's step name (the command, or --job-name); "" = not recorded
+    int ntasks = 0; // the step's tasks (sacct NTasks); 0 = not recorded
+
+    bool operator==(const StepRecord &) const = default;
+};
+
+// One of the `steps` of an `acct` job (its job is the enclosing one: not written). A batch or
+// extern step without a name is shown under its own ("batch"), as sacct shows it.
+proto::Json stepRecordToJson(const StepRecord &step);
+StepRecord stepRecordFromJson(const proto::Json &json, sched::JobId job);
+
+} // namespace mc::record

@@ -1,0 +1,90 @@
+#include "mc/record/step.h"
+
+namespace mc::record {
+
+using proto::Json;
+
+Json stepCreateRequest(const StepSpec &spec)
+{
+    Json j = Json::object();
+    j.set("op", "step_create");
+    j.set("job_id", static_cast<std::int64_t>(spec.job.value));
+    j.set("user", spec.user);
+    j.set("ntasks", spec.ntasks);
+    j.set("nodes", spec.nodes);
+    j.set("ntasks_per_node", spec.ntasksPerNode);
+    if (!spec.nodeList.empty()) {
+        j.set("node_list", proto::stringList(spec.nodeList));
+    }
+    if (!spec.excludeNodes.empty()) {
+        j.set("exclude", proto::stringList(spec.excludeNodes));
+    }
+    j.set("cpus_per_task", spec.cpusPerTask);
+    j.set("name", spec.name);
+    j.set("pty", spec.pty);
+    return j;
+}
+
+StepSpec stepSpecFromJson(const Json &j)
+{
+    StepSpec spec;
+    spec.job = sched::JobId{static_cast<std::uint32_t>(j["job_id"].toInt())};
+    spec.user = j["user"].toString();
+    spec.ntasks = static_cast<int>(j["ntasks"].toInt(0));
+    spec.nodes = static_cast<int>(j["nodes"].toInt(0));
+    spec.ntasksPerNode = static_cast<int>(j["ntasks_per_node"].toInt(0));
+    spec.nodeList = j["node_list"].toStringList();
+    spec.excludeNodes = j["exclude"].toStringList();
+    spec.cpusPerTask = static_cast<int>(j["cpus_per_task"].toInt(1));
+    spec.name = j["name"].toString();
+    spec.pty = j["pty"].toBool();
+    return spec;
+}
+
+Json stepRecordToJson(const StepRecord &s)
+{
+    Json step = Json::object();
+    step.add("step", s.step);
+    step.add("step_id", s.step);
+    if (!s.name.empty() || s.step == "batch" || s.step == "extern") {
+        step.add("name", s.name.empty() ? s.step : s.name);
+    }
+    step.add("state", sched::longName(s.state));
+    step.add("exit_code", s.exit.code);
+    step.add("exit_signal", s.exit.signal);
+    step.add("start_time", s.startTime);
+    step.add("end_time", s.endTime);
+    step.add("nodes", proto::stringList(s.nodes));
+    step.add("num_cpus", s.cpus);
+    if (s.ntasks > 0) {
+        step.add("ntasks", s.ntasks);
+    }
+    step.add("total_cpu_ms", s.totalCpuMs);
+    step.add("max_rss_kb", s.maxRssKb);
+    step.add("ave_rss_kb", s.aveRssKb);
+    return step;
+}
+
+StepRecord stepRecordFromJson(const Json &j, sched::JobId job)
+{
+    StepRecord s;
+    s.job = job;
+    s.step = j["step"].toString();
+    s.state = sched::parseJobState(j["state"].toString()).value_or(sched::JobState::Running);
+    s.exit.code = static_cast<int>(j["exit_code"].toInt());
+    s.exit.signal = static_cast<int>(j["exit_signal"].toInt());
+    s.startTime = j["start_time"].toInt();
+    s.endTime = j["end_time"].toInt();
+    s.nodes = j["nodes"].toStringList();
+    s.cpus = static_cast<int>(j["num_cpus"].toInt());
+    s.totalCpuMs = j["total_cpu_ms"].toInt();
+    s.maxRssKb = j["max_rss_kb"].toInt();
+    s.aveRssKb = j["ave_rss_kb"].toInt();
+    // The name shown for an unnamed batch or extern step is the step's own.
+    const std::string name = j["name"].toString();
+    s.name = name == s.step && (s.step == "batch" || s.step == "extern") ? std::string() : name;
+    s.ntasks = static_cast<int>(j["ntasks"].toInt(0));
+    return s;
+}
+
+} // namespace mc::record

@@ -1,0 +1,404 @@
+// The job codec carries every field of the protocol contract: the submit spec both ways, the
+// stored record both ways (scheduler state included), the launch order both ways, and the
+// public job object. Every field of every struct is filled with a value of its own and must
+// come back; a field added to a struct and not to its codec fails here.
+#include "mc/record/job_codec.h"
+#include "mc/record/launch_order.h"
+#include "mc/record/step.h"
+
+#include <QtTest>
+
+#include <set>
+
+// A field added to one of the structs changes its size: then fill it in the test of its codec
+// below (fullSpec(), fullJob(), ...), write it in the codec (for JobSpec, kSpecKeys too), and
+// write the new size here. Sizes are those of x86-64 libstdc++, where CI builds.
+#if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
+static_assert(sizeof(mc::sched::JobSpec) == 872, "a JobSpec field is new: see above");
+static_assert(sizeof(mc::sched::Job) == 1200, "a Job field is new: see above");
+static_assert(sizeof(mc::record::LaunchOrder) == 1312, "a LaunchOrder field is new: see above");
+static_assert(sizeof(mc::record::StepSpec) == 152, "a StepSpec field is new: see above");
+static_assert(sizeof(mc::record::StepRecord) == 168, "a StepRecord field is new: see above");
+#endif
+
+using namespace mc;
+using proto::Json;
+
+class JobCodecTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everySpecFieldRoundTrips();
+    void everySpecKeyIsInTheKeyTable();
+    void everyJobFieldRoundTripsThroughTheRecord();
+    void everyLaunchOrderFieldRoundTrips();
+    void everyStepSpecFieldRoundTrips();
+    void everyStepRecordFieldRoundTrips();
+    void schedulerSpecFieldsRoundTrip();
+    void recordKeepsSchedulerState();
+    void publicObjectShowsArrayHoldAndPlannedStart();
+    void publicObjectFollowsTheKeyTableAndProjects();
+    void commentIsAbsentUntilSetAndSurvivesTheStore();
+};
+
+namespace {
+
+// A spec whose every field differs from its default (and from the others').
+sched::JobSpec fullSpec()
+{
+    sched::JobSpec s;
+    s.name = "name1";
+    s.user = "user2";
+    s.uid = 1003;
+    s.gid = 1004;
+    s.account = "account5";
+    s.partition = "partition6";
+    s.qos = "qos7";
+    s.workDir = "/work8";
+    s.script = "#!/bin/sh\necho 9\n";
+    s.command = "/work8/job10.sh";
+    s.argv = {"arg11", "arg12"};
+    s.env = {"A=13", "B=14"};
+    s.stdOut = "out15";
+    s.stdErr = "err16";
+    s.stdIn = "in17";
+    s.timeLimit = 18;
+    s.nodes = 19;
+    s.ntasks = 20;
+    s.ntasksGiven = true;
+    s.cpusPerTask = 21;
+    s.cpusPerTaskGiven = true;
+    s.memPerNode = 22;
+    s.memPerCpu = 23;
+    s.submitHost = "host24";
+    s.openAppend = true;
+    s.signal = "B:10@25";
+    s.requeue = false;
+    s.hold = true;
+    s.nice = 26;
+    s.ntasksPerNode = 27;
+    s.gpusPerNode = 28;
+    s.gpuType = "type29";
+    s.gpusPerNodeGiven = true;
+    s.gpusPerJob = 30;
+    s.gpusPerTask = 31;
+    s.cpusPerGpu = 32;
+    s.memPerGpu = 33;
+    s.exclusive = true;
+    s.nodeList = {"cn34", "cn35"};
+    s.excludeNodes = {"cn36"};
+    s.constraint = "feature37";
+    s.timeMin = 38;
+    s.begin = 39;
+    s.dependency = "afterok:40";
+    s.array = "1-41";
+    s.interactive = true;
+    s.comment = "comment42";
+    s.testOnly = true;
+    return s;
+}
+
+// A job whose every field differs from its default, consistent as a record keeps it (a
+// running job: the allocation is read back only with nodes).
+sched::Job fullJob()
+{
+    sched::Job job;
+    job.id = sched::JobId{101};
+    job.spec = fullSpec();
+    job.spec.testOnly = false; // never stored
+    job.state = sched::JobState::Running;
+    job.reason = sched::Reason::Priority;
+    job.submitTime = 102;
+    job.eligibleTime = 103;
+    job.startTime = 104;
+    job.endTime = 105;
+    job.timeLimit = 106;
+    job.memPerNode = 107;
+    job.nodeList = {"cn108", "cn109"};
+    job.allocCpus = 110;
+    job.nodeCpus = {70, 40};
+    job.gpusPerNode = 111;
+    job.gpuIds = {{1, 2}, {3}};
+    job.gpuAllocType = "type112";
+    job.exit = sched::ExitStatus{113, 114};
+    job.batchHost = "cn108";
+    job.cancelledBy = 115;
+    job.heldByAdmin = true;
+    job.priority = 116;
+    job.arrayJobId = 117;
+    job.arrayTaskId = 118;
+    job.arrayPending = {119, 120};
+    job.arrayMaxRunning = 121;
+    job.restarts = 122;
+    job.plannedStart = 123;
+    job.preemptEnd = 124;
+    return job;
+}
+
+} // namespace
+
+void JobCodecTest::everySpecFieldRoundTrips()
+{
+    const sched::JobSpec spec = fullSpec();
+    QVERIFY(!(spec == sched::JobSpec{}));
+    const sched::JobSpec back
+        = record::specFromJson(Json::parse(record::specToJson(spec).dump()).value());
+    QVERIFY(back == spec);
+    // And the defaults: what a client leaves out is read as the struct's default.
+    QVERIFY(record::specFromJson(record::specToJson(sched::JobSpec{})) == sched::JobSpec{});
+    QVERIFY(record::specFromJson(Json::object()) == sched::JobSpec{});
+}
+
+void JobCodecTest::everySpecKeyIsInTheKeyTable()
+{
+    const Json json = record::specToJson(fullSpec());
+    std::set<std::string> written;
+    for (const auto &[key, value] : json.members()) {
+        written.insert(key);
+    }
+    std::set<std::string> listed;
+    for (const auto &[key, kind] : record::kSpecKeys) {
+        listed.insert(std::string(key));
+    }
+    QCOMPARE(listed.size(), record::kSpecKeys.size()); // no key twice
+    QCOMPARE(written, listed);
+    const Json request = record::submitRequest(fullSpec());
+    QCOMPARE(request["op"].toString(), std::string("submit"));
+    QVERIFY(record::specFromJson(request["job"]) == fullSpec());
+}
+
+void JobCodecTest::everyJobFieldRoundTripsThroughTheRecord()
+{
+    const sched::Job job = fullJob();
+    const auto back = record::jobFromRecord(Json::parse(record::jobToRecord(job).dump()).value());
+    QVERIFY(back);
+    QVERIFY(back->spec == job.spec);
+    QVERIFY(*back == job);
+}
+
+void JobCodecTest::everyLaunchOrderFieldRoundTrips()
+{
+    record::LaunchOrder order;
+    order.job = fullJob();
+    order.clusterName = "cluster201";
+    order.cpusOnNode = 202;
+    order.nodeList = "cn[108-109]";
+    order.gpuType = "a100";
+    const auto back
+        = record::launchFromJson(Json::parse(record::launchToJson(order).dump()).value());
+    QVERIFY(back);
+    QVERIFY(back->job == order.job);
+    QCOMPARE(back->clusterName, order.clusterName);
+    QCOMPARE(back->cpusOnNode, order.cpusOnNode);
+    QCOMPARE(back->nodeList, order.nodeList);
+    QCOMPARE(back->gpuType, order.gpuType);
+    order.gpuType.reset(); // a node without GPUs
+    QVERIFY(!record::launchFromJson(record::launchToJson(order))->gpuType);
+    QVERIFY(!record::launchFromJson(Json::object())); // not a job record
+}
+
+void JobCodecTest::everyStepSpecFieldRoundTrips()
+{
+    record::StepSpec spec;
+    spec.job = sched::JobId{301};
+    spec.user = "user302";
+    spec.ntasks = 303;
+    spec.nodes = 304;
+    spec.ntasksPerNode = 305;
+    spec.nodeList = {"cn306"};
+    spec.excludeNodes = {"cn307", "cn308"};
+    spec.cpusPerTask = 309;
+    spec.name = "step310";
+    spec.pty = true;
+    const Json request = record::stepCreateRequest(spec);
+    QCOMPARE(request["op"].toString(), std::string("step_create"));
+    QVERIFY(record::stepSpecFromJson(Json::parse(request.dump()).value()) == spec);
+    QVERIFY(record::stepSpecFromJson(record::stepCreateRequest({})) == record::StepSpec{});
+}
+
+void JobCodecTest::everyStepRecordFieldRoundTrips()
+{
+    record::StepRecord step;
+    step.job = sched::JobId{401};
+    step.step = "2";
+    step.state = sched::JobState::Failed;
+    step.exit = sched::ExitStatus{402, 403};
+    step.startTime = 404;
+    step.endTime = 405;
+    step.nodes = {"cn406", "cn407"};
+    step.cpus = 408;
+    step.totalCpuMs = 409;
+    step.maxRssKb = 410;
+    step.aveRssKb = 411;
+    step.name = "step412";
+    step.ntasks = 413;
+    const Json json = Json::parse(record::stepRecordToJson(step).dump()).value();
+    QVERIFY(record::stepRecordFromJson(json, step.job) == step);
+    // An unnamed batch step is shown under its own name, and read back unnamed.
+    record::StepRecord batch;
+    batch.step = "batch";
+    const Json shown = record::stepRecordToJson(batch);
+    QCOMPARE(shown["name"].toString(), std::string("batch"));
+    QVERIFY(record::stepRecordFromJson(shown, batch.job) == batch);
+}
+
+void JobCodecTest::schedulerSpecFieldsRoundTrip()
+{
+    sched::JobSpec spec;
+    spec.user = "alice";
+    spec.ntasksPerNode = 2;
+    spec.gpusPerNode = 1;
+    spec.exclusive = true;
+    spec.nodeList = {"cn01", "cn02"};
+    spec.excludeNodes = {"cn03"};
+    spec.constraint = "avx2&ib";
+    spec.timeMin = 600;
+    spec.begin = 1700000000;
+    spec.dependency = "afterok:12:13?singleton";
+    spec.array = "1-100%5";
+    spec.interactive = true;
+    const sched::JobSpec back
+        = record::specFromJson(Json::parse(record::specToJson(spec).dump()).value());
+    QCOMPARE(back.ntasksPerNode, 2);
+    QCOMPARE(back.gpusPerNode, 1);
+    QVERIFY(back.exclusive);
+    QCOMPARE(back.nodeList, spec.nodeList);
+    QCOMPARE(back.excludeNodes, spec.excludeNodes);
+    QCOMPARE(back.constraint, spec.constraint);
+    QCOMPARE(back.timeMin, spec.timeMin);
+    QCOMPARE(back.begin, spec.begin);
+    QCOMPARE(back.dependency, spec.dependency);
+    QCOMPARE(back.array, spec.array);
+    QVERIFY(back.interactive);
+    // Absent fields mean "not given".
+    const sched::JobSpec empty = record::specFromJson(Json::object());
+    QCOMPARE(empty.ntasksPerNode, 0);
+    QVERIFY(!empty.timeMin && !empty.begin && !empty.exclusive && !empty.interactive);
+}
+
+void JobCodecTest::recordKeepsSchedulerState()
+{
+    sched::Job job;
+    job.id = sched::JobId{7};
+    job.spec.user = "alice";
+    job.state = sched::JobState::Pending;
+    job.reason = sched::Reason::JobHeldAdmin;
+    job.heldByAdmin = true;
+    job.priority = 4242;
+    job.arrayJobId = 7;
+    job.arrayPending = {3, 4, 9};
+    job.arrayMaxRunning = 2;
+    job.restarts = 3;
+    job.plannedStart = 5000;
+    const auto back = record::jobFromRecord(Json::parse(record::jobToRecord(job).dump()).value());
+    QVERIFY(back);
+    QVERIFY(back->heldByAdmin);
+    QCOMPARE(back->priority, 4242);
+    QCOMPARE(back->arrayJobId, 7u);
+    QVERIFY(!back->arrayTaskId);
+    QCOMPARE(back->arrayPending, (std::vector<std::uint32_t>{3, 4, 9}));
+    QCOMPARE(back->arrayMaxRunning, 2);
+    QCOMPARE(back->restarts, 3);
+    QCOMPARE(back->plannedStart, std::optional<sched::Seconds>(5000));
+    QVERIFY(!back->preemptEnd);
+
+    sched::Job task = job;
+    task.arrayPending.clear();
+    task.arrayTaskId = 4;
+    task.state = sched::JobState::Running;
+    task.preemptEnd = 6000;
+    const auto taskBack = record::jobFromRecord(record::jobToRecord(task));
+    QCOMPARE(taskBack->arrayTaskId, std::optional<std::uint32_t>(4));
+    QCOMPARE(taskBack->preemptEnd, std::optional<sched::Seconds>(6000));
+}
+
+void JobCodecTest::publicObjectShowsArrayHoldAndPlannedStart()
+{
+    sched::Job job;
+    job.id = sched::JobId{43};
+    job.spec.user = "alice";
+    job.spec.hold = true;
+    job.spec.gpusPerNode = 2;
+    job.spec.dependency = "afterok:12";
+    job.arrayJobId = 43;
+    job.arrayPending = {3, 4, 5, 6, 7, 8, 9, 10};
+    job.arrayMaxRunning = 4;
+    job.plannedStart = 1234;
+    Json j = record::jobToJson(job);
+    QCOMPARE(j["array_job_id"].toInt(), 43);
+    QVERIFY(!j.contains("array_task_id"));
+    QCOMPARE(j["array_task_str"].toString(), std::string("3-10%4")); // squeue %K
+    QCOMPARE(j["hold"].toString(), std::string("user"));
+    QCOMPARE(j["gres"].toString(), std::string("gpu:2"));
+    QCOMPARE(j["gpus"].toInt(), 0); // none allocated while pending
+    QCOMPARE(j["planned_start"].toInt(), 1234);
+    QCOMPARE(j["dependency"].toString(), std::string("afterok:12"));
+    job.heldByAdmin = true;
+    QCOMPARE(record::jobToJson(job)["hold"].toString(), std::string("admin"));
+}
+
+void JobCodecTest::publicObjectFollowsTheKeyTableAndProjects()
+{
+    sched::Job job;
+    job.id = sched::JobId{44};
+    job.spec.user = "bob";
+    job.arrayJobId = 43;
+    job.arrayTaskId = 2;
+    job.spec.comment = ""; // set (even empty): the member is there
+    job.nodeList = {"cn01", "cn02"};
+    job.nodeCpus = {4, 2}; // an uneven layout: node_cpus is there
+    Json j = record::jobToJson(job);
+    std::vector<std::string> keys;
+    for (const auto &[key, value] : j.members()) {
+        keys.push_back(key);
+    }
+    std::vector<std::string> expected(record::kJobKeys.begin(), record::kJobKeys.end());
+    for (const char *held : {"gpu_ids", "gpu_alloc_type"}) { // only while GPUs are held
+        expected.erase(std::find(expected.begin(), expected.end(), held));
+    }
+    QCOMPARE(keys, expected);
+
+    Json some
+        = record::jobToJson(job, record::JobKeys::of({"user", "array_task_id", "job_id", "x"}));
+    QCOMPARE(some.size(), 3u); // in the table's order, unknown names ignored
+    QCOMPARE(some.members().at(0).first, std::string("job_id"));
+    QCOMPARE(some["user"].toString(), std::string("bob"));
+    QCOMPARE(some["array_task_id"].toInt(), 2);
+    job.arrayTaskId.reset();
+    QCOMPARE(record::jobToJson(job, record::JobKeys::of({"array_task_id"})).size(), 0u);
+}
+
+void JobCodecTest::commentIsAbsentUntilSetAndSurvivesTheStore()
+{
+    sched::Job job;
+    job.id = sched::JobId{45};
+    job.spec.user = "alice";
+    QVERIFY(!record::jobToJson(job).contains("comment")); // Slurm's (null)
+    QVERIFY(!record::specToJson(job.spec).contains("comment"));
+    QVERIFY(!record::specFromJson(record::specToJson(job.spec)).comment.has_value());
+
+    job.spec.comment = "memory overrun: 2.1G used";
+    QCOMPARE(
+        record::jobToJson(job)["comment"].toString(), std::string("memory overrun: 2.1G used"));
+    auto back = record::jobFromRecord(record::jobToRecord(job));
+    QVERIFY(back.has_value());
+    QCOMPARE(back->spec.comment.value_or("?"), std::string("memory overrun: 2.1G used"));
+
+    job.spec.comment = ""; // scontrol update comment= : set, empty
+    back = record::jobFromRecord(record::jobToRecord(job));
+    QVERIFY(back->spec.comment.has_value());
+    QCOMPARE(*back->spec.comment, std::string());
+
+    // The rows form writes the same member; an unset comment is a null cell.
+    record::JobRowWriter rows({"job_id", "comment"});
+    std::string text;
+    rows.encode(job);
+    rows.appendRow(text);
+    job.spec.comment.reset();
+    rows.encode(job);
+    rows.appendRow(text);
+    QCOMPARE(text, std::string(R"([45,""][45,null])"));
+}
+
+QTEST_APPLESS_MAIN(JobCodecTest)
+#include "job_codec_test.moc"
