@@ -197,9 +197,12 @@ void LessonsView::runLesson(const QString &verb)
         reload();
         Q_EMIT commandFinished();
     });
+    // The user and the language the dock shows, not the launcher's defaults (the first user of
+    // the cluster, $LANG): the answer must be about this progress, in the words on screen.
     m_process->start(m_launcher,
         m_launcherArguments
-            + QStringList{QStringLiteral("lesson"), verb, item->data(kIdRole).toString()});
+            + QStringList{QStringLiteral("--user"), m_user, QStringLiteral("lesson"),
+                QStringLiteral("--lang"), currentLanguage(), verb, item->data(kIdRole).toString()});
 }
 
 void LessonsView::changeEvent(QEvent *event)
