@@ -8,8 +8,8 @@
 // waits (--wait) so that jobs run and end, selects the first node and the first pending job,
 // then saves gui-window.png, gui-terminal.png, gui-queue.png, gui-nodes.png, gui-details.png,
 // gui-timeline.png, gui-history.png, gui-filesystems.png, gui-submit.png, gui-instructor.png
-// and gui-lessons.png (suffixed _fr with --lang fr) in DIR. Run it under Xvfb for a real
-// window (README.md, "The app").
+// and gui-lessons.png (the current lesson, checked; suffixed _fr with --lang fr) in DIR. Run it
+// under Xvfb for a real window (README.md, "The app").
 
 #include "mc/gui/app_options.h"
 #include "mc/gui/background_load.h"
@@ -17,6 +17,7 @@
 #include "mc/gui/instructor_panel.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/language.h"
+#include "mc/gui/lessons_view.h"
 #include "mc/gui/main_window.h"
 #include "mc/gui/node_table_model.h"
 #include "mc/gui/submit_form.h"
@@ -30,6 +31,7 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -192,6 +194,13 @@ int main(int argc, char *argv[])
     ok = bottom("submitDock", "submit") && ok;
     window.instructorPanel()->setClock(1.0, 0);
     ok = bottom("instructorDock", "instructor") && ok;
+    // The lesson a --type'd `minicluster lesson start N` began, checked: its text and the
+    // engine's answer, as a student sees them.
+    auto *lessons = window.findChild<mc::gui::LessonsView *>(QStringLiteral("lessonsView"));
+    lessons->reload();
+    QSignalSpy checked(lessons, &mc::gui::LessonsView::commandFinished);
+    lessons->findChild<QPushButton *>(QStringLiteral("lessonCheck"))->click();
+    checked.wait(30000);
     ok = bottom("lessonsDock", "lessons") && ok;
     window.instructorPanel()->backgroundLoad()->stop();
     return ok ? 0 : 1;

@@ -16,6 +16,7 @@
 #include "mc/gui/submit_form.h"
 #include "mc/gui/timeline_model.h"
 #include "mc/gui/timeline_view.h"
+#include "mc/lessons/progress.h"
 #include "test_jobs.h"
 
 #include <QAbstractScrollArea>
@@ -25,6 +26,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMap>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -447,6 +449,29 @@ private Q_SLOTS:
         installLanguage(QStringLiteral("fr"));
         QTRY_VERIFY(view.lessonText().startsWith(QStringLiteral("Votre première tâche")));
         installLanguage(QStringLiteral("en"));
+    }
+
+    void lessonsDockFollowsALessonStartedInATerminal()
+    {
+        LessonsView view(QStringLiteral(MC_SOURCE_DIR "/lessons"), m_dir->path(),
+            QStringLiteral("alice"), QString(), {});
+        view.selectLesson(QStringLiteral("05-files"));
+        QVERIFY(!view.lessonText().startsWith(QStringLiteral("Interactive work")));
+        // `minicluster lesson start 3` in the app's terminal: the engine's progress file.
+        mc::lessons::ProgressStore progress(
+            mc::emu::ClusterLayout{m_dir->path().toStdString()}, "alice");
+        progress.current = "03-interactive";
+        progress.lessons["03-interactive"] = {};
+        QVERIFY(progress.save());
+        QTRY_VERIFY(view.lessonText().startsWith(QStringLiteral("Interactive work")));
+        const auto *list = view.findChild<QListWidget *>(QStringLiteral("lessonList"));
+        QVERIFY(list->currentItem()->text().startsWith(QStringLiteral("▶ 03")));
+        // Looking at another lesson stays possible: only a change of the current one moves.
+        view.selectLesson(QStringLiteral("05-files"));
+        progress.lessons["03-interactive"].hintsShown = 1;
+        QVERIFY(progress.save());
+        view.reload(); // as the watcher does
+        QCOMPARE(list->currentItem()->text().left(4), QStringLiteral("○ 05"));
     }
 
     void mainWindowHasEveryViewAndTheExternalTerminalButton()

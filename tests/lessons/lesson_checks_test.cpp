@@ -2,6 +2,7 @@
 // work done right (the jobs, commands and files the lesson asks for) completes the lesson;
 // nothing done passes no step; the usual mistakes fail the step they belong to, and
 // `reset-step` is a way out of a forbidden command.
+#include "lesson_work.h"
 #include "mc/lessons/catalog.h"
 #include "mc/lessons/evaluate.h"
 #include "mc/lessons/lesson.h"
@@ -11,8 +12,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 
 using mc::lessons::Facts;
@@ -21,16 +20,12 @@ using mc::proto::Json;
 
 namespace {
 
-constexpr const char *kUser = "bob";
-constexpr const char *kAccount = "def-prof1";
-
-std::string lessonsDir()
-{
-    return std::string(MC_SOURCE_DIR) + "/lessons";
-}
+using mc::lessons::test::doRight;
+using mc::lessons::test::kAccount;
+using mc::lessons::test::kUser;
 
 // Jobs, commands and files of one student, on a cluster folder of its own.
-class World {
+class World : public mc::lessons::test::Student {
 public:
     World()
         : m_layout{m_dir.path().toStdString()}
@@ -44,46 +39,19 @@ public:
         m_facts.files = &m_files;
     }
 
-    Json &job(std::int64_t id, const char *name, const char *state)
+    Json &add(Json job) override
     {
-        Json j = Json::object();
-        j.set("job_id", id);
-        j.set("name", name);
-        j.set("user", kUser);
-        j.set("account", kAccount);
-        j.set("state", state);
-        j.set("submit_time", 1000 + id * 10);
-        j.set("start_time", 1005 + id * 10);
-        j.set("end_time", state == std::string("RUNNING") ? 0 : 1008 + id * 10);
-        j.set("time_limit", 3600);
-        j.set("min_memory", 1000);
-        j.set("num_cpus", 1);
-        j.set("num_nodes", 1);
-        j.set("exit_code", 0);
-        j.set("partition", "cpubase_bycore_b1");
-        m_facts.jobs.push_back(j);
+        m_facts.jobs.push_back(std::move(job));
         return m_facts.jobs.back();
     }
 
-    void typed(const char *host, const std::string &command)
+    void typed(const char *host, const std::string &command) override
     {
         m_clock += 1;
         m_facts.history.push_back({m_clock, host, std::string("/home/") + kUser, command});
     }
 
-    // `path` as the student sees it: ~/..., $SCRATCH/..., laptop:~/...
-    void file(const std::string &path, const std::string &content)
-    {
-        std::string host = path.rfind("laptop:~", 0) == 0 ? m_files.laptopHome() + path.substr(8)
-                                                          : m_files.hostPath(m_files.expand(path));
-        std::filesystem::create_directories(std::filesystem::path(host).parent_path());
-        std::ofstream(host) << content;
-    }
-
-    void dir(const std::string &path)
-    {
-        std::filesystem::create_directories(m_files.hostPath(m_files.expand(path)));
-    }
+    const mc::lessons::FileView &files() const override { return m_files; }
 
     // When a student starts a step again: from now on.
     mc::lessons::StepStart restartNow()
@@ -103,122 +71,13 @@ private:
     double m_clock = 1000;
 };
 
-// What a student who follows lesson `number` to the letter leaves behind.
-void doRight(const std::string &number, World &w)
-{
-    if (number == "01") {
-        w.typed("laptop", "ssh minicluster");
-        w.file("laptop:~/.ssh/config", "Host mc\n    HostName minicluster\n    User bob\n");
-        w.typed("laptop", "ssh mc hostname");
-        w.typed("laptop", "rsync -a myproject/ mc:myproject/");
-        w.file("~/myproject/train.py", "print('train')\n");
-        w.typed("login1", "sinfo");
-    } else if (number == "02") {
-        w.typed("login1", "sbatch hello.sh");
-        w.job(2, "hello", "COMPLETED");
-        w.typed("login1", "squeue -u bob");
-        w.file("~/hello-2.out", "Hello from cn01\n");
-        w.typed("login1", "sacct -j 2");
-    } else if (number == "03") {
-        w.job(3, "interactive", "COMPLETED").set("interactive", true);
-        w.typed("login1", "srun hostname");
-        w.typed("cn01", "hostname");
-    } else if (number == "04") {
-        w.job(4, "too-long", "TIMEOUT");
-        w.job(5, "too-big", "OUT_OF_MEMORY");
-        Json &right = w.job(6, "right-size", "COMPLETED");
-        right.set("min_memory", 500);
-        right.set("time_limit", 600);
-        w.typed("login1", "seff 6");
-    } else if (number == "05") {
-        w.job(7, "logdir", "FAILED");
-        w.dir("$SCRATCH/logs");
-        w.job(8, "logdir", "COMPLETED");
-        w.file("$SCRATCH/logs/logdir-8.out", "my log is in /scratch/bob/logs\n");
-        w.job(9, "tmpdir", "COMPLETED");
-        w.file("$SCRATCH/results/parts-9.tar", "tar");
-        w.typed("login1", "diskusage_report");
-    } else if (number == "06") {
-        w.typed("login1", "module avail");
-        w.typed("login1", "module load python");
-        w.job(10, "venv", "COMPLETED");
-        w.file("~/venv-10.out", "python 3.11\n");
-    } else if (number == "07") {
-        for (int t = 1; t <= 6; ++t) {
-            Json &task = w.job(10 + t, "squares", "COMPLETED");
-            task.set("array_job_id", 11);
-            task.set("array_task_id", t);
-        }
-        w.file("~/squares-11_6.out", "6 squared is 36\n");
-        w.job(20, "prepare", "COMPLETED");
-        Json spec = Json::object();
-        spec.set("dependency", "afterok:20");
-        w.job(21, "compute", "COMPLETED").set("spec", spec);
-        spec.set("dependency", "afterok:21");
-        w.job(22, "analyse", "COMPLETED").set("spec", spec);
-        w.file("~/analyse-22.out", "sum: 338350\n");
-    } else if (number == "08") {
-        w.file("$SCRATCH/code-snapshots/myproject/train.py", "print('train')\n");
-        w.dir("$SCRATCH/logs");
-        w.job(30, "train", "COMPLETED");
-        w.file("$SCRATCH/results/train-30/checkpoint.json", "{\"epoch\": 5}\n");
-        w.file("$SCRATCH/logs/train-30.out", "epoch 5 loss 0.1\n");
-    } else if (number == "09") {
-        w.typed("login1", "squeue");
-        w.typed("login1", "sprio");
-        w.typed("login1", "sshare");
-        Json &wide = w.job(40, "wide", "PENDING");
-        wide.set("num_nodes", 4);
-        wide.set("start_time", 3000); // its planned start
-        wide.set("end_time", 0);
-        w.typed("login1", "squeue --start");
-        w.job(41, "short", "RUNNING");
-        Json &tooLong = w.job(42, "toolong", "PENDING");
-        tooLong.set("start_time", 3600);
-        tooLong.set("end_time", 0);
-        w.job(43, "checkpoint", "COMPLETED").set("restarts", 1);
-        w.file("~/checkpoint.txt", "30\n");
-    } else if (number == "10") {
-        w.typed("login1", "sinfo");
-        Json &whole = w.job(50, "whole-node", "COMPLETED");
-        whole.set("partition", "CPU-4");
-        whole.set("num_cpus", 4);
-        w.typed("login1", "sbatch -p CPU-4 --time=1-07:00:00 exclusive_job.sh");
-        w.job(51, "whole-node", "CANCELLED").set("time_limit", 31 * 3600);
-        Json &thirty = w.job(52, "whole-node", "COMPLETED");
-        thirty.set("partition", "CPU-4");
-        thirty.set("time_limit", 30 * 3600);
-        Json &big = w.job(53, "too-big", "CANCELLED");
-        big.set("partition", "CPU-4");
-        big.set("comment", "Job killed: memory overrun (the node was restarted)");
-        w.typed("login1", "sacct -o JobID,JobName,State,Comment%80");
-    } else if (number == "11") {
-        w.job(60, "cnn-digits", "COMPLETED");
-        w.file("~/cnn_digits/cnn-digits-60.out", "resumed from checkpoint\ndone: accuracy 0.97\n");
-        w.typed("login1", "seff 60");
-        for (int t = 0; t < 4; ++t) {
-            Json &task = w.job(61 + t, "cnn-sweep", "COMPLETED");
-            task.set("array_job_id", 61);
-            task.set("array_task_id", t);
-        }
-        Json spec = Json::object();
-        spec.set("dependency", "afterok:61");
-        w.job(70, "cnn-gather", "COMPLETED").set("spec", spec);
-        w.file("~/cnn_digits/cnn-gather-70.out", "best: lr=0.01\n");
-    }
-}
-
 Lesson load(const std::string &lang, const std::string &number)
 {
-    for (const auto &e : mc::lessons::listLessons(lessonsDir(), lang)) {
-        if (e.id.rfind(number + "-", 0) == 0) {
-            auto parsed = mc::lessons::loadLesson(lessonsDir(), lang, e.id);
-            if (parsed && parsed->problems.empty()) {
-                return parsed->lesson;
-            }
-        }
+    auto lesson = mc::lessons::test::shippedLesson(lang, number);
+    if (!lesson) {
+        qFatal("no lesson %s in %s that parses cleanly", number.c_str(), lang.c_str());
     }
-    qFatal("no lesson %s in %s that parses cleanly", number.c_str(), lang.c_str());
+    return *lesson;
 }
 
 std::string why(const Lesson &lesson, const mc::lessons::LessonStatus &status)
@@ -260,7 +119,7 @@ private slots:
         QTest::addColumn<QString>("lang");
         QTest::addColumn<QString>("number");
         for (const char *lang : {"en", "fr"}) {
-            for (int n = 1; n <= 11; ++n) {
+            for (int n = 1; n <= mc::lessons::test::kLessonCount; ++n) {
                 QString number = QString::asprintf("%02d", n);
                 QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(number, lang)))
                     << QString::fromLatin1(lang) << number;

@@ -1,29 +1,94 @@
 // Lessons walked through on a real cluster: `minicluster lesson start`, the student's commands
 // typed in the login shell, `minicluster lesson check` failing with the right explanation
-// after a wrong attempt and passing once every step is done.
+// after a wrong attempt and passing once every step is done. Lessons 3 to 13 are walked by
+// bob (the lessons once assumed alice), each check also read in French: the same steps
+// ticked, the same verdict, in French words.
 #include "cluster_fixture.h"
-#include "lesson_command.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-bool complete(const ClusterFixture &c, const QString &id)
+// A cluster whose commands run as one student: `shell` without a user, `minicluster` without
+// --user and `lesson` are that student's (the cluster's first user, alice, until setStudent).
+class StudentCluster : public ClusterFixture {
+public:
+    void setStudent(const QString &user) { m_student = user; }
+
+    ShellResult shell(const QString &command, const QString &user = QString(),
+        int timeoutMs = kDefaultTimeoutMs) const
+    {
+        return ClusterFixture::shell(command, user.isEmpty() ? m_student : user, timeoutMs);
+    }
+    ShellResult minicluster(const QStringList &args, int timeoutMs = kDefaultTimeoutMs) const
+    {
+        if (m_student.isEmpty() || args.value(0) == QLatin1String("--user")) {
+            return ClusterFixture::minicluster(args, timeoutMs);
+        }
+        return ClusterFixture::minicluster(
+            QStringList{QStringLiteral("--user"), m_student} + args, timeoutMs);
+    }
+
+private:
+    QString m_student;
+};
+
+ShellResult lesson(
+    const StudentCluster &c, const QStringList &args, const QString &lang = QStringLiteral("en"))
+{
+    return c.minicluster(
+        QStringList{QStringLiteral("lesson"), QStringLiteral("--lang"), lang} + args);
+}
+
+bool complete(const StudentCluster &c, const QString &id)
 {
     return lesson(c, {QStringLiteral("check"), id}).exitCode == 0;
 }
 
+// The steps a check ticks and leaves, in order ("x x  "): the same in both languages.
+QString ticks(const QString &out)
+{
+    static const QRegularExpression box(
+        QStringLiteral("^  \\[([ x])\\] \\d+\\. "), QRegularExpression::MultilineOption);
+    QString marks;
+    for (auto it = box.globalMatch(out); it.hasNext();) {
+        marks += it.next().captured(1);
+    }
+    return marks;
+}
+
+// The student's check again in French, next to the English one `en`: "" when both agree (same
+// exit status, same steps ticked) and the French speaks French (Leçon, oui/non); else why not.
+QString inFrench(const StudentCluster &c, const ShellResult &en)
+{
+    const ShellResult fr = lesson(c, {QStringLiteral("check")}, QStringLiteral("fr"));
+    static const QRegularExpression english(
+        QStringLiteral("^ +(ok|NO) |^Lesson |^Step \\d+ is not done"),
+        QRegularExpression::MultilineOption);
+    if (fr.exitCode != en.exitCode || ticks(fr.out) != ticks(en.out) || ticks(en.out).isEmpty()) {
+        return QStringLiteral("the French check disagrees:\n") + fr.out + fr.err
+            + QStringLiteral("\n--- English:\n") + en.out;
+    }
+    if (!fr.out.startsWith(QStringLiteral("Leçon ")) || english.match(fr.out).hasMatch()) {
+        return QStringLiteral("English in the French check:\n") + fr.out;
+    }
+    return {};
+}
+
 #define START_CLUSTER(cluster)                                                                     \
-    ClusterFixture cluster;                                                                        \
+    StudentCluster cluster;                                                                        \
     QVERIFY(cluster.setSlurmConf(QStringLiteral("KillWait"), QStringLiteral("1")));                \
     /* a requeued job waits cred_expire + 1 s (BeginTime): 6 s here, not 121 */                    \
     QVERIFY(cluster.setSlurmConf(QStringLiteral("AuthInfo"), QStringLiteral("cred_expire=5")));    \
     QVERIFY2(cluster.up({QStringLiteral("--time-scale"), QStringLiteral("20")}),                   \
         qPrintable(cluster.lastError()))
+
+const QString kBob = QStringLiteral("bob");
 
 } // namespace
 
@@ -115,6 +180,7 @@ private slots:
     void lesson04Resources()
     {
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("4")}).exitCode, 0);
         QCOMPARE(cluster.shell(QStringLiteral("sbatch too_long.sh")).exitCode, 0);
         QCOMPARE(cluster.shell(QStringLiteral("sbatch too_big.sh")).exitCode, 0);
@@ -128,14 +194,20 @@ private slots:
         QCOMPARE(wrong.exitCode, 1);
         QVERIFY2(wrong.out.contains(QStringLiteral("its memory request is 2G, not at most 1G")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         QCOMPARE(cluster.shell(QStringLiteral("sbatch --mem=400M right_size.sh")).exitCode, 0);
         QCOMPARE(cluster.shell(QStringLiteral("sacct -j 3")).exitCode, 0);
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("4")), 60000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
     void lesson05MissingLogDirectory()
     {
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("5")}).exitCode, 0);
         QCOMPARE(cluster.shell(QStringLiteral("rm -rf /scratch/$USER/logs; sbatch logdir_job.sh"))
                      .exitCode,
@@ -145,8 +217,10 @@ private slots:
             30000);
         ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
         QCOMPARE(wrong.exitCode, 1);
-        QVERIFY2(wrong.out.contains(QStringLiteral("There is no directory /scratch/alice/logs.")),
+        QVERIFY2(wrong.out.contains(QStringLiteral("There is no directory /scratch/bob/logs.")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         QCOMPARE(cluster
                      .shell(QStringLiteral("mkdir -p /scratch/$USER/logs && sbatch "
                                            "logdir_job.sh && sbatch tmpdir_job.sh"))
@@ -159,11 +233,15 @@ private slots:
         // or not this cluster has it yet.
         cluster.shell(QStringLiteral("diskusage_report"));
         QVERIFY(complete(cluster, QStringLiteral("5")));
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
     void lesson07ArraysAndPipeline()
     {
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("7")}).exitCode, 0);
         ShellResult array = cluster.shell(QStringLiteral("sbatch array_job.sh"));
         QVERIFY2(array.exitCode == 0, qPrintable(array.err));
@@ -179,21 +257,27 @@ private slots:
         QVERIFY2(
             wrong.out.contains(QStringLiteral("(compute): it did not wait for afterok:prepare")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         ShellResult pipe = cluster.shell(QStringLiteral("rm -rf pipeline; bash pipeline.sh"));
         QVERIFY2(pipe.exitCode == 0, qPrintable(pipe.err));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("7")), 90000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
     void lesson08CourseWorkflow()
     {
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("8")}).exitCode, 0);
         auto laptop = [&](const QString &cmd) {
             return cluster.minicluster({QStringLiteral("workstation"), QStringLiteral("-c"), cmd});
         };
         ShellResult copy = laptop(QStringLiteral(
-            "ssh minicluster mkdir -p /scratch/alice/code-snapshots && rsync -a myproject/ "
-            "minicluster:/scratch/alice/code-snapshots/myproject/"));
+            "ssh minicluster mkdir -p /scratch/bob/code-snapshots && rsync -a myproject/ "
+            "minicluster:/scratch/bob/code-snapshots/myproject/"));
         if (copy.err.contains(QStringLiteral("plain mode"))) {
             QSKIP(qPrintable(copy.err.trimmed()));
         }
@@ -204,18 +288,24 @@ private slots:
                                      .out.contains(QStringLiteral("FAILED")),
             30000);
         ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
-        QVERIFY2(wrong.out.contains(QStringLiteral("There is no directory /scratch/alice/logs.")),
+        QVERIFY2(wrong.out.contains(QStringLiteral("There is no directory /scratch/bob/logs.")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         QCOMPARE(
             cluster.shell(QStringLiteral("mkdir -p /scratch/$USER/logs && sbatch train_job.sh"))
                 .exitCode,
             0);
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("8")), 60000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
     void lesson10InsermSite()
     {
-        ClusterFixture cluster;
+        StudentCluster cluster;
+        cluster.setStudent(kBob);
         QVERIFY2(cluster.up({QStringLiteral("--preset"), QStringLiteral("inserm"),
                      QStringLiteral("--time-scale"), QStringLiteral("20")}),
             qPrintable(cluster.lastError()));
@@ -238,6 +328,8 @@ private slots:
         QVERIFY2(early.out.contains(QStringLiteral(
                      "Then submit with the limit itself: sbatch -p CPU-4 --time=30:00:00")),
             qPrintable(early.out));
+        const QString earlyFr = inFrench(cluster, early);
+        QVERIFY2(earlyFr.isEmpty(), qPrintable(earlyFr));
         QCOMPARE(cluster.shell(QStringLiteral("scancel 2")).exitCode, 0);
         QCOMPARE(cluster.shell(QStringLiteral("sbatch -p CPU-4 --time=30:00:00 exclusive_job.sh"))
                      .exitCode,
@@ -257,6 +349,9 @@ private slots:
         QCOMPARE(comment.exitCode, 0);
         QVERIFY2(comment.out.contains(QStringLiteral(" rebooted")), qPrintable(comment.out));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("10")), 60000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
         ShellResult out = cluster.shell(QStringLiteral("cat whole-node-1.out"));
         QCOMPARE(out.out, QStringLiteral("on c4n01 with 4 CPUs\n"));
     }
@@ -264,11 +359,14 @@ private slots:
     void lesson09BackfillAndACheckpointThatSurvivesARequeue()
     {
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("9")}).exitCode, 0);
         ShellResult early = lesson(cluster, {QStringLiteral("check")});
         QVERIFY2(early.out.contains(QStringLiteral(
                      "No command like `squeue*` was typed since this lesson started.")),
             qPrintable(early.out));
+        const QString earlyFr = inFrench(cluster, early);
+        QVERIFY2(earlyFr.isEmpty(), qPrintable(earlyFr));
         cluster.shell(QStringLiteral("squeue"));
         // The default preset has priority/multifactor. Nothing waits yet: sprio prints its
         // header only, as the step's hint says (the contest comes at the end of this test).
@@ -301,6 +399,8 @@ private slots:
         QVERIFY2(wrong.out.contains(
                      QStringLiteral("== Step 2 of 3: Backfill: a short job takes the gap ==")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         QVERIFY2(wrong.out.contains(QStringLiteral("[x] 1. Look at the queue and the priorities"))
                 && wrong.out.contains(
                     QStringLiteral("(The closest is job 3 (short): it did not start while wide was "
@@ -325,15 +425,23 @@ private slots:
         // The checkpoint survives a requeue.
         ShellResult submit = cluster.shell(QStringLiteral("sbatch --parsable checkpoint_job.sh"));
         QCOMPARE(submit.exitCode, 0);
-        QString state = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("checkpoint.txt"));
+        QString state = cluster.homeFile(kBob, QStringLiteral("checkpoint.txt"));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(state) && QFileInfo(state).size() > 0, 20000);
         ShellResult requeue
             = cluster.shell(QStringLiteral("scontrol requeue ") + submit.out.trimmed());
         QVERIFY2(requeue.exitCode == 0, qPrintable(requeue.err));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("9")), 60000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
+    }
 
-        // The first step's contest: Bob's warm-up jobs give him usage (they end at their 5-minute
-        // limit, 15 s at this time scale), then Carol, who used nothing, submits at 30 s.
+    // Lesson 9's first step, the contest between two classmates: Bob's warm-up jobs give him
+    // usage (they end at their 5-minute limit, 15 s at this time scale), then Carol, who used
+    // nothing, submits at 30 s. Watched by alice, a third student.
+    void lesson09FairshareContestRanksTheLighterUserFirst()
+    {
+        START_CLUSTER(cluster);
         ShellResult load = cluster.minicluster({QStringLiteral("scenario"), QStringLiteral("load"),
             QStringLiteral("fairshare-contest")});
         QVERIFY2(load.exitCode == 0, qPrintable(load.err));
@@ -376,7 +484,8 @@ private slots:
 
     void lesson09PreemptionOnTheMilaPresetRequeuesTheCheckpointJob()
     {
-        ClusterFixture cluster;
+        StudentCluster cluster;
+        cluster.setStudent(kBob);
         QVERIFY2(cluster.up({QStringLiteral("--preset"), QStringLiteral("mila"),
                      QStringLiteral("--time-scale"), QStringLiteral("20")}),
             qPrintable(cluster.lastError()));
@@ -384,7 +493,7 @@ private slots:
         // The lesson's aside: a job of the preemptible `long` partition, then a `main` job that
         // needs every node; the scheduler requeues the first (grace time 60 s, 3 s here).
         QCOMPARE(cluster.shell(QStringLiteral("sbatch -p long checkpoint_job.sh")).exitCode, 0);
-        QString state = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("checkpoint.txt"));
+        QString state = cluster.homeFile(kBob, QStringLiteral("checkpoint.txt"));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(state) && QFileInfo(state).size() > 0, 20000);
         QCOMPARE(cluster.shell(QStringLiteral("sbatch -p main -N6 --exclusive --wrap 'sleep 2'"))
                      .exitCode,
@@ -398,6 +507,7 @@ private slots:
     void lesson06ModulesAndAVirtualEnvironment()
     {
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         if (cluster.shell(QStringLiteral("type -t module")).out.trimmed()
             != QStringLiteral("function")) {
             QSKIP("lesson 6 needs `module` (Lmod) on the login node");
@@ -409,14 +519,20 @@ private slots:
         QVERIFY2(wrong.out.contains(
                      QStringLiteral("No command like `module avail*|module spider*` was typed")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         cluster.shell(QStringLiteral("module avail"));
         QCOMPARE(cluster.shell(QStringLiteral("sbatch venv_job.sh")).exitCode, 0);
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("6")), 120000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
     void lesson03InteractiveWork()
     {
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("3")}).exitCode, 0);
         // Wrong attempt: the test script run where the shell is, without an allocation.
         QCOMPARE(cluster.shell(QStringLiteral("python3 interactive_test.py")).exitCode, 0);
@@ -426,6 +542,8 @@ private slots:
                 && wrong.out.contains(
                     QStringLiteral("You have not submitted any job since this lesson started.")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         // The student's keyboard: script(1) gives salloc's shell (and the srun --pty bash in
         // it) a terminal, and reads the typed lines from the pipe, one at a time.
         auto typed = [&](const QStringList &lines) {
@@ -450,12 +568,17 @@ private slots:
                     "its prompt names the compute node, not login1. (No command like `hostname*` "
                     "was typed on a compute node since this lesson started.)")),
             qPrintable(onLogin.out));
+        const QString onLoginFr = inFrench(cluster, onLogin);
+        QVERIFY2(onLoginFr.isEmpty(), qPrintable(onLoginFr));
         // Right: a shell on the node, hostname there, exit twice.
         ShellResult right = typed({QStringLiteral("srun --pty bash -i"), QStringLiteral("hostname"),
             QStringLiteral("exit"), QStringLiteral("exit")});
         QVERIFY2(right.out.contains(QStringLiteral("salloc: Relinquishing job allocation 2")),
             qPrintable(right.out + right.err));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("3")), 20000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
     void busyClusterScenarioSubmitsAsClassmates()
@@ -546,6 +669,7 @@ private slots:
             QSKIP("no container images (squashfs-tools and python3-numpy build them)");
         }
         START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
         QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("13")}).exitCode, 0);
         const QString image = QStringLiteral("/opt/minicluster/software/images/python-numpy.sif");
         // Wrong attempt: NumPy on the login node's own python3, no container.
@@ -555,6 +679,8 @@ private slots:
         QVERIFY2(wrong.out.contains(QStringLiteral("Run a command in the image with `apptainer "
                                                    "exec")),
             qPrintable(wrong.out));
+        const QString wrongFr = inFrench(cluster, wrong);
+        QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
         QCOMPARE(
             cluster.shell(QStringLiteral("apptainer exec %1 python3 -c 'import numpy'").arg(image))
                 .exitCode,
@@ -570,6 +696,8 @@ private slots:
         QCOMPARE(unbound.exitCode, 1);
         QVERIFY2(unbound.out.contains(QStringLiteral("Add `--bind /scratch` before the image")),
             qPrintable(unbound.out));
+        const QString unboundFr = inFrench(cluster, unbound);
+        QVERIFY2(unboundFr.isEmpty(), qPrintable(unboundFr));
         QVERIFY2(cluster.shell(QStringLiteral("cat container-*.out"))
                      .out.contains(QStringLiteral("FileNotFoundError")),
             "the first attempt fails for want of /scratch in the container");
@@ -581,6 +709,9 @@ private slots:
                      .exitCode,
             0);
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("13")), 90000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
     void eachLaptopUserHasOwnSshSettingsAndAPasswordLetsANewKeyIn()

@@ -4,7 +4,10 @@
 #include "mc/lessons/catalog.h"
 #include "mc/lessons/progress.h"
 
+#include <QDir>
 #include <QEvent>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -13,6 +16,8 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace mc::gui {
@@ -45,6 +50,7 @@ LessonsView::LessonsView(QString lessonsDir, QString clusterDir, QString user, Q
     , m_hint(new QPushButton(this))
     , m_reset(new QPushButton(this))
     , m_resetStep(new QPushButton(this))
+    , m_watcher(new QFileSystemWatcher(this))
 {
     setObjectName(QStringLiteral("lessonsView"));
     m_list->setObjectName(QStringLiteral("lessonList"));
@@ -59,6 +65,11 @@ LessonsView::LessonsView(QString lessonsDir, QString clusterDir, QString user, Q
     m_output->setReadOnly(true);
     m_progress->setWordWrap(true);
     m_list->setMinimumWidth(0);
+    // Long titles ("A real training project (PyTorch, checkpoints, a sweep)") wrap in the
+    // list's width rather than hide behind a horizontal scroll bar.
+    m_list->setWordWrap(true);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setTextElideMode(Qt::ElideNone);
 
     auto *buttons = new QHBoxLayout;
     for (QPushButton *button : {m_start, m_check, m_hint, m_resetStep, m_reset}) {
@@ -85,6 +96,14 @@ LessonsView::LessonsView(QString lessonsDir, QString clusterDir, QString user, Q
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
 
+    // `minicluster lesson` typed in a terminal changes the progress too: follow it. The engine
+    // saves by renaming into state/lessons/, which its folder's watch sees (or, before the first
+    // lesson, the creation of that folder in state/, or of state/ in the cluster folder).
+    auto *settle = new QTimer(this);
+    settle->setSingleShot(true);
+    settle->setInterval(200);
+    connect(settle, &QTimer::timeout, this, &LessonsView::reload);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, settle, qOverload<>(&QTimer::start));
     connect(m_list, &QListWidget::currentRowChanged, this, &LessonsView::showSelected);
     connect(m_start, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("start")); });
     connect(m_check, &QPushButton::clicked, this, [this] { runLesson(QStringLiteral("check")); });
@@ -125,11 +144,17 @@ QString LessonsView::outputText() const
 
 void LessonsView::reload()
 {
-    const QString selected
+    watchProgress();
+    QString selected
         = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
     mc::lessons::ProgressStore progress(
         mc::emu::ClusterLayout{m_clusterDir.toStdString()}, m_user.toStdString());
     progress.load(); // no file yet: no progress
+    if (q(progress.current) != m_current) {
+        // A lesson was started (here or in a terminal): show it rather than the one looked at.
+        m_current = q(progress.current);
+        selected = m_current;
+    }
     const QSignalBlocker block(m_list);
     m_list->clear();
     int done = 0;
@@ -152,10 +177,26 @@ void LessonsView::reload()
         m_list->addItem(item);
     }
     m_progress->setText(tr("%1 of %2 lessons done.").arg(done).arg(lessons.size()));
-    const int row = static_cast<int>(
-        lessonIds().indexOf(selected.isEmpty() ? q(progress.current) : selected));
+    const int row = static_cast<int>(lessonIds().indexOf(selected));
     m_list->setCurrentRow(std::max(row, 0));
     showSelected();
+}
+
+void LessonsView::watchProgress()
+{
+    const QDir cluster(m_clusterDir);
+    for (const QString &dir : {cluster.filePath(QStringLiteral("state/lessons")),
+             cluster.filePath(QStringLiteral("state")), m_clusterDir}) {
+        if (QFileInfo::exists(dir)) {
+            if (!m_watcher->directories().contains(dir)) {
+                if (!m_watcher->directories().isEmpty()) {
+                    m_watcher->removePaths(m_watcher->directories());
+                }
+                m_watcher->addPath(dir);
+            }
+            return;
+        }
+    }
 }
 
 void LessonsView::showSelected()
@@ -192,14 +233,19 @@ void LessonsView::runLesson(const QString &verb)
         QStringLiteral("$ minicluster lesson %1 %2\n").arg(verb, item->data(kIdRole).toString()));
     connect(m_process, &QProcess::finished, this, [this] {
         m_output->appendPlainText(QString::fromUtf8(m_process->readAll()).trimmed());
+        // The answer's top is its summary (the steps ticked, what is missing): show it first.
+        m_output->moveCursor(QTextCursor::Start);
         m_process->deleteLater();
         m_process = nullptr;
         reload();
         Q_EMIT commandFinished();
     });
+    // The user and the language the dock shows, not the launcher's defaults (the first user of
+    // the cluster, $LANG): the answer must be about this progress, in the words on screen.
     m_process->start(m_launcher,
         m_launcherArguments
-            + QStringList{QStringLiteral("lesson"), verb, item->data(kIdRole).toString()});
+            + QStringList{QStringLiteral("--user"), m_user, QStringLiteral("lesson"),
+                QStringLiteral("--lang"), currentLanguage(), verb, item->data(kIdRole).toString()});
 }
 
 void LessonsView::changeEvent(QEvent *event)

@@ -218,7 +218,7 @@ protected:
         if (nowX >= labelWidth() && nowX <= width) {
             p.setPen(QPen(QColor(220, 30, 30), 2));
             p.drawLine(nowX, headerHeight() - 6, nowX, viewport()->height());
-            p.drawText(QRect(nowX + 3, 0, 80, headerHeight() - 4), Qt::AlignBottom | Qt::AlignLeft,
+            p.drawText(nowLabelRect(p.fontMetrics()), Qt::AlignBottom | Qt::AlignLeft,
                 TimelineView::tr("now"));
         }
         // The date of the axis' left end, above the node names: times alone are ambiguous.
@@ -344,14 +344,28 @@ private:
         const QString format = step >= 86400 ? QStringLiteral("MM-dd")
             : step >= 3600                   ? QStringLiteral("MM-dd HH:mm")
                                              : QStringLiteral("HH:mm");
+        // A time under the now line's label is left out: the two overlapped ("04:30maintenant").
+        const QRect nowLabel = nowLabelRect(p.fontMetrics());
         for (; xOf(t) < width; t += step) {
             const int x = xOf(t);
             p.setPen(palette().color(QPalette::Midlight));
             p.drawLine(x, headerHeight(), x, bottom);
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRect(x - 50, 0, 100, headerHeight() - 4), Qt::AlignCenter,
-                QDateTime::fromSecsSinceEpoch(t).toString(format));
+            const QString time = QDateTime::fromSecsSinceEpoch(t).toString(format);
+            const int half = p.fontMetrics().horizontalAdvance(time) / 2 + 2;
+            if (nowLabel.intersects(QRect(x - half, 0, 2 * half, headerHeight()))) {
+                continue;
+            }
+            p.drawText(QRect(x - 50, 0, 100, headerHeight() - 4), Qt::AlignCenter, time);
         }
+    }
+
+    // Where the now line's label goes, right of the line in the header.
+    QRect nowLabelRect(const QFontMetrics &metrics) const
+    {
+        const int nowX = xOf(m_model->now());
+        return QRect(nowX + 3, 0, metrics.horizontalAdvance(TimelineView::tr("now")) + 2,
+            headerHeight() - 4);
     }
 
     // Tall enough for a label in each lane of the busiest row (up to kMaxLabelledLanes).

@@ -4,11 +4,13 @@
 // lesson engine), the selected lesson's text (Markdown rendered: its introduction and steps),
 // and Start, Check, Hint, Redo step and Reset buttons that run `minicluster lesson
 // start|check|hint|reset-step|reset ID`: the same engine and the same words as in a terminal, whose
-// answer is shown below.
+// answer is shown below. The dock follows the progress file, so a lesson started or checked in
+// a terminal shows here too, and the current lesson is the one shown when it changes.
 
 #include <QStringList>
 #include <QWidget>
 
+class QFileSystemWatcher;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -46,6 +48,8 @@ private:
     void retranslateUi();
     void showSelected();
     void runLesson(const QString &verb);
+    // Watches the deepest existing of state/lessons/, state/ and the cluster folder.
+    void watchProgress();
 
     QString m_lessonsDir;
     QString m_clusterDir;
@@ -62,6 +66,8 @@ private:
     QPushButton *m_reset;
     QPushButton *m_resetStep;
     QProcess *m_process = nullptr;
+    QFileSystemWatcher *m_watcher;
+    QString m_current; // the progress's current lesson at the last reload
 };
 
 } // namespace mc::gui
