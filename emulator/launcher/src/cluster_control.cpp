@@ -581,6 +581,13 @@ int status(const ClusterOptions &o)
     std::printf("login node policy: %s\n",
         loginPolicy.empty() ? "not enforced (minicluster-logind is not running)"
                             : loginPolicy.c_str());
+    const auto sessions
+        = emu::parseLoginPolicy(base::fileText(o.layout.etc() + "/minicluster.conf"));
+    std::printf("login node limits: %s%s\n", emu::describeLoginLimits(sessions).c_str(),
+        limitsMode == "rlimit"
+            ? (::geteuid() == 0 ? " (no cgroup here: not enforced)"
+                                : " (no cgroup here: processes only, by RLIMIT_NPROC)")
+            : "");
     std::printf("nodes:\n");
     for (const auto &n : (*reply)["nodes"].items()) {
         std::string reason = n["reason"].toString();
@@ -682,7 +689,16 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     if (mode == emu::SandboxMode::Plain && ::chdir(view.home.c_str()) != 0) {
         std::perror(view.home.c_str());
     }
-    // Everything this shell starts is on login1, watched by the login node's policy.
+    // Everything this shell starts is on login1, watched by the login node's policy and
+    // bounded with the user's other sessions by its MemoryMax and TasksMax.
+    const auto policy = emu::parseLoginPolicy(base::fileText(o.layout.etc() + "/minicluster.conf"));
+    if (auto limits = emu::parseLimitMode(readFirstLine(o.layout.run() + "/limits"))) {
+        std::string why;
+        if (!emu::joinLoginSlice(o.layout, *limits, user, policy, why)) {
+            std::fprintf(stderr, "minicluster: login1's memory and process limits are off: %s\n",
+                why.c_str());
+        }
+    }
     emu::registerLoginShell(o.layout, ::getpid());
     return ws::execWithEnvironment(std::move(argv), std::move(env));
 }

@@ -600,6 +600,25 @@ void removeNodeCgroups(LimitMode mode, const std::string &nodeGroup)
     }
 }
 
+void removeLoginSlices(LimitMode mode, const std::string &loginGroup)
+{
+    for (const auto &root : nodeRoots(mode, loginGroup)) {
+        std::vector<std::string> slices;
+        if (DIR *d = ::opendir(root.c_str())) {
+            while (dirent *e = ::readdir(d)) {
+                if (std::strncmp(e->d_name, "user_", 5) == 0) {
+                    slices.push_back(root + "/" + e->d_name);
+                }
+            }
+            ::closedir(d);
+        }
+        for (const auto &slice : slices) {
+            ::rmdir(slice.c_str()); // fails, and stays, while a session still lives in it
+        }
+        ::rmdir(root.c_str());
+    }
+}
+
 int reapOrphanCgroups(LimitMode mode, const std::string &nodeGroup)
 {
     std::vector<std::string> roots = nodeRoots(mode, nodeGroup);

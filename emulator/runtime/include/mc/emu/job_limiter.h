@@ -92,5 +92,8 @@ private:
 int reapOrphanCgroups(LimitMode mode, const std::string &nodeGroup);
 // Removes the node's (empty) subtree when its daemon stops.
 void removeNodeCgroups(LimitMode mode, const std::string &nodeGroup);
+// Removes login1's per-user cgroups (mc/emu/login_watcher.h) whose sessions have all ended,
+// then login1's subtree if it is empty.
+void removeLoginSlices(LimitMode mode, const std::string &loginGroup);
 
 } // namespace mc::emu

@@ -23,6 +23,15 @@ namespace mc::emu {
 // Records `pid` (with its start time, against pid reuse) as a login shell of the cluster.
 void registerLoginShell(const ClusterLayout &layout, pid_t pid);
 
+// Puts the calling process (a login shell about to exec) and so everything it starts into
+// `user`'s cgroup on login1, `login1.<cluster>/user_<user>`, bounded by the policy's MemoryMax
+// and TasksMax: all of a user's sessions share it, as a systemd user slice on a real login
+// node, so one student's fork bomb or data load stops there and not in a classmate's session
+// or the laptop. In rlimit mode (no cgroup) only the processes are bounded, with RLIMIT_NPROC,
+// and only when not root (root ignores it). False with `error` when the cgroup cannot be made.
+bool joinLoginSlice(const ClusterLayout &layout, LimitMode mode, const std::string &user,
+    const LoginPolicy &policy, std::string &error);
+
 struct LoginWatcherSettings {
     ClusterLayout layout;
     LimitMode limits = LimitMode::Rlimit;
