@@ -72,6 +72,20 @@ void LoginLimitsTest::forkBombInALoginShellStopsAtTasksMaxAndAClassmateGoesOn()
         QSKIP("no cgroup here and root ignores RLIMIT_NPROC: login1's processes are not bounded");
     }
 
+    // A fork refused at TasksMax is explained on alice's terminal, as a CPU hog is warned (read
+    // from the cgroup: not without one, where RLIMIT_NPROC bounds the processes silently).
+    if (!status.contains(QStringLiteral("limits: rlimit"))) {
+        ShellResult again = cluster.shell(
+            QString::fromLatin1(kBomb) + QStringLiteral("python3 bomb.py 1000 2; sleep 3"),
+            QStringLiteral("alice"));
+        QVERIFY2(again.err.contains(QStringLiteral("login1: your sessions reached the login node's "
+                                                   "limit of %1 processes (TasksMax)")
+                                        .arg(kTasksMax)),
+            qPrintable(again.out + again.err));
+        QVERIFY2(again.err.contains(QStringLiteral("sbatch (batch) or salloc (interactive)")),
+            qPrintable(again.err));
+    }
+
     // alice's bomb, left running in the background with its children.
     ShellResult started = cluster.shell(QString::fromLatin1(kBomb)
         + QStringLiteral("setsid python3 bomb.py 1000 30 > bomb.out 2>&1 < /dev/null &"));

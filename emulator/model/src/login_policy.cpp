@@ -93,6 +93,23 @@ std::string describeLoginLimits(const LoginPolicy &p)
     return "each user's sessions together: " + memory + ", " + tasks;
 }
 
+std::string loginTasksNotice(const LoginPolicy &p)
+{
+    return "\r\nlogin1: your sessions reached the login node's limit of "
+        + std::to_string(p.tasksMax)
+        + " processes (TasksMax), so a new one could not start. The login node is shared by "
+          "everyone: run heavy work as a job, with sbatch (batch) or salloc (interactive).\r\n";
+}
+
+std::string loginMemoryNotice(const LoginPolicy &p)
+{
+    return "\r\nlogin1: a process of yours was killed: your sessions reached the login node's "
+           "limit of "
+        + std::to_string(p.memoryMaxMiB)
+        + " MiB of memory (MemoryMax). The login node is shared by everyone: run heavy work as "
+          "a job, with sbatch (batch) or salloc (interactive).\r\n";
+}
+
 std::string loginWarning(const LoginPolicy &p, int pid, const std::string &command)
 {
     std::string then = p.action == LoginAction::Throttle ? "throttled" : "killed";

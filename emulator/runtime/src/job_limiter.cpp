@@ -546,6 +546,16 @@ int JobLimiter::oomKills() const
     return 0;
 }
 
+int JobLimiter::pidsLimitHits() const
+{
+    for (const auto &dir : m_dirs) { // v2: the one cgroup; v1: the pids hierarchy's
+        if (m_mode == LimitMode::CgroupV2 || dir.find("/pids/") != std::string::npos) {
+            return static_cast<int>(numberAfter(base::fileText(dir + "/pids.events"), "max"));
+        }
+    }
+    return 0;
+}
+
 void JobLimiter::signalAll(pid_t leader, int signal, bool spareLeader) const
 {
     // The job's processes are listed before any is signalled: a process its shell starts after

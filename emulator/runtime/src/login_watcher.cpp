@@ -136,8 +136,8 @@ LoginWatcher::~LoginWatcher()
 
 void LoginWatcher::start()
 {
-    if (m_settings.policy.action == LoginAction::Off) {
-        return;
+    if (m_settings.policy.action == LoginAction::Off && m_settings.limits == LimitMode::Rlimit) {
+        return; // nothing to watch: no CPU policy, no login cgroup to read
     }
     m_loop.addTimer(m_settings.interval, [this] { sample(); });
 }
@@ -171,6 +171,10 @@ void LoginWatcher::sample()
             }
         }
         ::closedir(d);
+    }
+    noteLimitHits(roots);
+    if (m_settings.policy.action == LoginAction::Off) {
+        return;
     }
     if (roots.empty()) {
         m_watch.observe(0, {});
@@ -232,6 +236,49 @@ void LoginWatcher::sample()
         std::fprintf(stderr, "minicluster-logind: %s process %d (%s)%s\n",
             throttled ? "throttled" : "killed", decision.pid, decision.command.c_str(),
             error.empty() ? "" : (" (cannot throttle: " + error + ")").c_str());
+    }
+}
+
+void LoginWatcher::noteLimitHits(const std::set<pid_t> &roots)
+{
+    if (m_settings.limits == LimitMode::Rlimit) {
+        return;
+    }
+    // Each shell's user, from the login cgroup it joined (joinLoginSlice).
+    std::map<std::string, std::vector<pid_t>> shellsOf;
+    for (pid_t pid : roots) {
+        const std::string groups = base::fileText("/proc/" + std::to_string(pid) + "/cgroup");
+        const auto at = groups.find("/user_");
+        if (at != std::string::npos) {
+            const auto end = groups.find_first_of("/\n", at + 6);
+            shellsOf[groups.substr(at + 6, end - at - 6)].push_back(pid);
+        }
+    }
+    for (const auto &[user, shells] : shellsOf) {
+        Slice &slice = m_slices[user];
+        if (!slice.cgroup) {
+            JobLimits none; // opened to be read: the shells set the limits
+            none.pidsMax = 0;
+            auto cgroup = std::make_unique<JobLimiter>(
+                m_settings.limits, loginGroup(m_settings.layout) + "/user_" + user, none);
+            std::string error;
+            if (!cgroup->create(error)) {
+                continue;
+            }
+            slice.cgroup = std::move(cgroup);
+        }
+        const int pidsHits = slice.cgroup->pidsLimitHits();
+        const int oomKills = slice.cgroup->oomKills();
+        for (pid_t shell : shells) {
+            if (pidsHits > slice.pidsHits) {
+                tell(shell, loginTasksNotice(m_settings.policy));
+            }
+            if (oomKills > slice.oomKills) {
+                tell(shell, loginMemoryNotice(m_settings.policy));
+            }
+        }
+        slice.pidsHits = pidsHits;
+        slice.oomKills = oomKills;
     }
 }
 

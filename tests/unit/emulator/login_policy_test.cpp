@@ -173,6 +173,16 @@ void LoginPolicyTest::messagesSayToUseSbatchOrSalloc()
     QVERIFY(notice.find("is now throttled to 0.1 CPU") != std::string::npos);
     QVERIFY(notice.find("sbatch") != std::string::npos);
     QVERIFY(loginActionNotice(p, 42, "python3", false).find("was killed") != std::string::npos);
+    // The per-user limits' notices: the limit by its number and key, then the same advice.
+    p.tasksMax = 64;
+    p.memoryMaxMiB = 2048;
+    const std::string tasks = loginTasksNotice(p);
+    QVERIFY(tasks.find("limit of 64 processes (TasksMax)") != std::string::npos);
+    QVERIFY(tasks.find("sbatch (batch) or salloc (interactive)") != std::string::npos);
+    const std::string memory = loginMemoryNotice(p);
+    QVERIFY(memory.find("was killed") != std::string::npos);
+    QVERIFY(memory.find("limit of 2048 MiB of memory (MemoryMax)") != std::string::npos);
+    QVERIFY(memory.find("sbatch (batch) or salloc (interactive)") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(LoginPolicyTest)

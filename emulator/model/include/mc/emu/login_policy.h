@@ -53,6 +53,11 @@ std::string loginWarning(const LoginPolicy &policy, int pid, const std::string &
 std::string loginActionNotice(
     const LoginPolicy &policy, int pid, const std::string &command, bool throttled);
 
+// What a login shell is told when its user's sessions reached TasksMax (a fork refused) or
+// MemoryMax (a process killed by the kernel), each ending in "\r\n".
+std::string loginTasksNotice(const LoginPolicy &policy);
+std::string loginMemoryNotice(const LoginPolicy &policy);
+
 struct LoginSample {
     int pid = 0;
     std::string command; // /proc/<pid>/comm

@@ -14,7 +14,9 @@
 #include "mc/proto/event_loop.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <sys/types.h>
 
@@ -48,6 +50,9 @@ public:
 
 private:
     void sample();
+    // Tells the shells of a user whose login cgroup refused a fork (TasksMax) or killed a
+    // process (MemoryMax) since the last sample, as the policy tells a CPU hog.
+    void noteLimitHits(const std::set<pid_t> &roots);
     void tell(pid_t pid, const std::string &text) const;
     bool throttle(pid_t pid, std::string &error);
 
@@ -55,6 +60,12 @@ private:
     LoginWatcherSettings m_settings;
     LoginWatch m_watch;
     std::unique_ptr<JobLimiter> m_throttled; // the cgroup of throttled processes, made on use
+    struct Slice {
+        std::unique_ptr<JobLimiter> cgroup; // a user's login cgroup, read only (no limits set)
+        int pidsHits = 0;
+        int oomKills = 0;
+    };
+    std::map<std::string, Slice> m_slices; // by user
 };
 
 } // namespace mc::emu
