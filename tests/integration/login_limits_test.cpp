@@ -88,7 +88,7 @@ void LoginLimitsTest::forkBombInALoginShellStopsAtTasksMaxAndAClassmateGoesOn()
 
     // alice's bomb, left running in the background with its children.
     ShellResult started = cluster.shell(QString::fromLatin1(kBomb)
-        + QStringLiteral("setsid python3 bomb.py 1000 30 > bomb.out 2>&1 < /dev/null &"));
+        + QStringLiteral("setsid python3 bomb.py 1000 12 > bomb.out 2>&1 < /dev/null &"));
     QCOMPARE(started.exitCode, 0);
     const QString bombOut = cluster.homeFile(QStringLiteral("alice"), QStringLiteral("bomb.out"));
     QTRY_VERIFY_WITH_TIMEOUT(readTextFile(bombOut).contains(QStringLiteral("children:")), 30000);
@@ -111,6 +111,10 @@ void LoginLimitsTest::forkBombInALoginShellStopsAtTasksMaxAndAClassmateGoesOn()
     }
     int status2 = 0;
     QCOMPARE(::waitpid(child, &status2, 0), child);
+
+    // Once the bomb's children have ended, alice logs in again (her cgroup then goes at down).
+    QTRY_COMPARE_WITH_TIMEOUT(
+        cluster.shell(QStringLiteral("echo back")).out, QStringLiteral("back\n"), 30000);
 }
 
 QTEST_GUILESS_MAIN(LoginLimitsTest)
