@@ -28,6 +28,15 @@ FR = {
     "The cluster controller refused the subscription: %1":
         "Le contrôleur de la grappe a refusé l’abonnement : %1",
     "Connected to the cluster": "Connecté à la grappe",
+    "Users are not isolated from each other":
+        "Les utilisateurs ne sont pas isolés les uns des autres",
+    "Every user of this cluster runs as your own user on this computer: classmates can read, "
+    "change and kill each other's files and jobs. Run minicluster as root to give each user an "
+    "id of its own.":
+        "Chaque utilisateur de cette grappe tourne sous votre propre utilisateur sur cet "
+        "ordinateur : les camarades peuvent lire, modifier et tuer les fichiers et les tâches "
+        "des autres. Lancez minicluster en tant que root pour donner à chaque utilisateur un "
+        "identifiant propre.",
     "Select a job in the queue to see everything about it.":
         "Choisissez une tâche dans la file d’attente pour tout savoir d’elle.",
     "It waits; Slurm gives the reason “%1”.": "Elle attend ; Slurm donne la raison « %1 ».",

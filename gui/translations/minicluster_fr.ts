@@ -653,6 +653,14 @@
 <context>
     <name>mc::gui::MainWindow</name>
     <message>
+        <source>Users are not isolated from each other</source>
+        <translation>Les utilisateurs ne sont pas isolés les uns des autres</translation>
+    </message>
+    <message>
+        <source>Every user of this cluster runs as your own user on this computer: classmates can read, change and kill each other's files and jobs. Run minicluster as root to give each user an id of its own.</source>
+        <translation>Chaque utilisateur de cette grappe tourne sous votre propre utilisateur sur cet ordinateur : les camarades peuvent lire, modifier et tuer les fichiers et les tâches des autres. Lancez minicluster en tant que root pour donner à chaque utilisateur un identifiant propre.</translation>
+    </message>
+    <message>
         <source>minicluster</source>
         <translation>minicluster</translation>
     </message>

@@ -31,6 +31,7 @@
 #include <QXmlStreamReader>
 
 #include <memory>
+#include <unistd.h>
 
 using mc::gui::JobTableModel;
 using mc::gui::MainWindow;
@@ -164,6 +165,36 @@ private Q_SLOTS:
         QVERIFY(labelText(window, "notConnectedMessage").contains(socketPath()));
         QVERIFY(!isShown(window, "queueTable"));
         QVERIFY(!isShown(window, "jobCounts"));
+    }
+
+    void statusBarSaysWhenUsersAreNotIsolatedFromEachOther()
+    {
+        QTemporaryDir cluster;
+        QVERIFY(QDir(cluster.path()).mkpath(QStringLiteral("run")));
+        mc::gui::AppOptions withCluster = options();
+        withCluster.clusterDir = cluster.path();
+        auto startedWith = [&](const QByteArray &sandbox) {
+            QFile mode(cluster.filePath(QStringLiteral("run/sandbox")));
+            return mode.open(QIODevice::WriteOnly) && mode.write(sandbox) == sandbox.size();
+        };
+        {
+            // The plain fallback: every user's jobs are the laptop user's, as root or not.
+            QVERIFY(startedWith("plain\nno bubblewrap\n"));
+            MainWindow window(withCluster);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(isShown(window, "usersNotIsolated"));
+            QCOMPARE(labelText(window, "usersNotIsolated"),
+                QStringLiteral("Users are not isolated from each other"));
+        }
+        {
+            // Bubblewrap: users have ids of their own only when the daemons run as root.
+            QVERIFY(startedWith("bubblewrap\nuser namespaces work\n"));
+            MainWindow window(withCluster);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QCOMPARE(isShown(window, "usersNotIsolated"), ::geteuid() != 0);
+        }
     }
 
     void connectedWindowListsTheJobsAndCountsThem()

@@ -288,6 +288,39 @@ void startLogind(const ClusterOptions &o)
     std::ofstream(o.layout.run() + "/logind.pid") << pid << '\n';
 }
 
+// With users on ids of their own, run/ is the daemons' (it is bound into every node, read-only):
+// the users reach the sockets they talk to and the storage node's usage snapshot that
+// diskusage_report reads, and their own shell history, by name; they cannot list run/ nor read
+// the daemons' pid files and settings or a classmate's history or purge notes. Done after the
+// daemons have written theirs; sockets keep the modes their daemons gave them.
+void hideRunFiles(const ClusterOptions &o)
+{
+    namespace fs = std::filesystem;
+    if (recordedMode(o) != emu::SandboxMode::Bubblewrap || !proto::usersIsolated()) {
+        return;
+    }
+    const auto traverse = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
+    const auto readable = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read
+        | fs::perms::others_read;
+    const auto own = fs::perms::owner_read | fs::perms::owner_write;
+    std::error_code ec;
+    for (const auto &dir :
+        {o.layout.run(), o.layout.run() + "/history", o.layout.run() + "/storage"}) {
+        fs::permissions(dir, traverse, ec);
+    }
+    for (const auto &dir : {o.layout.run(), o.layout.run() + "/storage"}) {
+        for (const auto &entry : fs::directory_iterator(dir, ec)) {
+            if (entry.is_regular_file(ec)) {
+                fs::permissions(
+                    entry.path(), entry.path().filename() == "usage.tsv" ? readable : own, ec);
+            }
+        }
+    }
+    for (const auto &entry : fs::directory_iterator(o.layout.run() + "/history", ec)) {
+        fs::permissions(entry.path(), own, ec); // each one its user's (prepareCluster)
+    }
+}
+
 // The cluster runs in part (a daemon died): start what is missing with the settings it was
 // started with, so the controller reloads its queue and the nodes rejoin.
 int restart(
@@ -324,6 +357,7 @@ int restart(
             o.layout.log().c_str());
         return 1;
     }
+    hideRunFiles(o);
     if (!quiet) {
         if (started.empty()) {
             std::printf("minicluster: the cluster in %s is already up\n", o.layout.dir.c_str());
@@ -339,6 +373,15 @@ int restart(
 }
 
 } // namespace
+
+// `minicluster up` and `status` say it in the same words: whether a student's jobs are out of
+// a classmate's reach.
+static std::string usersIsolation(bool bubblewrap)
+{
+    return bubblewrap ? proto::isolationDetail()
+                      : "not isolated (the plain fallback runs every user's jobs as your own uid "
+                        "on this computer: classmates can read and kill each other's work)";
+}
 
 int up(const ClusterOptions &o, bool quiet)
 {
@@ -431,11 +474,16 @@ int up(const ClusterOptions &o, bool quiet)
             o.layout.log().c_str());
         return 1;
     }
+    hideRunFiles(o);
     if (!quiet) {
         std::printf("minicluster: cluster up in %s (%zu compute nodes, sandbox: %s, limits: %s)\n",
             o.layout.dir.c_str(), setup.nodes.size(),
             std::string(emu::modeName(probe.mode)).c_str(),
             std::string(emu::limitModeName(limits.mode)).c_str());
+        if (probe.mode != emu::SandboxMode::Bubblewrap || !proto::usersIsolated()) {
+            std::printf("minicluster: users are %s\n",
+                usersIsolation(probe.mode == emu::SandboxMode::Bubblewrap).c_str());
+        }
     }
     return 0;
 }
@@ -561,11 +609,7 @@ int status(const ClusterOptions &o)
                 "sandbox: %s (%s)\n",
         (*reply)["cluster_name"].toString().c_str(), o.layout.dir.c_str(),
         readFirstLine(o.layout.run() + "/ctld.pid").c_str(), mode.c_str(), detail.c_str());
-    std::printf("users: %s\n",
-        mode == "bubblewrap" ? proto::isolationDetail().c_str()
-                             : "not isolated (the plain fallback runs every user's jobs as your "
-                               "own uid on this computer: classmates can read and kill each "
-                               "other's work)");
+    std::printf("users: %s\n", usersIsolation(mode == "bubblewrap").c_str());
     std::ifstream limitsFile(o.layout.run() + "/limits");
     std::string limitsMode;
     std::string limitsDetail;
@@ -581,6 +625,13 @@ int status(const ClusterOptions &o)
     std::printf("login node policy: %s\n",
         loginPolicy.empty() ? "not enforced (minicluster-logind is not running)"
                             : loginPolicy.c_str());
+    const auto sessions
+        = emu::parseLoginPolicy(base::fileText(o.layout.etc() + "/minicluster.conf"));
+    std::printf("login node limits: %s%s\n", emu::describeLoginLimits(sessions).c_str(),
+        limitsMode == "rlimit"
+            ? (::geteuid() == 0 ? " (no cgroup here: not enforced)"
+                                : " (no cgroup here: processes only, by RLIMIT_NPROC)")
+            : "");
     std::printf("nodes:\n");
     for (const auto &n : (*reply)["nodes"].items()) {
         std::string reason = n["reason"].toString();
@@ -682,7 +733,16 @@ int shell(const ClusterOptions &o, const std::optional<std::string> &command)
     if (mode == emu::SandboxMode::Plain && ::chdir(view.home.c_str()) != 0) {
         std::perror(view.home.c_str());
     }
-    // Everything this shell starts is on login1, watched by the login node's policy.
+    // Everything this shell starts is on login1, watched by the login node's policy and
+    // bounded with the user's other sessions by its MemoryMax and TasksMax.
+    const auto policy = emu::parseLoginPolicy(base::fileText(o.layout.etc() + "/minicluster.conf"));
+    if (auto limits = emu::parseLimitMode(readFirstLine(o.layout.run() + "/limits"))) {
+        std::string why;
+        if (!emu::joinLoginSlice(o.layout, *limits, user, policy, why)) {
+            std::fprintf(stderr, "minicluster: login1's memory and process limits are off: %s\n",
+                why.c_str());
+        }
+    }
     emu::registerLoginShell(o.layout, ::getpid());
     return ws::execWithEnvironment(std::move(argv), std::move(env));
 }

@@ -49,7 +49,7 @@ LoginPolicy parseLoginPolicy(std::string_view confText)
                         where + "LoginPolicy= is throttle, kill or off, not '" + value + "'");
                 }
             } else if (key != "cpushare" && key != "window" && key != "grace"
-                && key != "throttleshare") {
+                && key != "throttleshare" && key != "memorymax" && key != "tasksmax") {
                 continue; // readSiteConf() reports it
             } else if (!parseNonNegative(value, number)) {
                 policy.problems.push_back(where + word.substr(0, eq) + "= needs a number");
@@ -59,6 +59,10 @@ LoginPolicy parseLoginPolicy(std::string_view confText)
                 policy.windowSec = std::max(1, static_cast<int>(number));
             } else if (key == "grace") {
                 policy.graceSec = static_cast<int>(number);
+            } else if (key == "memorymax") {
+                policy.memoryMaxMiB = static_cast<std::int64_t>(number);
+            } else if (key == "tasksmax") {
+                policy.tasksMax = static_cast<int>(number);
             } else {
                 policy.throttleShare = std::max(0.01, number);
             }
@@ -77,6 +81,33 @@ std::string describeLoginPolicy(const LoginPolicy &p)
         : "killed";
     return "a process above " + cpus(p.cpuShare) + " CPU for " + std::to_string(p.windowSec)
         + " s is warned, then " + what + " after " + std::to_string(p.graceSec) + " s more";
+}
+
+std::string describeLoginLimits(const LoginPolicy &p)
+{
+    std::string memory = p.memoryMaxMiB > 0
+        ? "at most " + std::to_string(p.memoryMaxMiB) + " MiB of memory"
+        : "no memory bound";
+    std::string tasks = p.tasksMax > 0 ? "at most " + std::to_string(p.tasksMax) + " processes"
+                                       : "no process bound";
+    return "each user's sessions together: " + memory + ", " + tasks;
+}
+
+std::string loginTasksNotice(const LoginPolicy &p)
+{
+    return "\r\nlogin1: your sessions reached the login node's limit of "
+        + std::to_string(p.tasksMax)
+        + " processes (TasksMax), so a new one could not start. The login node is shared by "
+          "everyone: run heavy work as a job, with sbatch (batch) or salloc (interactive).\r\n";
+}
+
+std::string loginMemoryNotice(const LoginPolicy &p)
+{
+    return "\r\nlogin1: a process of yours was killed: your sessions reached the login node's "
+           "limit of "
+        + std::to_string(p.memoryMaxMiB)
+        + " MiB of memory (MemoryMax). The login node is shared by everyone: run heavy work as "
+          "a job, with sbatch (batch) or salloc (interactive).\r\n";
 }
 
 std::string loginWarning(const LoginPolicy &p, int pid, const std::string &command)

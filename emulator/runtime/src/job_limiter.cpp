@@ -546,6 +546,16 @@ int JobLimiter::oomKills() const
     return 0;
 }
 
+int JobLimiter::pidsLimitHits() const
+{
+    for (const auto &dir : m_dirs) { // v2: the one cgroup; v1: the pids hierarchy's
+        if (m_mode == LimitMode::CgroupV2 || dir.find("/pids/") != std::string::npos) {
+            return static_cast<int>(numberAfter(base::fileText(dir + "/pids.events"), "max"));
+        }
+    }
+    return 0;
+}
+
 void JobLimiter::signalAll(pid_t leader, int signal, bool spareLeader) const
 {
     // The job's processes are listed before any is signalled: a process its shell starts after
@@ -596,6 +606,25 @@ void removeNodeCgroups(LimitMode mode, const std::string &nodeGroup)
 {
     reapOrphanCgroups(mode, nodeGroup);
     for (const auto &root : nodeRoots(mode, nodeGroup)) {
+        ::rmdir(root.c_str());
+    }
+}
+
+void removeLoginSlices(LimitMode mode, const std::string &loginGroup)
+{
+    for (const auto &root : nodeRoots(mode, loginGroup)) {
+        std::vector<std::string> slices;
+        if (DIR *d = ::opendir(root.c_str())) {
+            while (dirent *e = ::readdir(d)) {
+                if (std::strncmp(e->d_name, "user_", 5) == 0) {
+                    slices.push_back(root + "/" + e->d_name);
+                }
+            }
+            ::closedir(d);
+        }
+        for (const auto &slice : slices) {
+            ::rmdir(slice.c_str()); // fails, and stays, while a session still lives in it
+        }
         ::rmdir(root.c_str());
     }
 }

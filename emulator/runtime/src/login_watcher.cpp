@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,6 +55,26 @@ std::string loginDir(const ClusterLayout &layout)
     return layout.run() + "/login";
 }
 
+// login1's subtree below minicluster's, one per cluster directory.
+std::string loginGroup(const ClusterLayout &layout)
+{
+    return "login1." + std::to_string(std::hash<std::string>{}(layout.dir) % 1000000007);
+}
+
+// One write of `text` into a cgroup file (cgroup.procs takes one pid per write).
+bool writeCgroupFile(const std::string &file, const std::string &text, std::string &error)
+{
+    int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    if (!ok) {
+        error = file + ": " + std::strerror(errno);
+    }
+    if (fd >= 0) {
+        ::close(fd);
+    }
+    return ok;
+}
+
 bool isTerminalOrPipe(const std::string &target)
 {
     return target.rfind("/dev/pts/", 0) == 0 || target.rfind("/dev/tty", 0) == 0
@@ -72,6 +93,31 @@ void registerLoginShell(const ClusterLayout &layout, pid_t pid)
     std::ofstream(loginDir(layout) + "/" + std::to_string(pid)) << info.startTime << '\n';
 }
 
+bool joinLoginSlice(const ClusterLayout &layout, LimitMode mode, const std::string &user,
+    const LoginPolicy &policy, std::string &error)
+{
+    JobLimits limits;
+    limits.memoryBytes = policy.memoryMaxMiB * 1024 * 1024;
+    limits.pidsMax = policy.tasksMax;
+    JobLimiter slice(mode, loginGroup(layout) + "/user_" + user, limits);
+    if (!slice.create(error)) {
+        return false;
+    }
+    for (const auto &file : slice.joinFiles()) {
+        if (!writeCgroupFile(file, "0", error)) {
+            return false;
+        }
+    }
+    for (const auto &[resource, value] : slice.rlimits()) {
+        rlimit r{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+        if (::setrlimit(resource, &r) != 0) {
+            error = std::string("setrlimit: ") + std::strerror(errno);
+            return false;
+        }
+    }
+    return true;
+}
+
 LoginWatcher::LoginWatcher(proto::EventLoop &loop, LoginWatcherSettings settings)
     : m_loop(loop)
     , m_settings(std::move(settings))
@@ -83,12 +129,15 @@ LoginWatcher::~LoginWatcher()
     if (m_throttled) {
         m_throttled->remove(); // once its processes have ended; they stay throttled till then
     }
+    if (m_settings.limits != LimitMode::Rlimit) {
+        removeLoginSlices(m_settings.limits, loginGroup(m_settings.layout));
+    }
 }
 
 void LoginWatcher::start()
 {
-    if (m_settings.policy.action == LoginAction::Off) {
-        return;
+    if (m_settings.policy.action == LoginAction::Off && m_settings.limits == LimitMode::Rlimit) {
+        return; // nothing to watch: no CPU policy, no login cgroup to read
     }
     m_loop.addTimer(m_settings.interval, [this] { sample(); });
 }
@@ -122,6 +171,10 @@ void LoginWatcher::sample()
             }
         }
         ::closedir(d);
+    }
+    noteLimitHits(roots);
+    if (m_settings.policy.action == LoginAction::Off) {
+        return;
     }
     if (roots.empty()) {
         m_watch.observe(0, {});
@@ -186,6 +239,49 @@ void LoginWatcher::sample()
     }
 }
 
+void LoginWatcher::noteLimitHits(const std::set<pid_t> &roots)
+{
+    if (m_settings.limits == LimitMode::Rlimit) {
+        return;
+    }
+    // Each shell's user, from the login cgroup it joined (joinLoginSlice).
+    std::map<std::string, std::vector<pid_t>> shellsOf;
+    for (pid_t pid : roots) {
+        const std::string groups = base::fileText("/proc/" + std::to_string(pid) + "/cgroup");
+        const auto at = groups.find("/user_");
+        if (at != std::string::npos) {
+            const auto end = groups.find_first_of("/\n", at + 6);
+            shellsOf[groups.substr(at + 6, end - at - 6)].push_back(pid);
+        }
+    }
+    for (const auto &[user, shells] : shellsOf) {
+        Slice &slice = m_slices[user];
+        if (!slice.cgroup) {
+            JobLimits none; // opened to be read: the shells set the limits
+            none.pidsMax = 0;
+            auto cgroup = std::make_unique<JobLimiter>(
+                m_settings.limits, loginGroup(m_settings.layout) + "/user_" + user, none);
+            std::string error;
+            if (!cgroup->create(error)) {
+                continue;
+            }
+            slice.cgroup = std::move(cgroup);
+        }
+        const int pidsHits = slice.cgroup->pidsLimitHits();
+        const int oomKills = slice.cgroup->oomKills();
+        for (pid_t shell : shells) {
+            if (pidsHits > slice.pidsHits) {
+                tell(shell, loginTasksNotice(m_settings.policy));
+            }
+            if (oomKills > slice.oomKills) {
+                tell(shell, loginMemoryNotice(m_settings.policy));
+            }
+        }
+        slice.pidsHits = pidsHits;
+        slice.oomKills = oomKills;
+    }
+}
+
 void LoginWatcher::tell(pid_t pid, const std::string &text) const
 {
     for (int fd : {2, 1}) {
@@ -215,10 +311,8 @@ bool LoginWatcher::throttle(pid_t pid, std::string &error)
         limits.pidsMax = 4096;
         limits.quotaUs = static_cast<std::int64_t>(
             m_settings.policy.throttleShare * static_cast<double>(kCpuPeriodUs));
-        auto group = std::make_unique<JobLimiter>(m_settings.limits,
-            "login1." + std::to_string(std::hash<std::string>{}(m_settings.layout.dir) % 1000000007)
-                + "/throttled",
-            limits);
+        auto group = std::make_unique<JobLimiter>(
+            m_settings.limits, loginGroup(m_settings.layout) + "/throttled", limits);
         if (!group->create(error)) {
             group->remove();
             return false;
@@ -226,17 +320,7 @@ bool LoginWatcher::throttle(pid_t pid, std::string &error)
         m_throttled = std::move(group);
     }
     for (const auto &file : m_throttled->joinFiles()) {
-        int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
-        std::string text = std::to_string(pid);
-        bool ok
-            = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-        if (!ok) {
-            error = file + ": " + std::strerror(errno);
-        }
-        if (fd >= 0) {
-            ::close(fd);
-        }
-        if (!ok) {
+        if (!writeCgroupFile(file, std::to_string(pid), error)) {
             return false;
         }
     }

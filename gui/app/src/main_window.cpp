@@ -19,6 +19,7 @@
 #include "mc/gui/timeline_view.h"
 #include "mc/lessons/catalog.h"
 #include "mc/proto/client.h"
+#include "mc/proto/identity.h"
 #include "mc/term/terminal_screen.h"
 #include "mc/term/terminal_view.h"
 
@@ -28,6 +29,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QEvent>
+#include <QFile>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
@@ -169,6 +171,7 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     m_terminals->setCornerWidget(m_externalButton, Qt::TopRightCorner);
     connect(m_externalButton, &QToolButton::clicked, this, &MainWindow::openInSystemTerminal);
 
+    m_clusterDir = clusterDirOf(options);
     createMenus();
     createStatusBar();
     retranslateUi();
@@ -340,6 +343,11 @@ void MainWindow::changeEvent(QEvent *event)
 void MainWindow::retranslateUi()
 {
     setWindowTitle(tr("minicluster"));
+    m_notIsolated->setText(tr("Users are not isolated from each other"));
+    m_notIsolated->setToolTip(tr("Every user of this cluster runs as your own user on this "
+                                 "computer: classmates can read, change and kill each other's "
+                                 "files and jobs. Run minicluster as root to give each user an "
+                                 "id of its own."));
     m_docks[0]->setWindowTitle(tr("Queue"));
     m_docks[1]->setWindowTitle(tr("Nodes"));
     m_docks[2]->setWindowTitle(tr("Job details"));
@@ -478,8 +486,22 @@ void MainWindow::createStatusBar()
     m_jobCounts = new QLabel(this);
     m_jobCounts->setObjectName(QStringLiteral("jobCounts"));
     m_jobCounts->setVisible(m_link->isConnected());
+    m_notIsolated = new QLabel(this);
+    m_notIsolated->setObjectName(QStringLiteral("usersNotIsolated"));
     statusBar()->addWidget(m_connectionStatus, 1);
+    statusBar()->addPermanentWidget(m_notIsolated);
     statusBar()->addPermanentWidget(m_jobCounts);
+    updateIsolationNotice();
+}
+
+void MainWindow::updateIsolationNotice()
+{
+    // The sandbox the cluster was started with (run/sandbox, written by `minicluster up`); the
+    // ids are the daemons', which are this app's when it started the cluster.
+    QFile mode(QDir(m_clusterDir).filePath(QStringLiteral("run/sandbox")));
+    const bool bubblewrap = mode.open(QIODevice::ReadOnly)
+        && mode.readLine().trimmed() == QByteArrayLiteral("bubblewrap");
+    m_notIsolated->setVisible(!(bubblewrap && mc::proto::usersIsolated()));
 }
 
 void MainWindow::onConnectedChanged(bool connected)
@@ -491,6 +513,7 @@ void MainWindow::onConnectedChanged(bool connected)
         m_details->clear();
     }
     m_jobCounts->setVisible(connected);
+    updateIsolationNotice(); // a cluster the app has just started
     m_queue->setConnectionState(connected, m_link->statusText());
 }
 

@@ -149,6 +149,55 @@ bool Controller::restore(std::string &error)
     return error.empty();
 }
 
+// Slurm's reset_job_bitmaps() at slurmctld's start: a job whose partition or nodes are no
+// longer in slurm.conf ends NODE_FAIL with Reason NodeDown (a pending one with no run time); a
+// running batch job that lost a node but kept its partition is requeued, as after a node
+// failure. Its kills happen at registration: a node that runs a job it is not given kills it.
+void Controller::endJobsOfVanishedConfig(Seconds now)
+{
+    std::vector<JobId> failed;
+    for (const auto &[id, job] : m_jobs) {
+        if (sched::isFinished(job.state)) {
+            continue;
+        }
+        std::string gone;
+        if (!m_config.partition(job.spec.partition)) {
+            std::fprintf(stderr, "minicluster-ctld: error: Invalid partition (%s) for JobId=%u\n",
+                job.spec.partition.c_str(), id.value);
+            gone = "partition";
+        } else if (job.isActive()) {
+            for (const auto &node : job.nodeList) {
+                if (m_nodes.find(node) == m_nodes.end()) {
+                    std::fprintf(stderr,
+                        "minicluster-ctld: error: Invalid nodes (%s) for JobId=%u\n", node.c_str(),
+                        id.value);
+                    gone = "node";
+                    break;
+                }
+            }
+        }
+        if (!gone.empty()) {
+            failed.push_back(id);
+        }
+    }
+    for (JobId id : failed) {
+        Job &job = m_jobs[id];
+        if (job.isActive()) {
+            Json report = Json::object();
+            report.set("job_id", static_cast<std::int64_t>(id.value));
+            report.set("node_fail", true);
+            jobEnded(job, report, now);
+            continue;
+        }
+        job.state = JobState::NodeFail;
+        job.reason = Reason::NodeDown;
+        job.startTime = now;
+        job.endTime = now;
+        persist(job);
+        emitJob(job, now);
+    }
+}
+
 Json Controller::handleRequest(const Json &request, Seconds now)
 {
     std::string op = request["op"].toString();
@@ -1076,10 +1125,11 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         job.reason = Reason::JobLaunchFailure;
         step.state = JobState::Cancelled;
     } else if (report["node_fail"].toBool() && job.spec.requeue.value_or(true)
-        && !job.spec.interactive && !job.cancelledBy) {
+        && !job.spec.interactive && !job.cancelledBy && part) {
         // Slurm's JobRequeue=1 default (or --requeue): the job goes back to the queue and runs
-        // again elsewhere; --no-requeue makes it end NODE_FAIL instead. A job scancel'led
-        // while it ends stays cancelled (the branch of job.cancelledBy below).
+        // again elsewhere; --no-requeue makes it end NODE_FAIL instead, as does a partition
+        // gone from slurm.conf (Slurm requeues only into a partition it has). A job
+        // scancel'led while it ends stays cancelled (the branch of job.cancelledBy below).
         release(job);
         job = sched::requeueJob(std::move(job), now, m_config.requeueDelay);
         job.exit = {};

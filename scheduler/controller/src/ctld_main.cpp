@@ -118,6 +118,7 @@ int main(int argc, char **argv)
     }
     mc::ctl::Server server(loop, controller);
     controller.setBootTime(server.now());
+    controller.endJobsOfVanishedConfig(server.now());
     gateway.target = &server;
     for (const char *socket : {"/state/nodes.sock", "/run/ctld.sock"}) {
         bool nodes = std::strcmp(socket, "/state/nodes.sock") == 0;

@@ -20,7 +20,8 @@ const std::array<Kind, 7> kKinds{{
     {SiteKey::Filesystem, {"Filesystem", "Quota", "Files", "PurgeAfterDays", "PurgeNoticeDays"}},
     {SiteKey::StorageCheckInterval, {"StorageCheckInterval"}},
     {SiteKey::SharedFsLatency, {"SharedFsLatency"}},
-    {SiteKey::LoginPolicy, {"LoginPolicy", "CpuShare", "Window", "Grace", "ThrottleShare"}},
+    {SiteKey::LoginPolicy,
+        {"LoginPolicy", "CpuShare", "Window", "Grace", "ThrottleShare", "MemoryMax", "TasksMax"}},
     {SiteKey::MemoryOverrun, {"MemoryOverrun", "RebootTime"}},
 }};
 

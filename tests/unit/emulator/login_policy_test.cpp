@@ -49,7 +49,12 @@ void LoginPolicyTest::withoutALineTheDefaultsApply()
     QCOMPARE(p.windowSec, 60);
     QCOMPARE(p.graceSec, 30);
     QCOMPARE(p.throttleShare, 0.1);
+    QCOMPARE(p.memoryMaxMiB, std::int64_t{4096});
+    QCOMPARE(p.tasksMax, 512);
     QVERIFY(p.problems.empty());
+    QCOMPARE(describeLoginLimits(p),
+        std::string("each user's sessions together: at most 4096 MiB of memory, at most 512 "
+                    "processes"));
     QCOMPARE(describeLoginPolicy(p),
         std::string("a process above 0.5 CPU for 60 s is warned, then throttled to 0.1 CPU after "
                     "30 s more"));
@@ -58,13 +63,19 @@ void LoginPolicyTest::withoutALineTheDefaultsApply()
 void LoginPolicyTest::theLineSetsEveryKnobAndReportsMistakes()
 {
     LoginPolicy p = parseLoginPolicy(
-        "# comment\nLoginPolicy=kill CpuShare=1.5 Window=5 Grace=0 ThrottleShare=0.2 # why\n");
+        "# comment\nLoginPolicy=kill CpuShare=1.5 Window=5 Grace=0 ThrottleShare=0.2 "
+        "MemoryMax=0 TasksMax=64 # why\n");
     QCOMPARE(p.action, LoginAction::Kill);
     QCOMPARE(p.cpuShare, 1.5);
     QCOMPARE(p.windowSec, 5);
     QCOMPARE(p.graceSec, 0);
     QCOMPARE(p.throttleShare, 0.2);
+    QCOMPARE(p.memoryMaxMiB, std::int64_t{0});
+    QCOMPARE(p.tasksMax, 64);
     QVERIFY(p.problems.empty());
+    QVERIFY(mc::sched::readSiteConf("LoginPolicy=kill MemoryMax=0 TasksMax=64\n").problems.empty());
+    QCOMPARE(describeLoginLimits(p),
+        std::string("each user's sessions together: no memory bound, at most 64 processes"));
 
     LoginPolicy bad = parseLoginPolicy("LoginPolicy=nuke Window=soon Color=red\n");
     QCOMPARE(bad.problems.size(), std::size_t(2));
@@ -162,6 +173,16 @@ void LoginPolicyTest::messagesSayToUseSbatchOrSalloc()
     QVERIFY(notice.find("is now throttled to 0.1 CPU") != std::string::npos);
     QVERIFY(notice.find("sbatch") != std::string::npos);
     QVERIFY(loginActionNotice(p, 42, "python3", false).find("was killed") != std::string::npos);
+    // The per-user limits' notices: the limit by its number and key, then the same advice.
+    p.tasksMax = 64;
+    p.memoryMaxMiB = 2048;
+    const std::string tasks = loginTasksNotice(p);
+    QVERIFY(tasks.find("limit of 64 processes (TasksMax)") != std::string::npos);
+    QVERIFY(tasks.find("sbatch (batch) or salloc (interactive)") != std::string::npos);
+    const std::string memory = loginMemoryNotice(p);
+    QVERIFY(memory.find("was killed") != std::string::npos);
+    QVERIFY(memory.find("limit of 2048 MiB of memory (MemoryMax)") != std::string::npos);
+    QVERIFY(memory.find("sbatch (batch) or salloc (interactive)") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(LoginPolicyTest)

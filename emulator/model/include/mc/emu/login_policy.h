@@ -6,12 +6,17 @@
 // are minicluster's (half a CPU over a minute, then 30 s of grace), and etc/minicluster.conf
 // may change them with one line:
 //
-//   LoginPolicy=throttle CpuShare=0.5 Window=60 Grace=30 ThrottleShare=0.1
+//   LoginPolicy=throttle CpuShare=0.5 Window=60 Grace=30 ThrottleShare=0.1 MemoryMax=4096
+//   TasksMax=512
 //
 // LoginPolicy=throttle|kill|off; CpuShare: CPUs (1.0 = one full core) a process may average;
 // Window: seconds over which the average is taken; Grace: seconds between warning and action;
-// ThrottleShare: the CPUs a throttled process keeps. Pure: LoginWatch takes `now` and samples
-// and returns decisions; the runtime (mc/emu/login_watcher.h) samples /proc and applies them.
+// ThrottleShare: the CPUs a throttled process keeps. MemoryMax (MiB) and TasksMax (processes)
+// bound all of one user's login sessions together, as the systemd user slices of real login
+// nodes do (user-UID.slice's MemoryMax= and TasksMax=); 0 is no bound. They hold even with
+// LoginPolicy=off: a data load cannot swap the laptop, a fork bomb stops at TasksMax (the
+// runtime's joinLoginSlice applies them). Pure: LoginWatch takes `now` and samples and returns
+// decisions; the runtime (mc/emu/login_watcher.h) samples /proc and applies them.
 
 #include <cstdint>
 #include <map>
@@ -29,6 +34,8 @@ struct LoginPolicy {
     int windowSec = 60;
     int graceSec = 30;
     double throttleShare = 0.1;
+    std::int64_t memoryMaxMiB = 4096; // one user's login sessions together; 0: none
+    int tasksMax = 512; // processes of one user's login sessions together; 0: none
     std::vector<std::string> problems; // "line 7: unknown key Foo=" (reported, not ignored)
 };
 
@@ -37,11 +44,19 @@ LoginPolicy parseLoginPolicy(std::string_view confText);
 // One line for `minicluster status`: "throttle a process above 0.5 CPU for 60 s (warned, then
 // 30 s of grace; throttled to 0.1 CPU)".
 std::string describeLoginPolicy(const LoginPolicy &policy);
+// The other line: "each user's sessions together: at most 4096 MiB of memory, at most 512
+// processes".
+std::string describeLoginLimits(const LoginPolicy &policy);
 
 // The messages written on the offending process's terminal, each ending in "\r\n".
 std::string loginWarning(const LoginPolicy &policy, int pid, const std::string &command);
 std::string loginActionNotice(
     const LoginPolicy &policy, int pid, const std::string &command, bool throttled);
+
+// What a login shell is told when its user's sessions reached TasksMax (a fork refused) or
+// MemoryMax (a process killed by the kernel), each ending in "\r\n".
+std::string loginTasksNotice(const LoginPolicy &policy);
+std::string loginMemoryNotice(const LoginPolicy &policy);
 
 struct LoginSample {
     int pid = 0;

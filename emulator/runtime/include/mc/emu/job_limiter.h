@@ -59,6 +59,8 @@ public:
     static std::vector<ProcStat> scanProcesses();
     // OOM kills the kernel reported in the job's cgroup (0 in rlimit mode).
     int oomKills() const;
+    // Forks the kernel refused at the cgroup's pids.max so far (0 in rlimit mode).
+    int pidsLimitHits() const;
     // Sends `signal` to every process of the job. `spareLeader`: not to the leader itself
     // (bubblewrap, which ends with its child and reports how the child ended).
     void signalAll(pid_t leader, int signal, bool spareLeader = false) const;
@@ -92,5 +94,8 @@ private:
 int reapOrphanCgroups(LimitMode mode, const std::string &nodeGroup);
 // Removes the node's (empty) subtree when its daemon stops.
 void removeNodeCgroups(LimitMode mode, const std::string &nodeGroup);
+// Removes login1's per-user cgroups (mc/emu/login_watcher.h) whose sessions have all ended,
+// then login1's subtree if it is empty.
+void removeLoginSlices(LimitMode mode, const std::string &loginGroup);
 
 } // namespace mc::emu

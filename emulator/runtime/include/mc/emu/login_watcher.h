@@ -14,7 +14,9 @@
 #include "mc/proto/event_loop.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <sys/types.h>
 
@@ -22,6 +24,15 @@ namespace mc::emu {
 
 // Records `pid` (with its start time, against pid reuse) as a login shell of the cluster.
 void registerLoginShell(const ClusterLayout &layout, pid_t pid);
+
+// Puts the calling process (a login shell about to exec) and so everything it starts into
+// `user`'s cgroup on login1, `login1.<cluster>/user_<user>`, bounded by the policy's MemoryMax
+// and TasksMax: all of a user's sessions share it, as a systemd user slice on a real login
+// node, so one student's fork bomb or data load stops there and not in a classmate's session
+// or the laptop. In rlimit mode (no cgroup) only the processes are bounded, with RLIMIT_NPROC,
+// and only when not root (root ignores it). False with `error` when the cgroup cannot be made.
+bool joinLoginSlice(const ClusterLayout &layout, LimitMode mode, const std::string &user,
+    const LoginPolicy &policy, std::string &error);
 
 struct LoginWatcherSettings {
     ClusterLayout layout;
@@ -39,6 +50,9 @@ public:
 
 private:
     void sample();
+    // Tells the shells of a user whose login cgroup refused a fork (TasksMax) or killed a
+    // process (MemoryMax) since the last sample, as the policy tells a CPU hog.
+    void noteLimitHits(const std::set<pid_t> &roots);
     void tell(pid_t pid, const std::string &text) const;
     bool throttle(pid_t pid, std::string &error);
 
@@ -46,6 +60,12 @@ private:
     LoginWatcherSettings m_settings;
     LoginWatch m_watch;
     std::unique_ptr<JobLimiter> m_throttled; // the cgroup of throttled processes, made on use
+    struct Slice {
+        std::unique_ptr<JobLimiter> cgroup; // a user's login cgroup, read only (no limits set)
+        int pidsHits = 0;
+        int oomKills = 0;
+    };
+    std::map<std::string, Slice> m_slices; // by user
 };
 
 } // namespace mc::emu

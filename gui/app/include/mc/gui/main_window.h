@@ -81,6 +81,8 @@ private:
     void createMenus();
     void createLanguageMenu();
     void createStatusBar();
+    // Shows m_notIsolated unless the cluster runs in bubblewrap with users on ids of their own.
+    void updateIsolationNotice();
     void openInSystemTerminal();
     void onConnectedChanged(bool connected);
     void showStatus(const QString &status);
@@ -124,6 +126,10 @@ private:
     QActionGroup *m_languages = nullptr;
     QLabel *m_connectionStatus = nullptr;
     QLabel *m_jobCounts = nullptr;
+    // Shown while the cluster's users share one uid (`minicluster status`' "users: not
+    // isolated"): a student should know that classmates can read and kill each other's work.
+    QLabel *m_notIsolated = nullptr;
+    QString m_clusterDir;
 };
 
 } // namespace mc::gui

@@ -71,6 +71,10 @@ public:
 
     // Reloads unfinished jobs and the job id counter from the store.
     bool restore(std::string &error);
+    // After restore(): jobs whose partition or nodes slurm.conf no longer has end as Slurm
+    // ends them at its start (NODE_FAIL, NodeDown; a running batch job that only lost a node
+    // is requeued), stored before any client is served.
+    void endJobsOfVanishedConfig(Seconds now);
 
     // Called with every job or node change (docs/protocol.md events).
     std::function<void(const proto::Json &event)> publish;

@@ -7,7 +7,8 @@
 //   QOS=NAME Priority=                                            the QOS table (site_conf.h)
 //   Filesystem=NAME Quota= Files= PurgeAfterDays= PurgeNoticeDays= storage (emulator/storage)
 //   StorageCheckInterval=S   SharedFsLatency=D                    storage daemon (emulator/storage)
-//   LoginPolicy=ACTION CpuShare= Window= Grace= ThrottleShare=    login node (emulator/model)
+//   LoginPolicy=ACTION CpuShare= Window= Grace= ThrottleShare= MemoryMax= TasksMax=
+//                                                                login node (emulator/model)
 //   MemoryOverrun=MODE RebootTime=                                node daemons (emulator/noded)
 //
 // Keys match without regard to case. A line of an unknown kind, a key its kind does not take
