@@ -74,11 +74,14 @@ Json Controller::jobScripts(const Json &request) const
             Json entry = Json::object();
             entry.set("job_id", static_cast<std::int64_t>(job.id.value));
             entry.set("array_job_id", static_cast<std::int64_t>(job.arrayJobId));
+            entry.set("user", job.spec.user); // why a script is missing: someone else's job
             if (job.arrayTaskId) {
                 entry.set("array_task_id", static_cast<std::int64_t>(*job.arrayTaskId));
             }
-            // As slurmdbd: only what the flags send to accounting, running or finished.
-            const bool kept = has && m_config.storeJobScript;
+            // As slurmdbd: only what the flags send to accounting, running or finished; `live`
+            // (scontrol write batch_script) asks slurmctld, which keeps a queued job's script.
+            const bool queued = request["live"].toBool() && m_jobs.contains(job.id);
+            const bool kept = has && (m_config.storeJobScript || queued);
             const bool envKept = has && m_config.storeJobEnv;
             entry.set("script", kept && !stored.script.empty() ? Json(stored.script) : Json());
             entry.set(
@@ -227,11 +230,12 @@ Json Controller::updateJob(JobId id, const Json &request, Seconds now)
     for (const auto &[key, value] : request["fields"].members()) {
         if (key == "time_limit") {
             const Seconds limit = value.toInt(sched::kInfinite);
+            // A user may lengthen a pending job up to the partition's MaxTime; past it Slurm
+            // says the increase is an operator's (ESLURM_ACCESS_DENIED).
             const auto *part = m_config.partition(job.spec.partition);
             if (!admin && part && part->maxTime != sched::kInfinite
                 && (limit == sched::kInfinite || limit > part->maxTime)) {
-                return failure("Requested time limit is invalid (missing or exceeds some limit)",
-                    kInvalidTimeLimit);
+                return failure("Access/permission denied", kAccessDenied);
             }
             if (!pending) {
                 return failure("minicluster does not support changing the time limit of a "

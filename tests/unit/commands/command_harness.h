@@ -86,4 +86,18 @@ inline Json errorReply(std::string_view message)
     return reply;
 }
 
+// A controller that also answers `ping` with the reference cluster's name (the CLUSTER columns
+// and -M of squeue, sinfo and sacct).
+template <class Reply> auto withClusterName(Reply inner)
+{
+    return [inner = std::move(inner)](const Json &request) -> std::optional<Json> {
+        if (request["op"].toString() == "ping") {
+            Json reply = okReply();
+            reply.set("cluster_name", "refcluster");
+            return reply;
+        }
+        return inner(request);
+    };
+}
+
 } // namespace mc::cmd::test

@@ -175,6 +175,7 @@ private slots:
     void arrayTasksShowAsJobUnderscoreTask();
     void totalCpuAndRssComeFromTheStepUsage();
     void fieldsNamedInTheRequestAreAllTheColumnsRead();
+    void unitsClusterGroupAndStepFiguresAnswerAsSlurm();
 };
 
 void SacctTest::initTestCase()
@@ -492,6 +493,32 @@ void SacctTest::totalCpuAndRssComeFromTheStepUsage()
         {step("batch", "COMPLETED", 0, 0, kNow, kNow + 4, 1)}})});
     r = h.run<Sacct>({"-n", "-P", "-j", "122", "-o", "JobID,TotalCPU"});
     COMPARE_TEXT(r.out, "122|00:00:00\n122.batch|00:00:00\n");
+}
+
+void SacctTest::unitsClusterGroupAndStepFiguresAnswerAsSlurm()
+{
+    Json batch = step("batch", "COMPLETED", 0, 0, kNow, kNow + 4, 1);
+    batch.set("total_cpu_ms", 61900);
+    batch.set("max_rss_kb", 2048);
+    batch.set("ave_rss_kb", 2048);
+    batch.set("ntasks", 1);
+    Json job = record({120, "alice", "usage", "cpu", "FAILED", 1, 3, {}, {batch}});
+    job.set("reason", "NonZeroExitCode"); // squeue's; slurmdbd never stores why a job ended
+    Harness h = harness();
+    h.reply = withClusterName(accounting({job}));
+    Result r = h.run<Sacct>({"-n", "-P", "-j", "120", "--units=k", "-o",
+        "JobID,Cluster,Group,Reason,ReqMem,MaxRSS,AveCPU,MaxRSSNode,MaxRSSTask,ConsumedEnergy,"
+        "QOSRAW,WCKeyID,ReqCPUFreq,Layout"});
+    COMPARE_TEXT(r.out,
+        "120|refcluster|alice|None|307200K||||||1|0|Unknown|\n"
+        "120.batch|refcluster||||2048K|00:01:01|node01|0|0|||0|Unknown\n");
+    r = h.run<Sacct>({"-n", "-X", "-j", "120", "--units=G", "-o", "ReqMem"});
+    COMPARE_TEXT(r.out, "     0.29G \n");
+    r = h.run<Sacct>({"--units=X"});
+    COMPARE_TEXT(r.err,
+        "sacct: error: Invalid unit type 'X'. Possible options are 'KMGTP'\n"
+        "sacct: fatal: Invalid unit type\n");
+    QCOMPARE(r.exitCode, 1);
 }
 
 // sacct names the job members its columns and its selection read (`fields`); a controller that

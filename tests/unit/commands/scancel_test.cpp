@@ -104,6 +104,7 @@ private slots:
     void userSelectsOnlyThatUsersActiveJobs();
     void signalByNameIsSentAndStillDenied();
     void signalNamesAndNumbersAreAccepted();
+    void signalToAPendingJobIsRefused();
     void unknownSignalIsRejected();
     void unknownUserIsRejected();
     void unsupportedOptionIsRefused();
@@ -140,6 +141,12 @@ void ScancelTest::someoneElsesJobIsDeniedWithExit210()
     const Result r = h.run<Scancel>({"39"});
     COMPARE_TEXT(r.err, "scancel: error: Kill job error on job id 39: Access/permission denied\n");
     QCOMPARE(r.exitCode, 210);
+
+    // -Q hides only "already done" and "unknown job", not a refusal.
+    const Result quiet = h.run<Scancel>({"-Q", "39"});
+    COMPARE_TEXT(
+        quiet.err, "scancel: error: Kill job error on job id 39: Access/permission denied\n");
+    QCOMPARE(quiet.exitCode, 210);
 
     Harness root("root");
     root.reply = FakeQueue();
@@ -251,6 +258,21 @@ void ScancelTest::signalByNameIsSentAndStillDenied()
     QCOMPARE(r.exitCode, 210);
     COMPARE_TEXT(
         h.requests.back().dump(), R"({"op":"cancel","job_ids":[39],"user":"alice","signal":10})");
+}
+
+void ScancelTest::signalToAPendingJobIsRefused()
+{
+    Harness h;
+    h.reply = FakeQueue();
+    const Result r = h.run<Scancel>({"-s", "USR1", "38", "36"});
+    COMPARE_TEXT(r.err,
+        "scancel: error: Kill job error on job id 38: Job can not be altered now, try again "
+        "later\n");
+    QCOMPARE(r.exitCode, 228); // ESLURM_TRANSITION_STATE_NO_UPDATE (2020) % 256
+    QCOMPARE(cancelledIds(h), std::vector<std::int64_t>{36}); // the running job still gets it
+    // SIGKILL is a cancel: a pending job takes it.
+    const Result kill = h.run<Scancel>({"-s", "KILL", "38"});
+    QCOMPARE(kill.exitCode, 0);
 }
 
 void ScancelTest::signalNamesAndNumbersAreAccepted()

@@ -164,6 +164,10 @@ private slots:
     void hostnamesExpandsAndHostlistCompresses();
     void pingReportsTheControllerUpOrDown();
     void changingCommandsAreNotSupported();
+    void entitiesTheClusterLacksAnswerAsSlurm();
+    void badHostlistRangeIsNamedAndExitsZero();
+    void listpidsOnTheLoginNodeFindsNoStep();
+    void writeBatchScriptWritesTheQueuedScript();
     void unknownKeywordAndEntityAreErrors();
     void versionAndUsageMatchSlurm();
 };
@@ -448,6 +452,90 @@ void ScontrolTest::hostnamesExpandsAndHostlistCompresses()
     COMPARE_TEXT(r.out, "cn1\ncn2\n");
 }
 
+void ScontrolTest::entitiesTheClusterLacksAnswerAsSlurm()
+{
+    Result r = runScontrol({"show", "reservations"});
+    COMPARE_TEXT(r.out, "No reservations in the system\n");
+    QCOMPARE(r.exitCode, 0);
+    r = runScontrol({"show", "reservation", "maint"});
+    COMPARE_TEXT(r.out, "Reservation maint not found\n");
+    QCOMPARE(r.exitCode, 1);
+    r = runScontrol({"-Q", "show", "reservation", "maint"});
+    COMPARE_TEXT(r.out, "");
+    QCOMPARE(r.exitCode, 1);
+    r = runScontrol({"show", "licenses"});
+    COMPARE_TEXT(r.out, "No licenses configured in Slurm.\n");
+    r = runScontrol({"show", "frontend", "fe1"});
+    COMPARE_TEXT(r.out, "Node fe1 not found\n");
+    QCOMPARE(r.exitCode, 1);
+    r = runScontrol({"show", "topology"});
+    COMPARE_TEXT(r.err, "scontrol: error: No topology information available\n");
+    QCOMPARE(r.exitCode, 0);
+    r = runScontrol({"show", "burstbuffer"});
+    COMPARE_TEXT(r.out + r.err, "");
+    QCOMPARE(r.exitCode, 0);
+    r = runScontrol({"show", "daemons"});
+    COMPARE_TEXT(r.err, "scontrol: error: show daemons is not supported by minicluster\n");
+}
+
+void ScontrolTest::badHostlistRangeIsNamedAndExitsZero()
+{
+    Result r = runScontrol({"show", "hostnames", "node[03-01]"});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err,
+        "scontrol: error: _parse_single_range: Invalid range: `03-01'\n"
+        "Invalid hostlist: node[03-01]\n");
+    QCOMPARE(r.exitCode, 0);
+    r = runScontrol({"show", "hostnames", "node[1,a-b]"});
+    QVERIFY(r.err.find("Invalid range: `a-b'") != std::string::npos);
+}
+
+void ScontrolTest::listpidsOnTheLoginNodeFindsNoStep()
+{
+    Result r = runScontrol({"listpids", "112"});
+    COMPARE_TEXT(r.out, "PID      JOBID    STEPID   LOCALID GLOBALID\n");
+    COMPARE_TEXT(r.err, "JobId=112 does not exist on node (null).\n");
+    QCOMPARE(r.exitCode, 1);
+    r = runScontrol({"listpids", "112.0"});
+    COMPARE_TEXT(r.err, "StepId=112.0 does not exist on node (null).\n");
+    r = runScontrol({"listpids"});
+    COMPARE_TEXT(r.err, "No job steps exist on this node.\n");
+    r = runScontrol({"listpids", "abc"});
+    COMPARE_TEXT(r.err, "\"abc\" does not look like a jobid\n");
+}
+
+void ScontrolTest::writeBatchScriptWritesTheQueuedScript()
+{
+    Harness h;
+    h.reply = [](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        Json scripts = Json::array();
+        Json entry = Json::object();
+        entry.set("job_id", 112);
+        entry.set("user", "alice");
+        entry.set("script", "#!/bin/sh\ntrue\n");
+        if (request["job_ids"].items().front().toInt() == 112) {
+            scripts.push(entry);
+        }
+        reply.set("scripts", std::move(scripts));
+        return reply;
+    };
+    Result r = h.run<Scontrol>({"write", "batch_script", "112", "-"});
+    COMPARE_TEXT(r.out, "#!/bin/sh\ntrue\n");
+    QCOMPARE(h.requests.back()["op"].toString(), std::string("job_scripts"));
+    QVERIFY(h.requests.back()["live"].toBool()); // the controller's copy, not accounting's
+    const QTemporaryDir dir;
+    h.ctx.cwd = dir.path().toStdString();
+    r = h.run<Scontrol>({"write", "batch_script", "112"});
+    COMPARE_TEXT(r.out, "batch script for job 112 written to slurm-112.sh\n");
+    QFile file(dir.filePath("slurm-112.sh"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("#!/bin/sh\ntrue\n"));
+    r = h.run<Scontrol>({"write", "batch_script", "999"});
+    COMPARE_TEXT(r.err, "job script retrieval failed: Invalid job id specified\n");
+    QCOMPARE(r.exitCode, 0); // as Slurm's scontrol
+}
+
 void ScontrolTest::pingReportsTheControllerUpOrDown()
 {
     Result r = runScontrol({"ping"});
@@ -461,14 +549,23 @@ void ScontrolTest::pingReportsTheControllerUpOrDown()
 
 void ScontrolTest::changingCommandsAreNotSupported()
 {
-    for (const char *command : {"suspend", "resume", "reboot", "top", "notify"}) {
+    for (const char *command : {"reboot", "notify"}) {
         Result r = runScontrol({command, "112"});
         COMPARE_TEXT(r.err,
             std::string("scontrol: error: ") + command + " is not supported by minicluster\n");
         QCOMPARE(r.exitCode, 1);
     }
-    Result r = runScontrol({"show", "reservations"});
-    COMPARE_TEXT(r.err, "scontrol: error: show reservations is not supported by minicluster\n");
+    // An operator's commands: a user is refused with Slurm's words, job by job.
+    for (const char *command : {"suspend", "resume", "top"}) {
+        Result r = runScontrol({command, "112,113"});
+        COMPARE_TEXT(
+            r.err, "Access/permission denied for job 112\nAccess/permission denied for job 113\n");
+        QCOMPARE(r.exitCode, 1);
+    }
+    Harness root("root");
+    Result r = root.run<Scontrol>({"suspend", "112"});
+    COMPARE_TEXT(r.err, "scontrol: error: suspend is not supported by minicluster\n");
+    QCOMPARE(r.exitCode, 1);
     r = runScontrol({});
     COMPARE_TEXT(r.err, "scontrol: error: Interactive mode is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);

@@ -60,6 +60,7 @@ private slots:
     void capitalFormatAndEnvironmentFormatAreHonoured();
     void invalidFormatLetterAndStateAreErrors();
     void unsupportedOptionIsRefused();
+    void clustersNamesTheOneCluster();
     void versionHelpAndUsageMatchSlurm();
     void unreachableControllerIsALoadError();
 };
@@ -318,6 +319,29 @@ void SinfoTest::unsupportedOptionIsRefused()
     Result r = runSinfo(clusterReply(), {"-i", "5"});
     COMPARE_TEXT(r.out, "");
     COMPARE_TEXT(r.err, "sinfo: error: --iterate is not supported by minicluster\n");
+    QCOMPARE(r.exitCode, 1);
+    // A bad period is Slurm's own error first.
+    r = runSinfo(clusterReply(), {"-i", "abc"});
+    COMPARE_TEXT(r.err, "sinfo: error: Error: invalid entry for --iterate=abc\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void SinfoTest::clustersNamesTheOneCluster()
+{
+    Harness h;
+    h.ctx.now = kT0;
+    h.reply = withClusterName([](const Json &) { return std::optional<Json>(clusterReply()); });
+    h.ctx.readSlurmConf = [] {
+        return std::optional<std::string>(kReferenceSlurmConf);
+    };
+    Result r = h.run<Sinfo>({"-M", "refcluster", "-h", "-o", "%P"});
+    COMPARE_TEXT(r.out, "CLUSTER: refcluster\ndebug*\ncpu\n");
+    r = h.run<Sinfo>({"--clusters=nosuch"});
+    COMPARE_TEXT(r.out, "");
+    COMPARE_TEXT(r.err,
+        "sinfo: error: No cluster 'nosuch' known by database.\n"
+        "sinfo: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  "
+        "Use 'sacctmgr list clusters' to see available clusters.\n");
     QCOMPARE(r.exitCode, 1);
 }
 

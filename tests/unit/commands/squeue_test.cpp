@@ -171,6 +171,7 @@ private slots:
     void arrayRecordShowsItsPendingTasksAndDashRExpandsThem();
     void dependencyAndArrayLettersShowContractFields();
     void startShowsThePlannedStart();
+    void clusterLicensesAndLongFieldsAnswerAsSlurm();
 };
 
 void SqueueTest::initTestCase()
@@ -564,6 +565,39 @@ void SqueueTest::startShowsThePlannedStart()
     h.reply = controllerWith(jobs, kT0 + 10);
     const std::string out = h.run<Squeue>({"--start", "-h", "-o", "%i %S"}).out;
     COMPARE_TEXT(out, "17 N/A\n18 N/A\n16 " + mc::sched::formatTimestamp(kT0 + 600) + "\n");
+}
+
+void SqueueTest::clusterLicensesAndLongFieldsAnswerAsSlurm()
+{
+    Harness h;
+    std::vector<Json> jobs = referenceJobs();
+    jobs[3].set("gid", 1001); // job 17: alice's own group
+    jobs[3].set("work_dir", "/home/alice/run");
+    h.reply = withClusterName(controllerWith(jobs, kT0 + 10));
+    auto pad = [](std::string text, std::size_t width) {
+        text.resize(std::max(text.size(), width), ' ');
+        return text.substr(0, width);
+    };
+    Result r = h.run<Squeue>({"-M", "refcluster", "-j", "17", "-h", "-O",
+        "Cluster:11,GroupName:6,AccrueTime:20,MinTime:5,Requeue:2,exit_code:4,tres-alloc:32,"
+        "STDOUT:30"});
+    COMPARE_TEXT(r.out,
+        "CLUSTER: refcluster\n" + pad("refcluster", 11) + pad("alice", 6)
+            + pad(mc::sched::formatTimestamp(kT0 + 6), 20) + pad("0:00", 5) + pad("1", 2)
+            + pad("0", 4) + pad("cpu=1,mem=500M,node=1,billing=1", 32)
+            + pad("/home/alice/run/slurm-17.out", 30) + "\n");
+    QCOMPARE(r.exitCode, 0);
+
+    r = h.run<Squeue>({"-M", "nosuch"});
+    COMPARE_TEXT(r.err,
+        "squeue: error: No cluster 'nosuch' known by database.\n"
+        "squeue: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  "
+        "Use 'sacctmgr list clusters' to see available clusters.\n");
+    QCOMPARE(r.exitCode, 1);
+    // No job holds a license on minicluster: -L selects none.
+    r = h.run<Squeue>({"-L", "matlab", "-h"});
+    COMPARE_TEXT(r.out, "");
+    QCOMPARE(r.exitCode, 0);
 }
 
 QTEST_APPLESS_MAIN(SqueueTest)

@@ -2,6 +2,7 @@
 
 #include "../shared/help_texts.h"
 #include "../shared/json_commands.h"
+#include "../shared/json_out.h"
 #include "../shared/text.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
@@ -88,6 +89,9 @@ const std::array kFieldKeys{
     FieldKeys{"MaxRSS", {}},
     FieldKeys{"AveRSS", {}},
     FieldKeys{"Comment", {"comment"}},
+    FieldKeys{"Cluster", {"cluster"}},
+    FieldKeys{"Group", {"group", "gid", "user"}},
+    FieldKeys{"Reason", {"reason"}},
 };
 
 // What selected(), inWindow() and the step rows read.
@@ -331,6 +335,10 @@ int Sacct::run()
                          : "Unable to contact slurm controller (connect failure)"));
         return finish(Outcome{out, err, 1});
     }
+    // The cluster's name only when a column prints it (one more request).
+    const JobSite site = jobSite(m_ctx,
+        std::any_of(columns.columns.begin(), columns.columns.end(),
+            [](const Column &c) { return c.field->name == "Cluster"; }));
     // A line per job, about as long as a header line (two lines: names, dashes).
     out.reserve(out.size() + table->rowCount() * (out.size() / 2 + 1));
     for (std::size_t row = 0; row < table->rowCount(); ++row) {
@@ -345,8 +353,8 @@ int Sacct::run()
             }
         }
         if (!onlyStep) {
-            appendRow(
-                out, columns.columns, s.layout, AcctRow{job, nullptr, m_ctx.now, s.noConvert});
+            appendRow(out, columns.columns, s.layout,
+                AcctRow{job, nullptr, m_ctx.now, s.noConvert, &site, s.unit});
         }
         if (s.allocations) {
             continue;
@@ -355,8 +363,8 @@ int Sacct::run()
         for (const auto &step : steps.items()) {
             const std::string id = stepName(step);
             if (!onlyStep || *onlyStep == id) {
-                appendRow(
-                    out, columns.columns, s.layout, AcctRow{job, &step, m_ctx.now, s.noConvert});
+                appendRow(out, columns.columns, s.layout,
+                    AcctRow{job, &step, m_ctx.now, s.noConvert, &site, s.unit});
             }
         }
     }

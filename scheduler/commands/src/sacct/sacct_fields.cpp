@@ -5,6 +5,7 @@
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -85,6 +86,24 @@ std::string stepId(const AcctRow &r)
 std::string exitText(const JobView &j)
 {
     return std::to_string(j["exit_code"].toInt()) + ":" + std::to_string(j["exit_signal"].toInt());
+}
+
+// A size in KiB in the unit --units asks for, as Slurm's convert_num_unit2(): a whole number
+// as it is, anything else with two decimals ("512000K", "0.49G").
+std::string inUnit(std::int64_t kib, char unit)
+{
+    constexpr std::string_view kUnits = "KMGTP";
+    double value = static_cast<double>(kib);
+    for (std::size_t i = 0; kUnits[i] != unit; ++i) {
+        value /= 1024;
+    }
+    char buffer[64];
+    if (value == static_cast<double>(static_cast<std::int64_t>(value))) {
+        std::snprintf(buffer, sizeof buffer, "%lld%c", static_cast<long long>(value), unit);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%.2f%c", value, unit);
+    }
+    return buffer;
 }
 
 std::string memory(const AcctRow &r, std::int64_t mib)
@@ -228,6 +247,9 @@ Value rss(const AcctRow &r, std::string_view key)
         return std::nullopt;
     }
     std::int64_t value = r.step->operator[](key).toInt();
+    if (r.unit) {
+        return inUnit(std::max<std::int64_t>(value, 0), r.unit);
+    }
     if (value <= 0) {
         return std::string("0");
     }
@@ -243,6 +265,55 @@ Value rss(const AcctRow &r, std::string_view key)
 Value seconds(std::int64_t value)
 {
     return std::to_string(value);
+}
+
+// A step's usage figures exist once it has ended (Slurm records them then); job rows have none.
+bool ended(const AcctRow &r)
+{
+    return isStep(r) && r.step->operator[]("end_time").toInt() > 0;
+}
+
+// AveCPU/MinCPU: a task's CPU time in whole seconds. minicluster measures the step as a whole,
+// so every task is given the average.
+Value taskCpu(const AcctRow &r)
+{
+    if (!ended(r)) {
+        return std::nullopt;
+    }
+    const std::int64_t tasks = std::max<std::int64_t>(1, r.step->operator[]("ntasks").toInt(1));
+    return cpuTime(r.step->operator[]("total_cpu_ms").toInt() / tasks / 1000 * 1000);
+}
+
+// MaxRSSNode, MaxDiskReadNode...: where the step's largest task ran, its first node (the
+// batch step has only that one).
+Value usageNode(const AcctRow &r)
+{
+    const auto nodes
+        = ended(r) ? r.step->operator[]("nodes").toStringList() : std::vector<std::string>{};
+    return nodes.empty() ? Value() : Value(nodes.front());
+}
+
+// MaxRSSTask, MaxDiskReadTask...: the step's first task, the one minicluster measures.
+Value usageTask(const AcctRow &r)
+{
+    return ended(r) ? Value("0") : Value();
+}
+
+// ConsumedEnergy: 0 on a cluster without an energy plugin (AcctGatherEnergyType=none), as
+// Slurm records for every ended step.
+Value energy(const AcctRow &r)
+{
+    return ended(r) ? Value("0") : Value();
+}
+
+// TRESUsageInAve: the figures minicluster has (CPU time, energy, memory), in Slurm's order.
+Value tresUsage(const AcctRow &r)
+{
+    const Value cpu = taskCpu(r);
+    if (!cpu) {
+        return std::nullopt;
+    }
+    return "cpu=" + *cpu + ",energy=0,mem=" + rss(r, "ave_rss_kb").value_or("0");
 }
 
 // Slurm 22.05's fields[], in its order, with its widths.
@@ -265,7 +336,7 @@ const std::array kFields{
             return startOf(r) > 0 ? Value(tres(r, !isStep(r))) : Value();
         }},
     Field{"AssocID", 7, Kind::Number, blank},
-    Field{"AveCPU", 10, Kind::Text, blank},
+    Field{"AveCPU", 10, Kind::Text, taskCpu},
     Field{"AveCPUFreq", 10, Kind::Text, blank},
     Field{"AveDiskRead", 14, Kind::Text, blank},
     Field{"AveDiskWrite", 14, Kind::Text, blank},
@@ -278,7 +349,10 @@ const std::array kFields{
     Field{"BlockID", 16, Kind::Text, blank},
     Field{"Cluster", 10, Kind::Text,
         [](const AcctRow &r) -> Value {
-            return job(r).contains("cluster") ? Value(job(r)["cluster"].toString()) : Value();
+            if (job(r).contains("cluster")) {
+                return job(r)["cluster"].toString();
+            }
+            return r.site && !r.site->clusterName.empty() ? Value(r.site->clusterName) : Value();
         }},
     Field{"Comment", 14, Kind::Text,
         [](const AcctRow &r) -> Value {
@@ -288,8 +362,8 @@ const std::array kFields{
                                                             : Value();
         }},
     Field{"Constraints", 19, Kind::Text, blank},
-    Field{"ConsumedEnergy", 14, Kind::Text, blank},
-    Field{"ConsumedEnergyRaw", 17, Kind::Number, blank},
+    Field{"ConsumedEnergy", 14, Kind::Text, energy},
+    Field{"ConsumedEnergyRaw", 17, Kind::Number, energy},
     Field{"Container", 19, Kind::Text, blank},
     Field{"CPUTime", 10, Kind::Seconds,
         [](const AcctRow &r) {
@@ -328,35 +402,45 @@ const std::array kFields{
         }},
     Field{"Group", 9, Kind::Text,
         [](const AcctRow &r) -> Value {
-            return isStep(r) || !job(r).contains("group") ? Value()
-                                                          : Value(job(r)["group"].toString());
+            if (isStep(r)) {
+                return std::nullopt;
+            }
+            if (job(r).contains("group")) {
+                return job(r)["group"].toString();
+            }
+            const std::string group = r.site && r.site->groupName ? r.site->groupName(r.job) : "";
+            return group.empty() ? Value() : Value(group);
         }},
     Field{"JobID", -12, Kind::Text, jobId},
     Field{"JobIDRaw", -12, Kind::Text, jobIdRaw},
     Field{"JobName", 10, Kind::Text, jobName},
-    Field{"Layout", 9, Kind::Text, blank},
+    Field{"Layout", 9, Kind::Text,
+        [](const AcctRow &r) -> Value {
+            // the batch step's task layout is not chosen by a --distribution
+            return isStep(r) ? Value("Unknown") : Value();
+        }},
     Field{"MaxDiskRead", 12, Kind::Text, blank},
-    Field{"MaxDiskReadNode", 15, Kind::Text, blank},
-    Field{"MaxDiskReadTask", 15, Kind::Number, blank},
+    Field{"MaxDiskReadNode", 15, Kind::Text, usageNode},
+    Field{"MaxDiskReadTask", 15, Kind::Number, usageTask},
     Field{"MaxDiskWrite", 12, Kind::Text, blank},
-    Field{"MaxDiskWriteNode", 16, Kind::Text, blank},
-    Field{"MaxDiskWriteTask", 16, Kind::Number, blank},
+    Field{"MaxDiskWriteNode", 16, Kind::Text, usageNode},
+    Field{"MaxDiskWriteTask", 16, Kind::Number, usageTask},
     Field{"MaxPages", 8, Kind::Text, blank},
-    Field{"MaxPagesNode", 12, Kind::Text, blank},
-    Field{"MaxPagesTask", 14, Kind::Number, blank},
+    Field{"MaxPagesNode", 12, Kind::Text, usageNode},
+    Field{"MaxPagesTask", 14, Kind::Number, usageTask},
     Field{"MaxRSS", 10, Kind::Text,
         [](const AcctRow &r) {
             return rss(r, "max_rss_kb");
         }},
-    Field{"MaxRSSNode", 10, Kind::Text, blank},
-    Field{"MaxRSSTask", 10, Kind::Number, blank},
+    Field{"MaxRSSNode", 10, Kind::Text, usageNode},
+    Field{"MaxRSSTask", 10, Kind::Number, usageTask},
     Field{"MaxVMSize", 10, Kind::Text, blank},
     Field{"MaxVMSizeNode", 14, Kind::Text, blank},
     Field{"MaxVMSizeTask", 14, Kind::Number, blank},
     Field{"McsLabel", 12, Kind::Text, blank},
-    Field{"MinCPU", 10, Kind::Text, blank},
-    Field{"MinCPUNode", 10, Kind::Text, blank},
-    Field{"MinCPUTask", 10, Kind::Number, blank},
+    Field{"MinCPU", 10, Kind::Text, taskCpu},
+    Field{"MinCPUNode", 10, Kind::Text, usageNode},
+    Field{"MinCPUTask", 10, Kind::Number, usageTask},
     Field{"NCPUS", 10, Kind::Number,
         [](const AcctRow &r) -> Value {
             return std::to_string(cpus(r));
@@ -384,14 +468,25 @@ const std::array kFields{
         [](const AcctRow &r) {
             return jobText(r, "qos");
         }},
-    Field{"QOSRAW", 6, Kind::Number, blank},
+    // minicluster's only QOS, normal, is the first slurmdbd creates: id 1.
+    Field{"QOSRAW", 6, Kind::Number,
+        [](const AcctRow &r) -> Value {
+            return isStep(r) || jobText(r, "qos") != "normal" ? Value() : Value("1");
+        }},
     Field{"Reason", 22, Kind::Text,
-        [](const AcctRow &r) {
-            return jobText(r, "reason");
+        [](const AcctRow &r) -> Value {
+            // slurmdbd keeps the reason the job last waited for; why it ended (squeue's
+            // NonZeroExitCode...) is never recorded there.
+            const Value reason = jobText(r, "reason");
+            if (reason && (*reason == "NonZeroExitCode" || *reason == "RaisedSignal")) {
+                return std::string("None");
+            }
+            return reason;
         }},
     Field{"ReqCPUFreq", 10, Kind::Text,
-        [](const AcctRow &) -> Value {
-            return std::string("Unknown");
+        [](const AcctRow &r) -> Value {
+            // no --cpu-freq: the job says Unknown, its steps 0
+            return std::string(isStep(r) ? "0" : "Unknown");
         }},
     Field{"ReqCPUFreqGov", 13, Kind::Text,
         [](const AcctRow &) -> Value {
@@ -411,7 +506,10 @@ const std::array kFields{
         }},
     Field{"ReqMem", 10, Kind::Text,
         [](const AcctRow &r) -> Value {
-            return isStep(r) ? Value() : Value(memory(r, jobMemory(r)));
+            if (isStep(r)) {
+                return std::nullopt;
+            }
+            return r.unit ? inUnit(jobMemory(r) * 1024, r.unit) : memory(r, jobMemory(r));
         }},
     Field{"ReqNodes", 8, Kind::Text,
         [](const AcctRow &r) -> Value {
@@ -458,7 +556,7 @@ const std::array kFields{
                                              : std::to_string(limit / 60);
         }},
     Field{"TotalCPU", 10, Kind::Text, totalCpu},
-    Field{"TRESUsageInAve", 14, Kind::Text, blank},
+    Field{"TRESUsageInAve", 14, Kind::Text, tresUsage},
     Field{"TRESUsageInMax", 14, Kind::Text, blank},
     Field{"TRESUsageInMaxNode", 18, Kind::Text, blank},
     Field{"TRESUsageInMaxTask", 18, Kind::Text, blank},
@@ -484,7 +582,10 @@ const std::array kFields{
         }},
     Field{"UserCPU", 10, Kind::Text, blank},
     Field{"WCKey", 10, Kind::Text, blank},
-    Field{"WCKeyID", 10, Kind::Number, blank},
+    Field{"WCKeyID", 10, Kind::Number,
+        [](const AcctRow &r) -> Value {
+            return isStep(r) ? Value() : Value("0"); // no WCKey: id 0
+        }},
     Field{"WorkDir", 20, Kind::Text,
         [](const AcctRow &r) {
             return jobText(r, "work_dir");

@@ -21,6 +21,8 @@ struct AcctRow {
     const proto::Json *step = nullptr;
     std::int64_t now = 0;
     bool noConvert = false;
+    const JobSite *site = nullptr;
+    char unit = 0; // --units
 };
 
 enum class Kind {

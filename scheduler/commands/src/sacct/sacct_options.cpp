@@ -44,7 +44,7 @@ constexpr std::array kOptions{
     OptionDef{"clusters", 0, kReq, kClusters, kRefused},
     OptionDef{"nodelist", 'N', kReq, kNodelist},
     OptionDef{"noconvert", 0, kNo, kNoConvert},
-    OptionDef{"units", 0, kReq, kUnits, kRefused},
+    OptionDef{"units", 0, kReq, kUnits},
     OptionDef{"noheader", 'n', kNo, kNoHeader},
     OptionDef{"fields", 0, kReq, kFormat},
     OptionDef{"format", 'o', kReq, kFormat},

@@ -6,6 +6,8 @@
 #include "mc/sched/time_format.h"
 #include "sacct_options.h"
 
+#include <cctype>
+
 namespace mc::cmd::sacct {
 namespace {
 
@@ -112,6 +114,21 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     case kNodelist: {
         auto nodes = sched::expandHostlist(value);
         s.nodes = nodes.value_or(std::vector<std::string>{value});
+        break;
+    }
+    case kUnits: {
+        std::string unit = value;
+        for (char &c : unit) {
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        }
+        if (unit.size() != 1 || std::string_view("KMGTP").find(unit[0]) == std::string_view::npos) {
+            return Outcome{{},
+                errorLine(
+                    kProgram, "Invalid unit type '" + value + "'. Possible options are 'KMGTP'")
+                    + "sacct: fatal: Invalid unit type\n",
+                1};
+        }
+        s.unit = unit[0];
         break;
     }
     case kNoConvert:

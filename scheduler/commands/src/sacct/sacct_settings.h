@@ -32,6 +32,7 @@ struct Settings {
     bool allUsers = false, allocations = false, brief = false, noHeader = false;
     bool longFormat = false; // -l: Slurm's long field list
     bool noConvert = false;
+    char unit = 0; // --units: K, M, G, T or P; 0: each value in its own best unit
     bool batchScript = false, envVars = false; // -B, --env-vars: a job's kept script, env
     int verbose = 0;
     Layout layout;

@@ -26,6 +26,7 @@ constexpr std::int64_t kConnectionError = 1001; // SLURM_COMMUNICATIONS_CONNECTI
 constexpr std::int64_t kAccessDenied = 2002; // ESLURM_ACCESS_DENIED
 constexpr std::int64_t kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
 constexpr std::int64_t kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
+constexpr std::int64_t kNoUpdate = 2020; // ESLURM_TRANSITION_STATE_NO_UPDATE
 
 struct Settings {
     std::optional<std::string> account, name, partition, qos, userName, nodelist;
@@ -283,6 +284,8 @@ int Scancel::run()
         }
     };
     std::vector<std::string> targets = s.jobIds;
+    // Pending jobs have no process to signal: Slurm refuses any signal but SIGKILL to them.
+    std::vector<std::string> unsignallable;
     if (s.hasFilter() || s.signal) {
         // Slurm loads the jobs first, drops ids it does not know, then filters.
         Json query = Json::object();
@@ -328,6 +331,10 @@ int Scancel::run()
             }
         }
         targets.clear();
+        if (s.signal && *s.signal != SIGKILL) {
+            unsignallable = std::move(pending);
+            pending.clear();
+        }
         for (const auto *list : {&pending, &others}) {
             for (const std::string &target : *list) {
                 if (std::find(targets.begin(), targets.end(), target) == targets.end()) {
@@ -367,6 +374,11 @@ int Scancel::run()
         reply = m_ctx.controller ? m_ctx.controller(request) : std::nullopt;
     }
     const int signal = s.signal.value_or(SIGKILL);
+    for (const auto &idText : unsignallable) {
+        err += errorLine(kProgram,
+            "Kill job error on job id " + idText + ": Job can not be altered now, try again later");
+        rc = std::max(rc, kNoUpdate);
+    }
     for (const auto &idText : targets) {
         if (s.verbose > 0) {
             err += "scancel: "
@@ -397,7 +409,7 @@ int Scancel::run()
             continue;
         }
         const bool expected = code == kAlreadyDone || code == kInvalidJobId;
-        if (s.verbose > 0 || (!expected && s.verbose >= 0)) {
+        if (s.verbose > 0 || !expected) { // -Q hides only the two expected errors
             err += errorLine(kProgram, "Kill job error on job id " + idText + ": " + message);
         }
         rc = std::max(rc, (expected && signal == SIGKILL) ? 0 : code);

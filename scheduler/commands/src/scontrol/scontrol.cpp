@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <ostream>
 
 namespace mc::cmd {
@@ -218,6 +219,39 @@ Outcome showConfig(Context &ctx, const std::vector<std::string> &args)
     return {out, {}, 0};
 }
 
+// "scontrol: error: _parse_single_range: Invalid range: `03-01'" for the first range inside
+// brackets that is not two numbers in order; "" when every range is.
+std::string badRange(std::string_view list)
+{
+    std::size_t open = list.find('[');
+    while (open != std::string_view::npos) {
+        const std::size_t close = list.find(']', open);
+        const std::string_view inside
+            = list.substr(open + 1, close == std::string_view::npos ? close : close - open - 1);
+        for (const auto &range : splitList(std::string(inside))) {
+            const std::size_t dash = range.find('-');
+            if (dash == std::string::npos) {
+                continue;
+            }
+            const auto number = [](std::string_view text) -> std::optional<unsigned long long> {
+                unsigned long long value = 0;
+                const auto [end, ec]
+                    = std::from_chars(text.data(), text.data() + text.size(), value);
+                return ec == std::errc() && end == text.data() + text.size() && !text.empty()
+                    ? std::optional(value)
+                    : std::nullopt;
+            };
+            const auto low = number(std::string_view(range).substr(0, dash));
+            const auto high = number(std::string_view(range).substr(dash + 1));
+            if (!low || !high || *low > *high) {
+                return errorLine(kProgram, "_parse_single_range: Invalid range: `" + range + "'");
+            }
+        }
+        open = close == std::string_view::npos ? close : list.find('[', close);
+    }
+    return {};
+}
+
 Outcome showHostnames(Context &ctx, const std::vector<std::string> &args, bool expand, bool sorted)
 {
     std::string list;
@@ -234,7 +268,9 @@ Outcome showHostnames(Context &ctx, const std::vector<std::string> &args, bool e
     }
     auto names = sched::expandHostlist(list);
     if (!names) {
-        return {{}, "Invalid hostlist: " + list + "\n", 1};
+        // Slurm's hostlist parser names the first bad range of a bracket; scontrol then still
+        // exits 0.
+        return {{}, badRange(list) + "Invalid hostlist: " + list + "\n", 0};
     }
     if (expand) {
         std::string out;
@@ -293,8 +329,37 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
     if (keyword(entity, "steps")) {
         return showSteps(ctx, s.oneLiner, args);
     }
-    static constexpr std::array kKnown{"aliases", "assoc_mgr", "bbstat", "burstbuffer", "daemons",
-        "dwstat", "federation", "frontend", "licenses", "reservations", "slurmd", "topology"};
+    // What minicluster's cluster has none of answers as Slurm's does without them (no
+    // reservation, license, front end node, burst buffer, federation or topology configured).
+    const std::string name = args.empty() ? std::string() : args.front();
+    if (keyword(entity, "reservations") || keyword(entity, "reservationname")) {
+        if (!name.empty()) {
+            return {s.quiet ? "" : "Reservation " + name + " not found\n", {}, 1};
+        }
+        return {s.quiet ? "" : "No reservations in the system\n", {}, 0};
+    }
+    if (keyword(entity, "licenses")) {
+        return {"No licenses configured in Slurm.\n", {}, 0};
+    }
+    if (keyword(entity, "frontend")) {
+        if (!name.empty()) {
+            return {s.quiet ? "" : "Node " + name + " not found\n", {}, 1};
+        }
+        return {s.quiet ? "" : "No nodes in the system\n", {}, 0};
+    }
+    if (keyword(entity, "topology")) {
+        return {{},
+            errorLine(kProgram,
+                name.empty() ? std::string("No topology information available")
+                             : "Topology information contains no switch or node named " + name),
+            0};
+    }
+    for (const char *empty : {"aliases", "bbstat", "burstbuffer", "dwstat", "federation"}) {
+        if (keyword(entity, empty)) {
+            return {{}, {}, 0};
+        }
+    }
+    static constexpr std::array kKnown{"assoc_mgr", "daemons", "slurmd"};
     for (const char *known : kKnown) {
         if (keyword(entity, known)) {
             return notSupported(kProgram, "show " + std::string(known));
@@ -371,6 +436,19 @@ int Scontrol::run()
     if (equalsIgnoreCase(command, "requeuehold")) {
         return deliver(m_ctx, requeueJobs(m_ctx, true, rest));
     }
+    if (equalsIgnoreCase(command, "listpids")) {
+        return deliver(m_ctx, listPids(m_ctx, rest));
+    }
+    if (equalsIgnoreCase(command, "write") && rest.size() >= 1
+        && equalsIgnoreCase(rest.front(), "batch_script")) {
+        return deliver(
+            m_ctx, writeBatchScript(m_ctx, std::vector<std::string>(rest.begin() + 1, rest.end())));
+    }
+    for (const char *operatorCommand : {"suspend", "resume", "top"}) {
+        if (equalsIgnoreCase(command, operatorCommand)) {
+            return deliver(m_ctx, operatorOnly(m_ctx, operatorCommand, rest));
+        }
+    }
     if (keyword(command, "update")) {
         return deliver(m_ctx, update(m_ctx, rest));
     }
@@ -378,9 +456,9 @@ int Scontrol::run()
         return deliver(m_ctx, {});
     }
     static constexpr std::array kChanging{"abort", "cancel_reboot", "create", "delete", "errnumstr",
-        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure", "resume",
-        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "suspend", "takeover", "token",
-        "top", "wait_job", "write", "cluster", "completing"};
+        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure",
+        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "takeover", "token", "wait_job",
+        "write", "cluster", "completing"};
     for (const char *known : kChanging) {
         if (equalsIgnoreCase(command, known)) {
             return deliver(m_ctx, notSupported(kProgram, known));

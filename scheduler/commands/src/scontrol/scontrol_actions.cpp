@@ -6,6 +6,9 @@
 #include "mc/sched/time_format.h"
 
 #include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <optional>
 
 namespace mc::cmd::scontrol {
@@ -284,6 +287,89 @@ Outcome holdJobs(Context &ctx, HoldKind kind, const std::vector<std::string> &ar
         return {};
     }
     return {{}, err + "slurm_suspend error: " + lastError + "\n", 1};
+}
+
+Outcome operatorOnly(Context &ctx, std::string_view command, const std::vector<std::string> &args)
+{
+    JobIds ids = parseJobIds(args, command);
+    if (ids.problem) {
+        return *ids.problem;
+    }
+    // The operators, as the controller counts them (Controller::isAdmin).
+    const std::string &user = ctx.user.name;
+    if (user == "root" || user == "slurm" || user == "prof") {
+        return notSupported(kProgram, std::string(command));
+    }
+    std::string err;
+    for (const auto &id : ids.ids) {
+        err += "Access/permission denied for job " + id + "\n";
+    }
+    return {{}, err, 1};
+}
+
+Outcome writeBatchScript(Context &ctx, const std::vector<std::string> &args)
+{
+    if (args.empty()) {
+        return {}; // Slurm says nothing
+    }
+    const std::string &id = args.front();
+    // Slurm's failures exit 0: scontrol does not set its exit code for them.
+    auto failed = [](const std::string &why) {
+        return Outcome{{}, "job script retrieval failed: " + why + "\n", 0};
+    };
+    const std::int64_t number = parseLeadingInteger(id);
+    if (number <= 0) {
+        return failed("Invalid job id specified");
+    }
+    Json request = Json::object();
+    request.set("op", "job_scripts");
+    request.set("user", ctx.user.name);
+    request.set("live", true);
+    Json ids = Json::array();
+    ids.push(number);
+    request.set("job_ids", std::move(ids));
+    auto reply = call(ctx, request);
+    if (!reply || !(*reply)["ok"].toBool()) {
+        return failed(reply ? (*reply)["error"].toString() : std::string(kNoController));
+    }
+    const Json *script = nullptr;
+    for (const auto &entry : (*reply)["scripts"].items()) {
+        if (entry["job_id"].toInt() == number) {
+            script = &entry;
+        }
+    }
+    if (!script || !(*script)["script"].isString()) {
+        const bool others = script && (*script)["user"].toString() != ctx.user.name;
+        return failed(others ? "Invalid user id" : "Invalid job id specified");
+    }
+    const std::string text = (*script)["script"].toString();
+    const std::string file = args.size() > 1 ? args[1] : "slurm-" + std::to_string(number) + ".sh";
+    if (file == "-") {
+        return {text, {}, 0};
+    }
+    std::ofstream stream(absolutePath(file, ctx.cwd), std::ios::trunc);
+    stream << text;
+    if (!stream.flush()) {
+        return {{}, "failed to open file `" + file + "`: " + std::strerror(errno) + "\n", 1};
+    }
+    return {"batch script for job " + std::to_string(number) + " written to " + file + "\n", {}, 0};
+}
+
+Outcome listPids(Context &ctx, const std::vector<std::string> &args)
+{
+    if (ctx.getenv("SLURMD_NODENAME")) {
+        return notSupported(kProgram, "listpids");
+    }
+    if (!args.empty() && parseLeadingInteger(args.front()) <= 0) {
+        return {{}, "\"" + args.front() + "\" does not look like a jobid\n", 1};
+    }
+    std::string err = "No job steps exist on this node.\n";
+    if (!args.empty()) {
+        const std::string &id = args.front();
+        err = (id.find('.') == std::string::npos ? "JobId=" : "StepId=") + id
+            + " does not exist on node (null).\n";
+    }
+    return {"PID      JOBID    STEPID   LOCALID GLOBALID\n", err, 1};
 }
 
 Outcome requeueJobs(Context &ctx, bool hold, const std::vector<std::string> &args)

@@ -16,6 +16,19 @@ enum class HoldKind { Admin, User, Release };
 // scontrol hold|uhold|release <job_list>: the `hold` / `release` ops.
 Outcome holdJobs(Context &ctx, HoldKind kind, const std::vector<std::string> &args);
 
+// scontrol suspend|resume|top <job_list>: operators' commands, refused to users with Slurm's
+// words (top is a user's only with SchedulerParameters=enable_user_top); not supported for the
+// operators themselves.
+Outcome operatorOnly(Context &ctx, std::string_view command, const std::vector<std::string> &args);
+
+// scontrol write batch_script <job_id> [<file>|-]: the script the controller keeps of a queued
+// job (the `job_scripts` op, `live`), into slurm-<id>.sh, the file named, or stdout for "-".
+Outcome writeBatchScript(Context &ctx, const std::vector<std::string> &args);
+
+// scontrol listpids [<job_id>[.<step_id>]]: on a host that is no node (the login node) no step
+// runs, as Slurm says; on a node, not supported.
+Outcome listPids(Context &ctx, const std::vector<std::string> &args);
+
 // scontrol requeue|requeuehold <job_list>: the `requeue` op.
 Outcome requeueJobs(Context &ctx, bool hold, const std::vector<std::string> &args);
 

@@ -1,5 +1,6 @@
 #include "cluster_view.h"
 
+#include "json_out.h"
 #include "mc/sched/gres.h"
 #include "text.h"
 
@@ -161,6 +162,26 @@ std::string nodeGresUsed(const NodeView &node)
     const int used = static_cast<int>(node.gpuIds.size());
     return "gpu:" + sched::gpuCountText(node.gpuType, used)
         + "(IDX:" + (used > 0 ? sched::gpuIndexRanges(node.gpuIds) : std::string("N/A")) + ")";
+}
+
+Outcome clustersOption(Context &ctx, std::string_view program, const std::string &list)
+{
+    const std::optional<std::string> local = clusterName(ctx);
+    if (!local) {
+        return {{}, errorLine(program, "Unable to contact slurm controller (connect failure)"), 1};
+    }
+    for (const auto &name : splitList(list)) {
+        if (name != *local && !equalsIgnoreCase(name, "all")) {
+            return {{},
+                errorLine(program, "No cluster '" + name + "' known by database.")
+                    + errorLine(program,
+                        "'" + name
+                            + "' can't be reached now, or it is an invalid entry for --cluster.  "
+                              "Use 'sacctmgr list clusters' to see available clusters."),
+                1};
+        }
+    }
+    return {"CLUSTER: " + *local + "\n", {}, 0};
 }
 
 } // namespace mc::cmd

@@ -5,6 +5,7 @@
 
 #include "mc/cmd/context.h"
 #include "mc/sched/slurm_conf.h"
+#include "outcome.h"
 
 #include <cstdint>
 #include <optional>
@@ -59,6 +60,11 @@ struct ClusterView {
 // sets `error` to Slurm's words for the caller's "<what> error: " prefix (e.g. "Unable to
 // contact slurm controller (connect failure)").
 std::optional<ClusterView> loadClusterView(Context &ctx, std::string &error);
+
+// -M/--clusters of sinfo and squeue: minicluster is one cluster, so the list may name only it
+// (or "all"). The output then starts with the "CLUSTER: <name>\n" line (`out`); a name no
+// cluster has gets Slurm's two errors and exit code 1.
+Outcome clustersOption(Context &ctx, std::string_view program, const std::string &list);
 
 // Upper-case scontrol form of a node's long state ("IDLE", "MIXED", "DOWN*", "IDLE+DRAIN").
 std::string scontrolNodeState(const NodeView &node);

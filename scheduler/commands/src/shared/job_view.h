@@ -8,6 +8,7 @@
 #include "mc/sched/job_state.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,6 +95,13 @@ private:
     const proto::Json *m_json = nullptr;
     const proto::RowTable *m_table = nullptr;
     std::size_t m_row = 0;
+};
+
+// What a few fields of squeue and sacct read beyond the job: the cluster's name and group
+// names, which the controller's job records do not carry.
+struct JobSite {
+    std::string clusterName;
+    std::function<std::string(const JobView &)> groupName;
 };
 
 // The job's `state` (its long name; the short one or any case as sched::parseJobState()

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <grp.h>
+#include <map>
+#include <memory>
 
 namespace mc::cmd {
 namespace {
@@ -165,6 +167,25 @@ Json groupName(const Context &ctx, const std::string &user, std::int64_t gid)
         return Json(std::string(found->gr_name));
     }
     return Json();
+}
+
+JobSite jobSite(Context &ctx, bool withCluster)
+{
+    JobSite site;
+    if (withCluster) {
+        site.clusterName = clusterName(ctx).value_or("");
+    }
+    auto groups = std::make_shared<std::map<std::int64_t, std::string>>();
+    site.groupName = [&ctx, groups](const JobView &job) {
+        const std::int64_t gid = job["gid"].toInt();
+        auto [it, added] = groups->try_emplace(gid);
+        if (added) {
+            const Json name = groupName(ctx, job["user"].toString(), gid);
+            it->second = name.isString() ? name.toString() : std::string();
+        }
+        return it->second;
+    };
+    return site;
 }
 
 } // namespace mc::cmd

@@ -3,6 +3,7 @@
 // by json-c with JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED. Values are mc::proto::Json
 // (objects keep their key order); only the layout differs from the protocol's compact dump().
 
+#include "job_view.h"
 #include "mc/cmd/context.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/proto/json.h"
@@ -56,5 +57,9 @@ std::optional<std::string> clusterName(Context &ctx);
 // user's (minicluster's etc/group gives every user one), else the group database; null
 // when unknown.
 proto::Json groupName(const Context &ctx, const std::string &user, std::int64_t gid);
+
+// What squeue's and sacct's fields read beyond the job: the cluster's name when `withCluster`
+// (a ping), and group names, looked up once per gid ("" for a gid without a name).
+JobSite jobSite(Context &ctx, bool withCluster);
 
 } // namespace mc::cmd

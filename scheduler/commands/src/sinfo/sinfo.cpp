@@ -10,6 +10,7 @@
 #include "sinfo_options.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <ctime>
 #include <functional>
 #include <map>
@@ -38,6 +39,7 @@ struct StateMatch {
 
 struct Settings {
     std::optional<std::string> format, longFormat, sort;
+    std::optional<std::string> clusters; // -M
     bool longList = false, nodeCentric = false, summarize = false, reasons = false;
     bool noHeader = false, dead = false, responding = false;
     std::vector<std::string> partitions;
@@ -111,6 +113,16 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option)
     case kNoHeader:
         s.noHeader = true;
         break;
+    case kClusters:
+        s.clusters = value;
+        break;
+    case kIterate:
+        // Slurm checks the period (atoi(), above 0) before anything else runs.
+        if (std::atoi(value.c_str()) <= 0) {
+            return Outcome{
+                {}, errorLine(kProgram, "Error: invalid entry for --iterate=" + value), 1};
+        }
+        return notSupported(kProgram, optionName(def));
     case kLong:
         s.longList = true;
         break;
@@ -382,6 +394,13 @@ int Sinfo::run()
     }
 
     std::string out;
+    if (s.clusters) {
+        const Outcome cluster = clustersOption(m_ctx, kProgram, *s.clusters);
+        if (cluster.exitCode != 0) {
+            return deliver(m_ctx, cluster);
+        }
+        out += cluster.out;
+    }
     if (s.longList && !s.noHeader) {
         out += dateLine(m_ctx.now);
     }

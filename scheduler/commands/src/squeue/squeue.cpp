@@ -3,6 +3,7 @@
 #include "../shared/cluster_view.h"
 #include "../shared/help_texts.h"
 #include "../shared/json_commands.h"
+#include "../shared/json_out.h"
 #include "../shared/outcome.h"
 #include "../shared/text.h"
 #include "mc/sched/hostlist.h"
@@ -12,6 +13,7 @@
 #include "squeue_keys.h"
 #include "squeue_options.h"
 
+#include <algorithm>
 #include <ctime>
 #include <ostream>
 
@@ -32,6 +34,7 @@ constexpr std::string_view kStartFormat = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D 
 
 struct Settings {
     std::optional<std::string> format, longFormat, sort;
+    std::optional<std::string> clusters; // -M
     bool longList = false, noHeader = false, start = false, noConvert = false, jobFlag = false;
     bool expandArrays = false; // -r: one line per pending array task
     std::string userErrors; // "Invalid user" lines; squeue carries on without those users
@@ -165,6 +168,12 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         break;
     case kQos:
         s.filter.qos = splitList(value);
+        break;
+    case kLicenses:
+        s.filter.licenses = splitList(value);
+        break;
+    case kClusters:
+        s.clusters = value;
         break;
     case kSort:
         s.sort = value;
@@ -307,6 +316,14 @@ int Squeue::run()
         return finish(*end);
     }
     *m_ctx.err << s.userErrors;
+    std::string out;
+    if (s.clusters) {
+        const Outcome cluster = clustersOption(m_ctx, kProgram, *s.clusters);
+        if (cluster.exitCode != 0) {
+            return finish(cluster);
+        }
+        out = cluster.out;
+    }
     if (auto end = unknownNode(s.filter.nodes, m_ctx)) {
         return finish(*end);
     }
@@ -344,7 +361,6 @@ int Squeue::run()
     }
     const Json head = table ? table->head() : Json();
     const std::int64_t now = table ? head["now"].toInt(m_ctx.now) : m_ctx.now;
-    std::string out;
     if (!s.noHeader && s.longList) {
         out += dateLine(now);
     }
@@ -374,6 +390,10 @@ int Squeue::run()
     // task id).
     const int taskColumn
         = s.expandArrays || !s.filter.tasks.empty() ? table->addColumn("array_task_id") : -1;
+    // The cluster's name only when a column prints it (one more request).
+    const JobSite site = jobSite(m_ctx, std::any_of(columns.begin(), columns.end(), [](auto &c) {
+        return c.field && c.field->name == "cluster";
+    }));
     std::vector<JobRow> rows;
     rows.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
@@ -384,7 +404,7 @@ int Squeue::run()
         const bool arrayRecord = job["array_job_id"].toInt() > 0 && !job["array_task_id"].isInt();
         const auto askedTasks = arrayRecord ? s.filter.tasksOf(job) : std::nullopt;
         if ((!s.expandArrays && !askedTasks) || !arrayRecord) {
-            rows.push_back(JobRow{job, now, s.noConvert});
+            rows.push_back(JobRow{job, now, s.noConvert, &site});
             continue;
         }
         // -r, or -j 12_3 of a task still in the record: one line per task (asked for).
@@ -396,7 +416,7 @@ int Squeue::run()
             }
             const std::size_t copy = table->copyRow(i);
             table->setCell(copy, taskColumn, proto::RowTable::Cell::ofInt(task));
-            rows.push_back(JobRow{JobView(&*table, copy), now, s.noConvert});
+            rows.push_back(JobRow{JobView(&*table, copy), now, s.noConvert, &site});
         }
     }
     if (auto bad = sortRows(rows, sortSpec)) {

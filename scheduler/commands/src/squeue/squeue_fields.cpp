@@ -1,5 +1,6 @@
 #include "squeue_fields.h"
 
+#include "../scontrol/scontrol_records.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
 #include "mc/sched/memory.h"
@@ -136,6 +137,31 @@ Cell orNull(const JobRow &r, std::string_view key)
     return {value.empty() ? std::string("(null)") : value};
 }
 
+// sbatch's filename pattern as squeue prints it: expanded, under the working directory, the
+// default slurm-%j.out when none was given (as scontrol's StdOut).
+std::string stdioPath(const JobRow &r, const std::string &pattern)
+{
+    proto::Json job = proto::Json::object();
+    job.add("job_id", r.job["job_id"].toInt());
+    job.add("name", text(r, "name"));
+    job.add("user", text(r, "user"));
+    job.add("work_dir", text(r, "work_dir"));
+    return scontrol::stdioPath(job, pattern, false);
+}
+
+// TRES_ALLOC: what the job holds, or asks for while pending, as scontrol's TRES.
+Cell tresAlloc(const JobRow &r)
+{
+    const std::int64_t cpus = r.job["num_cpus"].toInt(1);
+    const std::int64_t nodes = r.job["num_nodes"].toInt(1);
+    const std::int64_t mem = r.job["min_memory"].toInt();
+    const std::int64_t total = r.job["mem_per_cpu"].toBool() ? mem * cpus : mem * nodes;
+    const std::int64_t gpus = r.job["gpus_req"].toInt();
+    return {"cpu=" + std::to_string(cpus) + ",mem=" + sched::formatMemory(total)
+        + ",node=" + std::to_string(nodes) + ",billing=" + std::to_string(cpus)
+        + (gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : std::string())};
+}
+
 const std::array kFields{
     Field{'a', "account", "ACCOUNT", true,
         [](const JobRow &r) {
@@ -187,7 +213,13 @@ const std::array kFields{
     Field{'g', "groupname", "GROUP", true,
         [](const JobRow &r) {
             std::string group = text(r, "group");
-            return Cell{group.empty() ? number(r, "gid") : group};
+            if (group.empty() && r.site && r.site->groupName) {
+                group = r.site->groupName(r.job);
+            }
+            if (group.empty()) {
+                group = number(r, "gid"); // a gid without a name, as Slurm prints it
+            }
+            return Cell{group};
         }},
     Field{'G', "groupid", "GROUP", true,
         [](const JobRow &r) {
@@ -349,15 +381,19 @@ const std::array kFields{
         }},
     Field{0, "exit_code", "EXIT_CODE", true,
         [](const JobRow &r) {
-            return Cell{number(r, "exit_code") + ":" + number(r, "exit_signal")};
+            // the raw wait status, as Slurm stores it: the code in the high byte, the signal low
+            return Cell{
+                std::to_string(r.job["exit_code"].toInt() * 256 + r.job["exit_signal"].toInt())};
         }},
     Field{0, "stdout", "STDOUT", true,
         [](const JobRow &r) {
-            return Cell{text(r, "std_out")};
+            return Cell{stdioPath(r, text(r, "std_out"))};
         }},
     Field{0, "stderr", "STDERR", true,
         [](const JobRow &r) {
-            return Cell{text(r, "std_err")};
+            // without --error, standard error goes where standard output goes
+            const std::string err = text(r, "std_err");
+            return Cell{stdioPath(r, err.empty() ? text(r, "std_out") : err)};
         }},
     Field{0, "stdin", "STDIN", true,
         [](const JobRow &r) {
@@ -367,6 +403,65 @@ const std::array kFields{
         [](const JobRow &) {
             return Cell{"1"};
         }},
+    Field{0, "accruetime", "ACCRUE_TIME", true,
+        [](const JobRow &r) {
+            // Slurm counts a job's age for priority from when it may run: never while held or
+            // waiting on a dependency or its begin time.
+            const std::string reason = text(r, "reason");
+            if (text(r, "state") == "PENDING"
+                && (reason.rfind("JobHeld", 0) == 0 || reason == "Dependency"
+                    || reason == "BeginTime")) {
+                return Cell{"N/A"};
+            }
+            return timestamp(r.job["eligible_time"].toInt(r.job["submit_time"].toInt()));
+        }},
+    Field{0, "allocnodes", "ALLOC_NODES", true,
+        [](const JobRow &r) {
+            return Cell{r.job["submit_host"].toString("localhost")};
+        }},
+    Field{0, "cluster", "CLUSTER", true,
+        [](const JobRow &r) {
+            return Cell{r.site ? r.site->clusterName : std::string()};
+        }},
+    Field{0, "lastschedeval", "LAST_SCHED_EVAL", true,
+        [](const JobRow &r) {
+            // the controller weighs a pending job at its submission and starts it at an
+            // evaluation: as scontrol's LastSchedEval
+            const bool pending = text(r, "state") == "PENDING";
+            return timestamp(r.job["last_sched_eval"].toInt(
+                r.job[pending ? "submit_time" : "start_time"].toInt()));
+        }},
+    Field{0, "maxcpus", "MAX_CPUS", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "num_cpus")};
+        }},
+    Field{0, "maxnodes", "MAX_NODES", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "num_nodes")};
+        }},
+    Field{0, "mintime", "TIME_MIN", true,
+        [](const JobRow &r) {
+            return Cell{formatSeconds(r.job["time_min"].toInt()), false};
+        }},
+    Field{0, "ntpernode", "NTASKS_PER_NODE", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "ntasks_per_node")};
+        }},
+    Field{0, "restartcnt", "RESTART_COUNT", true,
+        [](const JobRow &r) {
+            return Cell{number(r, "restarts")};
+        }},
+    Field{0, "tres-alloc", "TRES_ALLOC", true, tresAlloc},
+    Field{0, "tres-per-job", "TRES_PER_JOB", true,
+        [](const JobRow &r) {
+            const std::string tres = text(r, "tres_per_job");
+            return Cell{tres.empty() ? std::string("N/A") : tres};
+        }},
+    // Every job may be requeued (JobRequeue=1, no --no-requeue) and none is preempted.
+    Field{0, "requeue", "REQUEUE", true, nullptr, "1"},
+    Field{0, "preempttime", "PREEMPT_TIME", true, nullptr, "N/A"},
+    // The highest exit code of the job's steps, which squeue's jobs never have.
+    Field{0, "derivedec", "DERIVED_EC", true, nullptr, "0"},
     // Features minicluster does not have; Slurm prints these for every job without them
     // ("VIALBLE" is Slurm 22.05's own spelling).
     Field{0, "burstbuffer", "BURST_BUFFER", true, nullptr, "(null)"},

@@ -18,6 +18,7 @@ struct JobRow {
     JobView job;
     std::int64_t now = 0;
     bool noConvert = false; // --noconvert: memory stays in MiB
+    const JobSite *site = nullptr;
 };
 
 // A printed value; `cut` says whether a right-justified value is truncated to the column width

@@ -169,6 +169,9 @@ std::optional<std::vector<std::uint32_t>> Filter::tasksOf(const JobView &job) co
 
 bool Filter::accepts(const JobView &job) const
 {
+    if (licenses) {
+        return false;
+    }
     if (!jobIds.empty()
         && std::find(jobIds.begin(), jobIds.end(), job["job_id"].toInt()) == jobIds.end()
         && std::find(jobIds.begin(), jobIds.end(), job["array_job_id"].toInt(-1)) == jobIds.end()) {

@@ -19,6 +19,9 @@ struct Filter {
     std::vector<std::pair<std::int64_t, std::vector<std::uint32_t>>> tasks;
     std::optional<std::vector<std::string>> users; // names; set but empty: nobody
     std::vector<std::string> accounts, names, partitions, qos, nodes;
+    // -L: jobs that asked for one of these licenses. minicluster's jobs hold none (sbatch -L is
+    // not supported), so the filter selects no job, as Slurm's does on a cluster without them.
+    std::optional<std::vector<std::string>> licenses;
     bool allStates = false;
     std::vector<std::string> states; // long names; empty: the active states
 
