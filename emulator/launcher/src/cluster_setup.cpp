@@ -3,6 +3,7 @@
 #include "mc/base/file.h"
 #include "mc/emu/login_policy.h"
 #include "mc/proto/identity.h"
+#include "mc/sched/gres_conf.h"
 #include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
@@ -135,12 +136,30 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
             fs::copy_file(source + "/" + file, target, ec);
         }
     }
+    // gres.conf is optional, as on Slurm: a preset that describes its GPUs' devices ships one.
+    if (fs::exists(source + "/gres.conf") && !fs::exists(layout.etc() + "/gres.conf")) {
+        fs::copy_file(source + "/gres.conf", layout.etc() + "/gres.conf", ec);
+    }
     const std::string slurmConf = base::fileText(layout.etc() + "/slurm.conf");
     const std::string siteConf = base::fileText(layout.etc() + "/minicluster.conf");
     auto parsed = sched::parseSlurmConf(slurmConf);
     for (const auto &p : parsed.problems) {
         result.warnings.push_back(
             "etc/slurm.conf line " + std::to_string(p.line) + ": " + p.message);
+    }
+    if (const auto gresText = base::readFile(layout.etc() + "/gres.conf")) {
+        const auto gres = sched::parseGresConf(*gresText);
+        for (const auto &p : gres.problems) {
+            result.warnings.push_back(
+                "etc/gres.conf line " + std::to_string(p.line) + ": " + p.message);
+        }
+        sched::applyGresConf(parsed.config, gres);
+        for (const auto &node : parsed.config.nodes) {
+            if (!node.gresInvalid.empty()) {
+                result.warnings.push_back("etc/gres.conf: node " + node.name
+                    + " is drained (State=INVAL) with reason: " + node.gresInvalid);
+            }
+        }
     }
     // Every problem of minicluster.conf, keys first (the daemons log theirs too).
     const auto users = sched::parseSiteUsers(siteConf);

@@ -116,6 +116,10 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
         info.usage = sched::NodeUsage{n.name, n.cpus, n.realMemory, 0, 0, false};
         info.usage.gpus = n.gpus;
         info.reason = "Not responding";
+        if (!n.gresInvalid.empty()) { // its gres.conf is short of Gres=: drained, as slurmctld
+            info.adminState = "drain";
+            info.reason = n.gresInvalid;
+        }
         m_nodes[n.name] = info;
     }
     for (const auto &u : m_users.users) {

@@ -2,6 +2,7 @@
 #include "mc/base/file.h"
 #include "mc/ctl/server.h"
 #include "mc/proto/event_loop.h"
+#include "mc/sched/gres_conf.h"
 #include "mc/sched/minicluster_conf.h"
 #include "mc/sched/site_conf.h"
 #include "mc/sched/slurm_conf.h"
@@ -63,6 +64,23 @@ int main(int argc, char **argv)
     for (const auto &problem : parsed.problems) {
         std::fprintf(stderr, "minicluster-ctld: etc/slurm.conf line %d: %s\n", problem.line,
             problem.message.c_str());
+    }
+    // etc/gres.conf, when there is one: what each node's slurmd would register, checked
+    // against Gres= as slurmctld does (a node short of GPUs is drained with Slurm's reason).
+    if (const auto gresConf = mc::base::readFile(dir + "/etc/gres.conf")) {
+        const auto gres = mc::sched::parseGresConf(*gresConf);
+        for (const auto &problem : gres.problems) {
+            std::fprintf(stderr, "minicluster-ctld: etc/gres.conf line %d: %s\n", problem.line,
+                problem.message.c_str());
+        }
+        mc::sched::applyGresConf(parsed.config, gres);
+        for (const auto &node : parsed.config.nodes) {
+            if (!node.gresInvalid.empty()) {
+                std::fprintf(stderr,
+                    "minicluster-ctld: error: Setting node %s state to INVAL with reason:%s\n",
+                    node.name.c_str(), node.gresInvalid.c_str());
+            }
+        }
     }
     // Nothing could ever run: refused, rather than a cluster of no nodes that says it is up.
     const auto &config = parsed.config;

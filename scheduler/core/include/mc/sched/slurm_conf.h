@@ -45,6 +45,9 @@ struct NodeConfig {
     std::string gpuType; // the <type> of Gres=gpu:<type>:N; empty when untyped
     std::vector<std::string> features;
     int weight = 1;
+    // Why slurmctld drains the node at registration because its gres.conf reports fewer GPUs
+    // than Gres= (applyGresConf() in gres_conf.h); empty when it registers cleanly.
+    std::string gresInvalid;
 };
 
 struct PartitionConfig {
