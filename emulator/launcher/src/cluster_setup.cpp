@@ -179,8 +179,11 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
              layout.run() + "/history"}) {
         fs::create_directories(dir, ec);
     }
-    std::string passwd = "root:x:0:0:root:/root:/bin/bash\n";
-    std::string group = "root:x:0:\n";
+    // root, and the daemons' own user as a cluster has it (Debian's slurm-wlm gives it uid
+    // 64030): `scontrol show config` names SlurmUser with its uid, whatever the host has.
+    std::string passwd = "root:x:0:0:root:/root:/bin/bash\n"
+                         "slurm:x:64030:64030:SLURM Workload Manager:/var/lib/slurm:/bin/false\n";
+    std::string group = "root:x:0:\nslurm:x:64030:\n";
     for (const auto &u : users.users) {
         result.users.push_back(u.name);
         passwd += u.name + ":x:" + std::to_string(u.uid) + ":" + std::to_string(u.gid) + ":"
