@@ -167,62 +167,16 @@ bool Controller::restore(std::string &error)
     return error.empty();
 }
 
-Json Controller::handleRequest(const Json &request, Seconds now)
+Json Controller::ping(Seconds now) const
 {
-    std::string op = request["op"].toString();
-    if (op == "ping") {
-        Json reply = success();
-        reply.set("cluster_name", m_config.clusterName);
-        reply.set("now", now);
-        if (m_bootTime > 0) {
-            reply.set("boot_time", m_bootTime);
-        }
-        reply.set("next_job_id", static_cast<std::int64_t>(m_lastJobId) + 1);
-        return reply;
+    Json reply = success();
+    reply.set("cluster_name", m_config.clusterName);
+    reply.set("now", now);
+    if (m_bootTime > 0) {
+        reply.set("boot_time", m_bootTime);
     }
-    if (op == "submit") {
-        return submit(request, now);
-    }
-    if (op == "jobs") {
-        return listJobs(request, now);
-    }
-    if (op == "job_scripts") {
-        return jobScripts(request);
-    }
-    if (op == "cancel") {
-        return cancel(request, now);
-    }
-    if (op == "acct") {
-        return accounting(request, now);
-    }
-    if (op == "cluster") {
-        return clusterInfo();
-    }
-    if (op == "hold" || op == "release") {
-        return holdOrRelease(request, now, op == "hold");
-    }
-    if (op == "requeue") {
-        return requeue(request, now);
-    }
-    if (op == "update") {
-        return update(request, now);
-    }
-    if (op == "priorities") {
-        return priorities(request, now);
-    }
-    if (op == "shares") {
-        return shares(request, now);
-    }
-    if (op == "node_update") {
-        return nodeUpdate(request, now);
-    }
-    if (op == "clock") {
-        return clockRequest(request, now);
-    }
-    if (op == "config") {
-        return configInfo(now);
-    }
-    return failure("Unknown request: " + op);
+    reply.set("next_job_id", static_cast<std::int64_t>(m_lastJobId) + 1);
+    return reply;
 }
 
 std::optional<Json> Controller::validate(Job &job, Seconds now)

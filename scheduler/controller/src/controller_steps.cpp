@@ -167,36 +167,17 @@ bool Controller::jobCancelled(JobId id) const
         && (it->second.state == JobState::Completing || it->second.state == JobState::Cancelled);
 }
 
-bool Controller::isStepRequest(const std::string &op)
+Json Controller::stepUsage(const Json &request)
 {
-    return op == "step_create" || op == "step_usage" || op == "step_end" || op == "steps"
-        || op == "alloc_release";
-}
-
-Json Controller::handleStepRequest(const Json &request, Seconds now)
-{
-    std::string op = request["op"].toString();
-    if (op == "step_create") {
-        return stepCreate(request, now);
+    // srun passes on its nodes' samples about once a second (sstat reads them).
+    auto steps = m_steps.find(static_cast<std::uint32_t>(request["job_id"].toInt()));
+    int stepId = static_cast<int>(request["step_id"].toInt(-1));
+    if (steps != m_steps.end() && steps->second.contains(stepId)) {
+        steps->second[stepId].usage = request["usage"];
     }
-    if (op == "step_usage") {
-        // srun passes on its nodes' samples about once a second (sstat reads them).
-        auto steps = m_steps.find(static_cast<std::uint32_t>(request["job_id"].toInt()));
-        int stepId = static_cast<int>(request["step_id"].toInt(-1));
-        if (steps != m_steps.end() && steps->second.contains(stepId)) {
-            steps->second[stepId].usage = request["usage"];
-        }
-        Json reply = Json::object();
-        reply.set("ok", true);
-        return reply;
-    }
-    if (op == "step_end") {
-        return stepEnd(request, now);
-    }
-    if (op == "steps") {
-        return listSteps(request, now);
-    }
-    return allocationRelease(request, now);
+    Json reply = Json::object();
+    reply.set("ok", true);
+    return reply;
 }
 
 Json Controller::stepCreate(const Json &request, Seconds now)

@@ -22,7 +22,9 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace mc::ctl {
 
@@ -75,9 +77,27 @@ public:
     // Called with every job or node change (docs/protocol.md events).
     std::function<void(const proto::Json &event)> publish;
 
-    // Requests from commands and apps: ping, submit, jobs, cancel, acct, cluster, hold,
-    // release, requeue, update, priorities, shares, node_update, clock, config
-    // (docs/protocol.md). `clock` needs setClock().
+    // One row of the request table (request_table.cpp), the one list of the requests the
+    // controller answers: handleRequest() dispatches by it, and the Server reads `changes` to
+    // run a scheduling pass right after a request (not at the next 1 s tick). An op missing
+    // from the table is answered "Unknown request: <op>". The Server keeps three requests
+    // about the connection itself: node_register, subscribe and shutdown.
+    struct Request {
+        std::string_view op;
+        proto::Json (*handle)(Controller &controller, const proto::Json &request, Seconds now);
+        // Whether this request may change what a scheduling pass decides (the queue, the
+        // nodes, the clock); never null.
+        bool (*changes)(const proto::Json &request);
+        // Whether its reply carries the cluster clock as `now` (srun's step requests do not).
+        bool stampsNow = true;
+    };
+    static std::span<const Request> requests();
+    static const Request *findRequest(std::string_view op); // null: not in the table
+
+    // Requests from commands and apps (docs/protocol.md), by the table: ping, submit, jobs,
+    // job_scripts, cancel, acct, cluster, hold, release, requeue, update, priorities, shares,
+    // node_update, clock (needs setClock()), config, and srun/salloc's step_create,
+    // step_usage, step_end, steps and alloc_release (controller_steps.cpp).
     proto::Json handleRequest(const proto::Json &request, Seconds now);
     // The snapshot a new subscriber gets.
     proto::Json snapshot(Seconds now) const;
@@ -114,10 +134,6 @@ public:
     // config's BOOT_TIME). 0: not told.
     void setBootTime(sched::Seconds at) { m_bootTime = at; }
 
-    // srun/salloc (controller_steps.cpp): step_create, step_usage, step_end, steps,
-    // alloc_release.
-    static bool isStepRequest(const std::string &op);
-    proto::Json handleStepRequest(const proto::Json &request, Seconds now);
     // Time limits on the cluster clock (controller_time.cpp): jobs past TimeLimit +
     // OverTimeLimit end TIMEOUT at that instant (a batch job COMPLETING until its node reports
     // the processes gone, after SIGTERM and, KillWait later, SIGKILL); --signal's warning is
@@ -150,6 +166,7 @@ private:
     proto::Json cancel(const proto::Json &request, Seconds now);
     proto::Json accounting(const proto::Json &request, Seconds now) const;
     proto::Json clusterInfo() const;
+    proto::Json ping(Seconds now) const;
 
     // Which members of a job object a request wants (`fields`; all by default).
     struct JobView {
@@ -330,6 +347,7 @@ private:
     // for sstat -j N.batch.
     std::map<std::uint32_t, proto::Json> m_batchUsage;
     proto::Json stepCreate(const proto::Json &request, Seconds now);
+    proto::Json stepUsage(const proto::Json &request);
     proto::Json stepEnd(const proto::Json &request, Seconds now);
     proto::Json listSteps(const proto::Json &request, Seconds now) const;
     proto::Json allocationRelease(const proto::Json &request, Seconds now);
