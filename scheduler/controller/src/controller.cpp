@@ -126,7 +126,7 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
     , m_users(std::move(users))
     , m_store(store)
     , m_gateway(gateway)
-    , m_fairshare(m_config.priority.decayHalfLife)
+    , m_fairshare(m_config, m_users)
     , m_lastPlan(Json::array())
 {
     for (const auto &n : m_config.nodes) {
@@ -135,9 +135,6 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
         info.usage.gpus = n.gpus;
         info.reason = "Not responding";
         m_nodes[n.name] = info;
-    }
-    for (const auto &u : m_users.users) {
-        m_fairshare.addUser(u.name);
     }
 }
 
@@ -161,7 +158,7 @@ bool Controller::restore(std::string &error)
     });
     for (const auto &row : rows) {
         if (sched::isFinished(row.job.state) && row.job.startTime > 0) {
-            chargeUsage(row.job, row.job.endTime);
+            m_fairshare.chargeEnded(row.job, row.job.endTime);
         }
     }
     return error.empty();
@@ -307,7 +304,7 @@ Json Controller::submit(const Json &request, Seconds now)
     if (!job.arrayPending.empty()) {
         job.arrayJobId = job.id.value;
     }
-    const auto context = sched::makePriorityContext(m_config, &m_fairshare);
+    const auto context = sched::makePriorityContext(m_config, &m_fairshare.ledger());
     job.priority = job.spec.hold ? 0 : sched::priorityOf(job, context, now).priority;
 
     // A store that refuses writes (a full disk) refuses new work, with slurmctld's words
@@ -1013,7 +1010,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     step.totalCpuMs = usage["total_cpu_ms"].toInt();
     step.maxRssKb = usage["max_rss_kb"].toInt();
     step.aveRssKb = usage["ave_rss_kb"].toInt();
-    chargeUsage(job, now); // fairshare: CPU time used, whatever the end
+    m_fairshare.chargeEnded(job, now); // fairshare: CPU time used, whatever the end
     const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
     const bool preempted = job.preemptEnd.has_value();
     // A job scancel'led while it ends (a preemption's grace time, a pending scontrol requeue)

@@ -10,6 +10,7 @@
 
 #include "mc/acct/job_codec.h"
 #include "mc/acct/job_store.h"
+#include "mc/ctl/fairshare.h"
 #include "mc/proto/json.h"
 #include "mc/sched/job.h"
 #include "mc/sched/scheduler.h"
@@ -254,10 +255,6 @@ private:
     void allocate(const sched::Job &job, int sign);
     // Gives a started job the lowest free GPU indices of each of its nodes.
     void pickGpus(sched::Job &job) const;
-    void chargeUsage(const sched::Job &job, Seconds end);
-    // Every PriorityCalcPeriod (checked at each pass), charges the CPU time running batch jobs
-    // used since their last charge; chargeUsage() at their end adds only the rest.
-    void chargeRunningJobs(Seconds now);
     bool isAdmin(const std::string &user) const;
     // Scripts and environments of finished jobs past MinJobAge leave the store unless
     // AccountingStoreFlags keeps them; `job_scripts` (sacct -B, --env-vars) shows the kept.
@@ -287,7 +284,6 @@ private:
     proto::Json update(const proto::Json &request, Seconds now);
     proto::Json updateJob(sched::JobId id, const proto::Json &request, Seconds now);
     proto::Json priorities(const proto::Json &request, Seconds now) const;
-    proto::Json shares(const proto::Json &request, Seconds now) const;
     proto::Json nodeUpdate(const proto::Json &request, Seconds now);
     proto::Json clockRequest(const proto::Json &request, Seconds now);
     void timeOut(sched::Job &job, Seconds deadline);
@@ -312,7 +308,7 @@ private:
     bool m_scriptsSwept = false; // dropScripts() once after a start: what an earlier run left
     // Scheduler state (issue #3).
     sched::Scheduler m_scheduler;
-    sched::FairShareLedger m_fairshare;
+    Fairshare m_fairshare; // after m_config and m_users, which it reads
     std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
     // How each job in memory was started (in priority order or by backfill): jobs then say
     // `backfilled` and explain their start (the timeline marks backfilled jobs).
@@ -326,8 +322,6 @@ private:
     std::set<sched::JobId> m_unsaved; // records the store refused, written again each pass
     std::vector<acct::StepRecord> m_unsavedSteps;
     std::vector<std::pair<std::string, std::uint32_t>> m_heldAcks; // node, job: once saved
-    std::map<sched::JobId, Seconds> m_chargedUntil; // running jobs' usage charged up to then
-    Seconds m_lastUsageCharge = 0; // the last PriorityCalcPeriod charge
 
     // Running srun steps of each job (sstat), and each job's next step number.
     struct RunningStep {
