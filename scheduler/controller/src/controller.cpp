@@ -126,24 +126,17 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
     , m_users(std::move(users))
     , m_store(store)
     , m_gateway(gateway)
+    , m_nodes(m_config)
     , m_fairshare(m_config, m_users)
     , m_lastPlan(Json::array())
-{
-    for (const auto &n : m_config.nodes) {
-        NodeInfo info;
-        info.usage = sched::NodeUsage{n.name, n.cpus, n.realMemory, 0, 0, false};
-        info.usage.gpus = n.gpus;
-        info.reason = "Not responding";
-        m_nodes[n.name] = info;
-    }
-}
+{ }
 
 bool Controller::restore(std::string &error)
 {
     m_lastJobId = m_store.lastJobId();
     for (auto &job : m_store.loadUnfinished(error)) {
         if (job.isActive()) {
-            allocate(job, +1);
+            m_nodes.allocate(job, +1);
         }
         m_jobs[job.id] = std::move(job);
     }
@@ -645,7 +638,7 @@ Json Controller::clusterInfo() const
 {
     Json nodes = Json::array();
     for (const auto &[name, node] : m_nodes) {
-        nodes.push(nodeJson(node));
+        nodes.push(m_nodes.nodeJson(node));
     }
     Json partitions = Json::array();
     for (const auto &p : m_config.partitions) {
@@ -669,7 +662,7 @@ Json Controller::snapshot(Seconds now) const
     Json reply = listJobs(Json::object(), now);
     Json nodes = Json::array();
     for (const auto &[name, node] : m_nodes) {
-        nodes.push(nodeJson(node));
+        nodes.push(m_nodes.nodeJson(node));
     }
     reply.set("nodes", std::move(nodes));
     reply.set("cluster_name", m_config.clusterName);
@@ -730,60 +723,6 @@ Json Controller::jobJson(const Job &job, Seconds now, const JobView &view) const
     if (view.now) {
         j.add("now", now);
     }
-    return j;
-}
-
-Json Controller::nodeJson(const NodeInfo &node) const
-{
-    const auto &u = node.usage;
-    Json j = Json::object();
-    j.set("name", u.name);
-    std::string state;
-    if (node.adminState == "drain") {
-        state = u.allocCpus > 0 ? "draining" : "drained";
-    } else if (node.adminState == "fail") {
-        state = u.allocCpus > 0 ? "failing" : "fail";
-    } else if (!node.connected || node.adminState == "down" || node.rebooting) {
-        state = "down";
-    } else if (u.allocCpus == 0) {
-        state = "idle";
-    } else if (u.allocCpus >= u.cpus) {
-        state = "allocated";
-    } else {
-        state = "mixed";
-    }
-    j.set("state", state);
-    j.set("cpus", u.cpus);
-    j.set("alloc_cpus", u.allocCpus);
-    j.set("memory", u.memory);
-    j.set("alloc_memory", u.allocMemory);
-    const sched::NodeConfig *conf = m_config.node(u.name);
-    j.set("gpus", conf ? conf->gpus : 0);
-    j.set("alloc_gpus", u.allocGpus);
-    if (conf && !conf->gpuType.empty()) {
-        j.set("gpu_type", conf->gpuType);
-    }
-    if (!node.gpusTaken.empty()) {
-        Json taken = Json::array();
-        for (int id : node.gpusTaken) {
-            taken.push(id);
-        }
-        j.set("gpu_ids", std::move(taken));
-    }
-    Json parts = Json::array();
-    for (const auto &p : m_config.partitions) {
-        if (std::find(p.nodes.begin(), p.nodes.end(), u.name) != p.nodes.end()) {
-            parts.push(p.name);
-        }
-    }
-    j.set("partitions", std::move(parts));
-    const bool showsReason = !node.connected || !node.adminState.empty() || node.rebooting;
-    j.set("reason", showsReason ? node.reason : std::string());
-    if (showsReason && node.reasonTime > 0) {
-        j.set("reason_time", node.reasonTime);
-    }
-    j.set("limits", node.limits);
-    j.set("limits_detail", node.limitsDetail);
     return j;
 }
 
@@ -905,7 +844,7 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
     } else if (op == "batch_usage") {
         auto job = m_jobs.find(JobId{id});
         if (job != m_jobs.end() && job->second.isActive() && job->second.batchHost == node) {
-            m_batchUsage[id] = message["usage"]; // for sstat -j N.batch
+            m_nodes.batchUsage()[id] = message["usage"]; // for sstat -j N.batch
         }
     } else if (op == "node_reboot" && info != m_nodes.end()) {
         nodeRebooting(info->second, JobId{id}, now);
@@ -1127,7 +1066,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
 
 void Controller::release(Job &job)
 {
-    allocate(job, -1);
+    m_nodes.allocate(job, -1);
     for (const auto &name : job.nodeList) {
         if (auto it = m_nodes.find(name); it != m_nodes.end()) {
             emitNode(it->second);
@@ -1215,7 +1154,7 @@ void Controller::emitNode(const NodeInfo &node)
     }
     Json event = Json::object();
     event.set("event", "node");
-    event.set("node", nodeJson(node));
+    event.set("node", m_nodes.nodeJson(node));
     publish(event);
 }
 

@@ -116,48 +116,6 @@ sched::SchedulerInput Controller::schedulerInput(Seconds now) const
     return input;
 }
 
-void Controller::allocate(const Job &job, int sign)
-{
-    const sched::JobShape shape = sched::heldShape(job, m_config);
-    for (std::size_t k = 0; k < job.nodeList.size(); ++k) {
-        auto it = m_nodes.find(job.nodeList[k]);
-        if (it == m_nodes.end()) {
-            continue;
-        }
-        if (k < job.gpuIds.size()) {
-            std::vector<int> &taken = it->second.gpusTaken;
-            for (int id : job.gpuIds[k]) {
-                if (sign > 0) {
-                    taken.push_back(id);
-                } else if (auto at = std::find(taken.begin(), taken.end(), id); at != taken.end()) {
-                    taken.erase(at);
-                }
-            }
-        }
-        sched::NodeUsage &u = it->second.usage;
-        sched::applyHold(u, sched::holdOn(u, shape, k), sign);
-    }
-}
-
-void Controller::pickGpus(Job &job) const
-{
-    job.gpuIds.clear();
-    if (job.gpusPerNode <= 0 || job.nodeList.empty()) {
-        return;
-    }
-    if (const sched::NodeConfig *first = m_config.node(job.nodeList.front())) {
-        job.gpuAllocType = first->gpuType;
-    }
-    for (const auto &name : job.nodeList) {
-        auto it = m_nodes.find(name);
-        std::optional<std::vector<int>> ids;
-        if (it != m_nodes.end()) {
-            ids = sched::pickGpus(it->second.usage.gpus, it->second.gpusTaken, job.gpusPerNode);
-        }
-        job.gpuIds.push_back(ids.value_or(std::vector<int>{}));
-    }
-}
-
 void Controller::schedule(Seconds now)
 {
     if (!flushUnsaved()) {
@@ -238,10 +196,10 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
             job.gpusPerNode = it->second.usage.gpus; // --exclusive: every GPU as well
         }
     }
-    pickGpus(job);
+    m_nodes.pickGpus(job);
     m_waits.erase(job.id);
     m_starts.insert_or_assign(job.id, start);
-    allocate(job, +1);
+    m_nodes.allocate(job, +1);
     for (const auto &name : job.nodeList) {
         if (auto it = m_nodes.find(name); it != m_nodes.end()) {
             emitNode(it->second);

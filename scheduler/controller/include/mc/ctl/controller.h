@@ -11,6 +11,7 @@
 #include "mc/acct/job_codec.h"
 #include "mc/acct/job_store.h"
 #include "mc/ctl/fairshare.h"
+#include "mc/ctl/node_table.h"
 #include "mc/proto/json.h"
 #include "mc/sched/job.h"
 #include "mc/sched/scheduler.h"
@@ -147,21 +148,6 @@ public:
     double clockSpeed() const { return m_clock ? m_clock->speed() : 1.0; }
 
 private:
-    struct NodeInfo {
-        sched::NodeUsage usage;
-        bool connected = false;
-        std::string adminState; // "", "drain", "down", "fail" (scontrol update nodename=)
-        std::string reason;
-        std::string limits; // how the node enforces limits ("cgroup-v1", ...), and why
-        std::string limitsDetail;
-        // MemoryOverrun=reboot-node: restarting (down, "Node unexpectedly rebooted") until
-        // its daemon says it is back; the culprit's Comment, written once the node is back.
-        bool rebooting = false;
-        Seconds reasonTime = 0; // when `reason` was set (sinfo -R, scontrol show node)
-        std::optional<std::pair<sched::JobId, std::string>> overrunComment;
-        std::vector<int> gpusTaken; // GPU indices held by running jobs (allocate())
-    };
-
     proto::Json submit(const proto::Json &request, Seconds now);
     proto::Json listJobs(const proto::Json &request, Seconds now) const;
     proto::Json cancel(const proto::Json &request, Seconds now);
@@ -215,7 +201,6 @@ private:
     // the members jobJson() adds (waiting_for, dependency, explanation, now).
     proto::Json jobRows(const std::vector<std::string> &fields, Seconds now,
         const std::function<bool(const CachedRow &)> &keep) const;
-    proto::Json nodeJson(const NodeInfo &node) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
     void failJobsOn(const std::string &node, sched::JobId spared, bool killHere, Seconds now);
     // A node restarting after a job's memory overrun (node_reboot): down, its other jobs lost
@@ -252,9 +237,6 @@ private:
     void publishPlan();
     sched::JobLookup makeLookup() const;
     sched::SchedulerInput schedulerInput(Seconds now) const;
-    void allocate(const sched::Job &job, int sign);
-    // Gives a started job the lowest free GPU indices of each of its nodes.
-    void pickGpus(sched::Job &job) const;
     bool isAdmin(const std::string &user) const;
     // Scripts and environments of finished jobs past MinJobAge leave the store unless
     // AccountingStoreFlags keeps them; `job_scripts` (sacct -B, --env-vars) shows the kept.
@@ -301,7 +283,7 @@ private:
     std::map<sched::JobId, sched::Job> m_jobs;
     mutable std::vector<CachedRow> m_rowCache; // by job id, one per job of m_jobs
     mutable std::vector<std::string> m_rowNames; // the user and partition names rows use
-    std::map<std::string, NodeInfo> m_nodes;
+    NodeTable m_nodes; // after m_config, which it reads
     std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
     sched::Seconds m_bootTime = 0;
@@ -323,23 +305,9 @@ private:
     std::vector<acct::StepRecord> m_unsavedSteps;
     std::vector<std::pair<std::string, std::uint32_t>> m_heldAcks; // node, job: once saved
 
-    // Running srun steps of each job (sstat), and each job's next step number.
-    struct RunningStep {
-        int id = 0;
-        std::string name;
-        std::vector<std::string> nodes;
-        int ntasks = 1;
-        int cpus = 1;
-        Seconds start = 0;
-        proto::Json usage; // the latest sample srun passed on (step_usage), for sstat
-    };
+    // srun steps (controller_steps.cpp); their state is in m_nodes.
     static acct::StepRecord endedStep(
         sched::JobId job, int stepId, const RunningStep &step, sched::JobState state, Seconds now);
-    std::map<std::uint32_t, std::map<int, RunningStep>> m_steps;
-    std::map<std::uint32_t, int> m_nextStep;
-    // Running batch steps' latest sample (the batch host's batch_usage, about once a second),
-    // for sstat -j N.batch.
-    std::map<std::uint32_t, proto::Json> m_batchUsage;
     proto::Json stepCreate(const proto::Json &request, Seconds now);
     proto::Json stepUsage(const proto::Json &request);
     proto::Json stepEnd(const proto::Json &request, Seconds now);
