@@ -108,31 +108,17 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
     , m_users(std::move(users))
     , m_store(store)
     , m_gateway(gateway)
-    , m_fairshare(m_config.priority.decayHalfLife)
+    , m_nodes(m_config)
+    , m_fairshare(m_config, m_users)
     , m_lastPlan(Json::array())
-{
-    for (const auto &n : m_config.nodes) {
-        NodeInfo info;
-        info.usage = sched::NodeUsage{n.name, n.cpus, n.realMemory, 0, 0, false};
-        info.usage.gpus = n.gpus;
-        info.reason = "Not responding";
-        if (!n.gresInvalid.empty()) { // its gres.conf is short of Gres=: drained, as slurmctld
-            info.adminState = "drain";
-            info.reason = n.gresInvalid;
-        }
-        m_nodes[n.name] = info;
-    }
-    for (const auto &u : m_users.users) {
-        m_fairshare.addUser(u.name);
-    }
-}
+{ }
 
 bool Controller::restore(std::string &error)
 {
     m_lastJobId = m_store.lastJobId();
     for (auto &job : m_store.loadUnfinished(error)) {
         if (job.isActive()) {
-            allocate(job, +1);
+            m_nodes.allocate(job, +1);
         }
         m_jobs[job.id] = std::move(job);
     }
@@ -147,7 +133,7 @@ bool Controller::restore(std::string &error)
     });
     for (const auto &row : rows) {
         if (sched::isFinished(row.job.state) && row.job.startTime > 0) {
-            chargeUsage(row.job, row.job.endTime);
+            m_fairshare.chargeEnded(row.job, row.job.endTime);
         }
     }
     return error.empty();
@@ -202,62 +188,16 @@ void Controller::endJobsOfVanishedConfig(Seconds now)
     }
 }
 
-Json Controller::handleRequest(const Json &request, Seconds now)
+Json Controller::ping(Seconds now) const
 {
-    std::string op = request["op"].toString();
-    if (op == "ping") {
-        Json reply = success();
-        reply.set("cluster_name", m_config.clusterName);
-        reply.set("now", now);
-        if (m_bootTime > 0) {
-            reply.set("boot_time", m_bootTime);
-        }
-        reply.set("next_job_id", static_cast<std::int64_t>(m_lastJobId) + 1);
-        return reply;
+    Json reply = success();
+    reply.set("cluster_name", m_config.clusterName);
+    reply.set("now", now);
+    if (m_bootTime > 0) {
+        reply.set("boot_time", m_bootTime);
     }
-    if (op == "submit") {
-        return submit(request, now);
-    }
-    if (op == "jobs") {
-        return listJobs(request, now);
-    }
-    if (op == "job_scripts") {
-        return jobScripts(request);
-    }
-    if (op == "cancel") {
-        return cancel(request, now);
-    }
-    if (op == "acct") {
-        return accounting(request, now);
-    }
-    if (op == "cluster") {
-        return clusterInfo();
-    }
-    if (op == "hold" || op == "release") {
-        return holdOrRelease(request, now, op == "hold");
-    }
-    if (op == "requeue") {
-        return requeue(request, now);
-    }
-    if (op == "update") {
-        return update(request, now);
-    }
-    if (op == "priorities") {
-        return priorities(request, now);
-    }
-    if (op == "shares") {
-        return shares(request, now);
-    }
-    if (op == "node_update") {
-        return nodeUpdate(request, now);
-    }
-    if (op == "clock") {
-        return clockRequest(request, now);
-    }
-    if (op == "config") {
-        return configInfo(now);
-    }
-    return failure("Unknown request: " + op);
+    reply.set("next_job_id", static_cast<std::int64_t>(m_lastJobId) + 1);
+    return reply;
 }
 
 std::optional<Json> Controller::validate(Job &job, Seconds now)
@@ -388,7 +328,7 @@ Json Controller::submit(const Json &request, Seconds now)
     if (!job.arrayPending.empty()) {
         job.arrayJobId = job.id.value;
     }
-    const auto context = sched::makePriorityContext(m_config, &m_fairshare);
+    const auto context = sched::makePriorityContext(m_config, &m_fairshare.ledger());
     job.priority = job.spec.hold ? 0 : sched::priorityOf(job, context, now).priority;
 
     // A store that refuses writes (a full disk) refuses new work, with slurmctld's words
@@ -729,7 +669,7 @@ Json Controller::clusterInfo() const
 {
     Json nodes = Json::array();
     for (const auto &[name, node] : m_nodes) {
-        nodes.push(nodeJson(node));
+        nodes.push(m_nodes.nodeJson(node));
     }
     Json partitions = Json::array();
     for (const auto &p : m_config.partitions) {
@@ -753,7 +693,7 @@ Json Controller::snapshot(Seconds now) const
     Json reply = listJobs(Json::object(), now);
     Json nodes = Json::array();
     for (const auto &[name, node] : m_nodes) {
-        nodes.push(nodeJson(node));
+        nodes.push(m_nodes.nodeJson(node));
     }
     reply.set("nodes", std::move(nodes));
     reply.set("cluster_name", m_config.clusterName);
@@ -814,60 +754,6 @@ Json Controller::jobJson(const Job &job, Seconds now, const JobView &view) const
     if (view.now) {
         j.add("now", now);
     }
-    return j;
-}
-
-Json Controller::nodeJson(const NodeInfo &node) const
-{
-    const auto &u = node.usage;
-    Json j = Json::object();
-    j.set("name", u.name);
-    std::string state;
-    if (node.adminState == "drain") {
-        state = u.allocCpus > 0 ? "draining" : "drained";
-    } else if (node.adminState == "fail") {
-        state = u.allocCpus > 0 ? "failing" : "fail";
-    } else if (!node.connected || node.adminState == "down" || node.rebooting) {
-        state = "down";
-    } else if (u.allocCpus == 0) {
-        state = "idle";
-    } else if (u.allocCpus >= u.cpus) {
-        state = "allocated";
-    } else {
-        state = "mixed";
-    }
-    j.set("state", state);
-    j.set("cpus", u.cpus);
-    j.set("alloc_cpus", u.allocCpus);
-    j.set("memory", u.memory);
-    j.set("alloc_memory", u.allocMemory);
-    const sched::NodeConfig *conf = m_config.node(u.name);
-    j.set("gpus", conf ? conf->gpus : 0);
-    j.set("alloc_gpus", u.allocGpus);
-    if (conf && !conf->gpuType.empty()) {
-        j.set("gpu_type", conf->gpuType);
-    }
-    if (!node.gpusTaken.empty()) {
-        Json taken = Json::array();
-        for (int id : node.gpusTaken) {
-            taken.push(id);
-        }
-        j.set("gpu_ids", std::move(taken));
-    }
-    Json parts = Json::array();
-    for (const auto &p : m_config.partitions) {
-        if (std::find(p.nodes.begin(), p.nodes.end(), u.name) != p.nodes.end()) {
-            parts.push(p.name);
-        }
-    }
-    j.set("partitions", std::move(parts));
-    const bool showsReason = !node.connected || !node.adminState.empty() || node.rebooting;
-    j.set("reason", showsReason ? node.reason : std::string());
-    if (showsReason && node.reasonTime > 0) {
-        j.set("reason_time", node.reasonTime);
-    }
-    j.set("limits", node.limits);
-    j.set("limits_detail", node.limitsDetail);
     return j;
 }
 
@@ -989,7 +875,7 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
     } else if (op == "batch_usage") {
         auto job = m_jobs.find(JobId{id});
         if (job != m_jobs.end() && job->second.isActive() && job->second.batchHost == node) {
-            m_batchUsage[id] = message["usage"]; // for sstat -j N.batch
+            m_nodes.batchUsage()[id] = message["usage"]; // for sstat -j N.batch
         }
     } else if (op == "node_reboot" && info != m_nodes.end()) {
         nodeRebooting(info->second, JobId{id}, now);
@@ -1094,7 +980,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     step.totalCpuMs = usage["total_cpu_ms"].toInt();
     step.maxRssKb = usage["max_rss_kb"].toInt();
     step.aveRssKb = usage["ave_rss_kb"].toInt();
-    chargeUsage(job, now); // fairshare: CPU time used, whatever the end
+    m_fairshare.chargeEnded(job, now); // fairshare: CPU time used, whatever the end
     const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
     const bool preempted = job.preemptEnd.has_value();
     // A job scancel'led while it ends (a preemption's grace time, a pending scontrol requeue)
@@ -1212,7 +1098,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
 
 void Controller::release(Job &job)
 {
-    allocate(job, -1);
+    m_nodes.allocate(job, -1);
     for (const auto &name : job.nodeList) {
         if (auto it = m_nodes.find(name); it != m_nodes.end()) {
             emitNode(it->second);
@@ -1298,7 +1184,7 @@ void Controller::emitNode(const NodeInfo &node)
     }
     Json event = Json::object();
     event.set("event", "node");
-    event.set("node", nodeJson(node));
+    event.set("node", m_nodes.nodeJson(node));
     publish(event);
 }
 

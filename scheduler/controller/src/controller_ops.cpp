@@ -1,5 +1,5 @@
 // Requests that change or read scheduling state: hold, release, requeue, update (scontrol),
-// priorities (sprio), shares (sshare), node_update (scontrol update nodename=), config
+// priorities (sprio), node_update (scontrol update nodename=), config
 // (scontrol show config), and sbatch --test-only. Errors are Slurm's words and errno values.
 #include "mc/base/text.h"
 #include "mc/ctl/controller.h"
@@ -312,7 +312,7 @@ Json Controller::priorities(const Json &request, Seconds now) const
     weights.set("job_size", p.weightJobSize);
     weights.set("partition", p.weightPartition);
     weights.set("qos", p.weightQos);
-    const auto context = sched::makePriorityContext(m_config, &m_fairshare);
+    const auto context = sched::makePriorityContext(m_config, &m_fairshare.ledger());
     Json jobs = Json::array();
     for (const auto &[id, job] : m_jobs) {
         // Like Slurm's multifactor plugin, only jobs that could start: pending, not held
@@ -347,54 +347,6 @@ Json Controller::priorities(const Json &request, Seconds now) const
         p.kind == sched::PriorityKind::Multifactor ? "priority/multifactor" : "priority/basic");
     reply.set("weights", std::move(weights));
     reply.set("jobs", std::move(jobs));
-    reply.set("now", now);
-    return reply;
-}
-
-Json Controller::shares(const Json &request, Seconds now) const
-{
-    const double total = m_fairshare.totalUsage(now);
-    std::map<std::string, std::vector<const sched::SiteUser *>> byAccount;
-    for (const auto &u : m_users.users) {
-        if (request["users"].size() && !listed(request["users"], u.name)) {
-            continue;
-        }
-        if (request["accounts"].size() && !listed(request["accounts"], u.defaultAccount)) {
-            continue;
-        }
-        byAccount[u.defaultAccount].push_back(&u);
-    }
-    const double accounts = std::max<double>(1, static_cast<double>(byAccount.size()));
-    Json rows = Json::array();
-    auto row = [&](const std::string &account, const std::string &user, double normShares,
-                   double usage, double fairshare) {
-        Json r = Json::object();
-        r.set("account", account);
-        r.set("user", user);
-        r.set("raw_shares", 1);
-        r.set("norm_shares", normShares);
-        r.set("raw_usage", static_cast<std::int64_t>(std::llround(usage)));
-        r.set("norm_usage", total > 0 ? usage / total : 0.0);
-        r.set("effective_usage", total > 0 ? usage / total : 0.0);
-        r.set("fairshare", fairshare);
-        rows.push(std::move(r));
-    };
-    for (const auto &[account, users] : byAccount) {
-        double usage = 0;
-        for (const auto *u : users) {
-            usage += m_fairshare.usage(u->name, now);
-        }
-        const double shares = 1.0 / accounts;
-        const double factor = total > 0 ? std::pow(2.0, -(usage / total) / shares) : 1.0;
-        row(account, "", shares, usage, factor);
-        for (const auto *u : users) {
-            row(account, u->name, m_fairshare.normalizedShares(u->name),
-                m_fairshare.usage(u->name, now), m_fairshare.factor(u->name, now));
-        }
-    }
-    Json reply = success();
-    reply.set("associations", std::move(rows));
-    reply.set("decay_half_life", m_config.priority.decayHalfLife);
     reply.set("now", now);
     return reply;
 }

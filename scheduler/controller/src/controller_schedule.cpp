@@ -94,7 +94,7 @@ sched::SchedulerInput Controller::schedulerInput(Seconds now) const
     sched::SchedulerInput input;
     input.config = &m_config;
     input.now = now;
-    input.fairshare = &m_fairshare;
+    input.fairshare = &m_fairshare.ledger();
     input.nodes.reserve(m_nodes.size());
     // In slurm.conf's order, as the simulator (and Slurm's node table): where nodes fit a job
     // equally, the same one is chosen.
@@ -116,94 +116,12 @@ sched::SchedulerInput Controller::schedulerInput(Seconds now) const
     return input;
 }
 
-void Controller::allocate(const Job &job, int sign)
-{
-    const sched::JobShape shape = sched::heldShape(job, m_config);
-    for (std::size_t k = 0; k < job.nodeList.size(); ++k) {
-        auto it = m_nodes.find(job.nodeList[k]);
-        if (it == m_nodes.end()) {
-            continue;
-        }
-        if (k < job.gpuIds.size()) {
-            std::vector<int> &taken = it->second.gpusTaken;
-            for (int id : job.gpuIds[k]) {
-                if (sign > 0) {
-                    taken.push_back(id);
-                } else if (auto at = std::find(taken.begin(), taken.end(), id); at != taken.end()) {
-                    taken.erase(at);
-                }
-            }
-        }
-        sched::NodeUsage &u = it->second.usage;
-        sched::applyHold(u, sched::holdOn(u, shape, k), sign);
-    }
-}
-
-void Controller::pickGpus(Job &job) const
-{
-    job.gpuIds.clear();
-    if (job.gpusPerNode <= 0 || job.nodeList.empty()) {
-        return;
-    }
-    if (const sched::NodeConfig *first = m_config.node(job.nodeList.front())) {
-        job.gpuAllocType = first->gpuType;
-    }
-    for (const auto &name : job.nodeList) {
-        auto it = m_nodes.find(name);
-        std::optional<std::vector<int>> ids;
-        if (it != m_nodes.end()) {
-            ids = sched::pickGpus(it->second.usage.gpus, it->second.gpusTaken, job.gpusPerNode);
-        }
-        job.gpuIds.push_back(ids.value_or(std::vector<int>{}));
-    }
-}
-
-void Controller::chargeUsage(const Job &job, Seconds now)
-{
-    if (job.startTime <= 0) {
-        return;
-    }
-    const Seconds end = job.endTime > 0 ? job.endTime : now;
-    Seconds from = job.startTime;
-    if (auto charged = m_chargedUntil.find(job.id); charged != m_chargedUntil.end()) {
-        from = std::max(from, charged->second); // the periodic charges took the rest
-        m_chargedUntil.erase(charged);
-    }
-    const double cpuSeconds = static_cast<double>(job.allocCpus)
-        * static_cast<double>(std::max<Seconds>(0, end - from));
-    m_fairshare.charge(job.spec.user, cpuSeconds, std::max(now, end));
-}
-
-void Controller::chargeRunningJobs(Seconds now)
-{
-    // Slurm's priority/multifactor decay thread: every PriorityCalcPeriod the usage of the
-    // running jobs since the last pass goes to the ledger, so a long job lowers its user's
-    // fairshare while it runs, not only once it ends. salloc/srun allocations are not charged
-    // (nor at their end).
-    if (now - m_lastUsageCharge < std::max<Seconds>(1, m_config.priority.calcPeriod)) {
-        return;
-    }
-    m_lastUsageCharge = now;
-    for (const auto &[id, job] : m_jobs) {
-        if (!job.isActive() || job.startTime <= 0 || job.spec.interactive) {
-            continue;
-        }
-        const auto charged = m_chargedUntil.try_emplace(id, job.startTime).first;
-        const Seconds from = std::max(job.startTime, charged->second);
-        if (now > from) {
-            m_fairshare.charge(job.spec.user,
-                static_cast<double>(job.allocCpus) * static_cast<double>(now - from), now);
-            charged->second = now;
-        }
-    }
-}
-
 void Controller::schedule(Seconds now)
 {
     if (!flushUnsaved()) {
         return; // nothing starts while the store refuses what we have (controller_store.cpp)
     }
-    chargeRunningJobs(now);
+    m_fairshare.chargeRunning(m_jobs, now);
     enforcePreemptions(now);
     // A job started in a pass may satisfy an `after` dependency at once, and a preemption
     // without grace time frees nodes at once: look again, a few times at most.
@@ -278,10 +196,10 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
             job.gpusPerNode = it->second.usage.gpus; // --exclusive: every GPU as well
         }
     }
-    pickGpus(job);
+    m_nodes.pickGpus(job);
     m_waits.erase(job.id);
     m_starts.insert_or_assign(job.id, start);
-    allocate(job, +1);
+    m_nodes.allocate(job, +1);
     for (const auto &name : job.nodeList) {
         if (auto it = m_nodes.find(name); it != m_nodes.end()) {
             emitNode(it->second);

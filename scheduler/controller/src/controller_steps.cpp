@@ -62,7 +62,7 @@ long stepOrder(const std::string &step)
 
 } // namespace
 
-std::map<int, Controller::RunningStep> Controller::storedRunningSteps(JobId job)
+std::map<int, RunningStep> Controller::storedRunningSteps(JobId job)
 {
     std::map<int, RunningStep> running;
     for (const auto &s : m_store.steps(job)) {
@@ -100,9 +100,9 @@ acct::StepRecord Controller::endedStep(
 void Controller::endRunningSteps(const Job &job, Seconds now)
 {
     std::map<int, RunningStep> running;
-    if (auto steps = m_steps.find(job.id.value); steps != m_steps.end()) {
+    if (auto steps = m_nodes.steps().find(job.id.value); steps != m_nodes.steps().end()) {
         running = std::move(steps->second);
-        m_steps.erase(steps);
+        m_nodes.steps().erase(steps);
     }
     // Steps started before a controller restart are known from their stored records only.
     running.merge(storedRunningSteps(job.id));
@@ -168,36 +168,17 @@ bool Controller::jobCancelled(JobId id) const
         && (it->second.state == JobState::Completing || it->second.state == JobState::Cancelled);
 }
 
-bool Controller::isStepRequest(const std::string &op)
+Json Controller::stepUsage(const Json &request)
 {
-    return op == "step_create" || op == "step_usage" || op == "step_end" || op == "steps"
-        || op == "alloc_release";
-}
-
-Json Controller::handleStepRequest(const Json &request, Seconds now)
-{
-    std::string op = request["op"].toString();
-    if (op == "step_create") {
-        return stepCreate(request, now);
+    // srun passes on its nodes' samples about once a second (sstat reads them).
+    auto steps = m_nodes.steps().find(static_cast<std::uint32_t>(request["job_id"].toInt()));
+    int stepId = static_cast<int>(request["step_id"].toInt(-1));
+    if (steps != m_nodes.steps().end() && steps->second.contains(stepId)) {
+        steps->second[stepId].usage = request["usage"];
     }
-    if (op == "step_usage") {
-        // srun passes on its nodes' samples about once a second (sstat reads them).
-        auto steps = m_steps.find(static_cast<std::uint32_t>(request["job_id"].toInt()));
-        int stepId = static_cast<int>(request["step_id"].toInt(-1));
-        if (steps != m_steps.end() && steps->second.contains(stepId)) {
-            steps->second[stepId].usage = request["usage"];
-        }
-        Json reply = Json::object();
-        reply.set("ok", true);
-        return reply;
-    }
-    if (op == "step_end") {
-        return stepEnd(request, now);
-    }
-    if (op == "steps") {
-        return listSteps(request, now);
-    }
-    return allocationRelease(request, now);
+    Json reply = Json::object();
+    reply.set("ok", true);
+    return reply;
 }
 
 Json Controller::stepCreate(const Json &request, Seconds now)
@@ -277,7 +258,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
         return failure("More processors requested than permitted", kTooManyProcessors);
     }
 
-    if (!m_nextStep.contains(id)) {
+    if (!m_nodes.nextStep().contains(id)) {
         // After a controller restart: number on from the steps already recorded.
         int next = 0;
         acct::AcctQuery query;
@@ -290,16 +271,16 @@ Json Controller::stepCreate(const Json &request, Seconds now)
                 }
             }
         }
-        m_nextStep[id] = next;
+        m_nodes.nextStep()[id] = next;
     }
     RunningStep step;
-    step.id = m_nextStep[id]++;
+    step.id = m_nodes.nextStep()[id]++;
     step.name = spec.name;
     step.nodes = std::move(stepNodes);
     step.ntasks = ntasks;
     step.cpus = ntasks * cpusPerTask;
     step.start = now;
-    m_steps[id][step.id] = step;
+    m_nodes.steps()[id][step.id] = step;
 
     acct::StepRecord record;
     record.job = job.id;
@@ -336,9 +317,9 @@ Json Controller::stepEnd(const Json &request, Seconds now)
 {
     auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
     int stepId = static_cast<int>(request["step_id"].toInt(-1));
-    auto steps = m_steps.find(id);
+    auto steps = m_nodes.steps().find(id);
     RunningStep step;
-    if (steps != m_steps.end() && steps->second.contains(stepId)) {
+    if (steps != m_nodes.steps().end() && steps->second.contains(stepId)) {
         step = steps->second[stepId];
         steps->second.erase(stepId);
     } else if (auto stored = storedRunningSteps(JobId{id}); stored.contains(stepId)) {
@@ -411,7 +392,8 @@ Json Controller::listSteps(const Json &request, Seconds now) const
         // Slurm's order: the batch step, the extern step, then the numbered ones.
         if (!job.spec.interactive) {
             RunningStep batch{0, "batch", {job.batchHost}, 1, job.cpusOnNode(0), job.startTime, {}};
-            if (auto usage = m_batchUsage.find(id.value); usage != m_batchUsage.end()) {
+            if (auto usage = m_nodes.batchUsage().find(id.value);
+                usage != m_nodes.batchUsage().end()) {
                 batch.usage = usage->second;
             }
             add(id.value, "batch", batch);
@@ -421,7 +403,7 @@ Json Controller::listSteps(const Json &request, Seconds now) const
                 RunningStep{0, "extern", job.nodeList, static_cast<int>(job.nodeList.size()),
                     job.allocCpus, job.startTime, {}});
         }
-        if (auto steps = m_steps.find(id.value); steps != m_steps.end()) {
+        if (auto steps = m_nodes.steps().find(id.value); steps != m_nodes.steps().end()) {
             for (const auto &[stepId, step] : steps->second) {
                 add(id.value, std::to_string(stepId), step);
             }
@@ -496,16 +478,14 @@ void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit,
     job.exit = exit;
     job.endTime = now;
     // Steps still running end with their job.
-    if (auto steps = m_steps.find(job.id.value); steps != m_steps.end()) {
+    if (auto steps = m_nodes.steps().find(job.id.value); steps != m_nodes.steps().end()) {
         for (const auto &[stepId, step] : steps->second) {
             const acct::StepRecord record = endedStep(job.id, stepId, step,
                 state == JobState::Timeout ? JobState::Cancelled : state, now);
             saveStep(record);
         }
-        m_steps.erase(steps);
     }
-    m_nextStep.erase(job.id.value);
-    m_batchUsage.erase(job.id.value);
+    m_nodes.forgetSteps(job.id.value);
     // Whatever still runs of its steps on the nodes goes with it.
     Json order = Json::object();
     order.set("op", "signal");

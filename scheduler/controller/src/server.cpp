@@ -226,16 +226,11 @@ void Server::onMessage(int fd, const Json &received)
         m_loop.post([this] { m_loop.quit(); });
         return;
     }
-    if (Controller::isStepRequest(op)) { // srun/salloc (controller_steps.cpp)
-        Json reply = m_controller.handleStepRequest(message, now);
-        conn.send(reply);
-        if (op == "alloc_release") {
-            scheduleSoon();
-        }
-        return;
-    }
+    // Every other request by the controller's request table: the same row says whether a
+    // scheduling pass follows at once.
+    const Controller::Request *entry = Controller::findRequest(op);
     Json reply = m_controller.handleRequest(message, now);
-    if (!reply.contains("now")) {
+    if ((!entry || entry->stampsNow) && !reply.contains("now")) {
         reply.set("now", now); // every reply carries the cluster clock
     }
     conn.send(reply);
@@ -243,9 +238,7 @@ void Server::onMessage(int fd, const Json &received)
         // An allocation lives as long as its salloc/srun: released if that one goes away.
         m_allocations[fd].push_back(reply["job_id"].toInt());
     }
-    if (op == "submit" || op == "cancel" || op == "hold" || op == "release" || op == "requeue"
-        || op == "update" || op == "node_update"
-        || (op == "clock" && (message["speed"].isNumber() || message["advance"].isNumber()))) {
+    if (entry && entry->changes(message)) {
         scheduleSoon();
     }
 }
@@ -280,7 +273,7 @@ void Server::onClosed(int fd)
             release.set("op", "alloc_release");
             release.set("job_id", id);
             release.set("lost", true);
-            m_controller.handleStepRequest(release, this->now());
+            m_controller.handleRequest(release, this->now());
         }
         m_allocations.erase(owned);
         scheduleSoon();

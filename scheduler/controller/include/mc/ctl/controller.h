@@ -9,6 +9,8 @@
 // acknowledged to the node).
 
 #include "mc/acct/job_store.h"
+#include "mc/ctl/fairshare.h"
+#include "mc/ctl/node_table.h"
 #include "mc/proto/json.h"
 #include "mc/record/job_codec.h"
 #include "mc/sched/job.h"
@@ -22,7 +24,9 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace mc::ctl {
 
@@ -79,9 +83,27 @@ public:
     // Called with every job or node change (docs/protocol.md events).
     std::function<void(const proto::Json &event)> publish;
 
-    // Requests from commands and apps: ping, submit, jobs, cancel, acct, cluster, hold,
-    // release, requeue, update, priorities, shares, node_update, clock, config
-    // (docs/protocol.md). `clock` needs setClock().
+    // One row of the request table (request_table.cpp), the one list of the requests the
+    // controller answers: handleRequest() dispatches by it, and the Server reads `changes` to
+    // run a scheduling pass right after a request (not at the next 1 s tick). An op missing
+    // from the table is answered "Unknown request: <op>". The Server keeps three requests
+    // about the connection itself: node_register, subscribe and shutdown.
+    struct Request {
+        std::string_view op;
+        proto::Json (*handle)(Controller &controller, const proto::Json &request, Seconds now);
+        // Whether this request may change what a scheduling pass decides (the queue, the
+        // nodes, the clock); never null.
+        bool (*changes)(const proto::Json &request);
+        // Whether its reply carries the cluster clock as `now` (srun's step requests do not).
+        bool stampsNow = true;
+    };
+    static std::span<const Request> requests();
+    static const Request *findRequest(std::string_view op); // null: not in the table
+
+    // Requests from commands and apps (docs/protocol.md), by the table: ping, submit, jobs,
+    // job_scripts, cancel, acct, cluster, hold, release, requeue, update, priorities, shares,
+    // node_update, clock (needs setClock()), config, and srun/salloc's step_create,
+    // step_usage, step_end, steps and alloc_release (controller_steps.cpp).
     proto::Json handleRequest(const proto::Json &request, Seconds now);
     // The snapshot a new subscriber gets.
     proto::Json snapshot(Seconds now) const;
@@ -118,10 +140,6 @@ public:
     // config's BOOT_TIME). 0: not told.
     void setBootTime(sched::Seconds at) { m_bootTime = at; }
 
-    // srun/salloc (controller_steps.cpp): step_create, step_usage, step_end, steps,
-    // alloc_release.
-    static bool isStepRequest(const std::string &op);
-    proto::Json handleStepRequest(const proto::Json &request, Seconds now);
     // Time limits on the cluster clock (controller_time.cpp): jobs past TimeLimit +
     // OverTimeLimit end TIMEOUT at that instant (a batch job COMPLETING until its node reports
     // the processes gone, after SIGTERM and, KillWait later, SIGKILL); --signal's warning is
@@ -134,26 +152,12 @@ public:
     double clockSpeed() const { return m_clock ? m_clock->speed() : 1.0; }
 
 private:
-    struct NodeInfo {
-        sched::NodeUsage usage;
-        bool connected = false;
-        std::string adminState; // "", "drain", "down", "fail" (scontrol update nodename=)
-        std::string reason;
-        std::string limits; // how the node enforces limits ("cgroup-v1", ...), and why
-        std::string limitsDetail;
-        // MemoryOverrun=reboot-node: restarting (down, "Node unexpectedly rebooted") until
-        // its daemon says it is back; the culprit's Comment, written once the node is back.
-        bool rebooting = false;
-        Seconds reasonTime = 0; // when `reason` was set (sinfo -R, scontrol show node)
-        std::optional<std::pair<sched::JobId, std::string>> overrunComment;
-        std::vector<int> gpusTaken; // GPU indices held by running jobs (allocate())
-    };
-
     proto::Json submit(const proto::Json &request, Seconds now);
     proto::Json listJobs(const proto::Json &request, Seconds now) const;
     proto::Json cancel(const proto::Json &request, Seconds now);
     proto::Json accounting(const proto::Json &request, Seconds now) const;
     proto::Json clusterInfo() const;
+    proto::Json ping(Seconds now) const;
 
     // Which members of a job object a request wants (`fields`; all by default).
     struct JobView {
@@ -201,7 +205,6 @@ private:
     // the members jobJson() adds (waiting_for, dependency, explanation, now).
     proto::Json jobRows(const std::vector<std::string> &fields, Seconds now,
         const std::function<bool(const CachedRow &)> &keep) const;
-    proto::Json nodeJson(const NodeInfo &node) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
     void failJobsOn(const std::string &node, sched::JobId spared, bool killHere, Seconds now);
     // A node restarting after a job's memory overrun (node_reboot): down, its other jobs lost
@@ -238,13 +241,6 @@ private:
     void publishPlan();
     sched::JobLookup makeLookup() const;
     sched::SchedulerInput schedulerInput(Seconds now) const;
-    void allocate(const sched::Job &job, int sign);
-    // Gives a started job the lowest free GPU indices of each of its nodes.
-    void pickGpus(sched::Job &job) const;
-    void chargeUsage(const sched::Job &job, Seconds end);
-    // Every PriorityCalcPeriod (checked at each pass), charges the CPU time running batch jobs
-    // used since their last charge; chargeUsage() at their end adds only the rest.
-    void chargeRunningJobs(Seconds now);
     bool isAdmin(const std::string &user) const;
     // Scripts and environments of finished jobs past MinJobAge leave the store unless
     // AccountingStoreFlags keeps them; `job_scripts` (sacct -B, --env-vars) shows the kept.
@@ -274,7 +270,6 @@ private:
     proto::Json update(const proto::Json &request, Seconds now);
     proto::Json updateJob(sched::JobId id, const proto::Json &request, Seconds now);
     proto::Json priorities(const proto::Json &request, Seconds now) const;
-    proto::Json shares(const proto::Json &request, Seconds now) const;
     proto::Json nodeUpdate(const proto::Json &request, Seconds now);
     proto::Json clockRequest(const proto::Json &request, Seconds now);
     void timeOut(sched::Job &job, Seconds deadline);
@@ -292,14 +287,14 @@ private:
     std::map<sched::JobId, sched::Job> m_jobs;
     mutable std::vector<CachedRow> m_rowCache; // by job id, one per job of m_jobs
     mutable std::vector<std::string> m_rowNames; // the user and partition names rows use
-    std::map<std::string, NodeInfo> m_nodes;
+    NodeTable m_nodes; // after m_config, which it reads
     std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
     sched::Seconds m_bootTime = 0;
     bool m_scriptsSwept = false; // dropScripts() once after a start: what an earlier run left
     // Scheduler state (issue #3).
     sched::Scheduler m_scheduler;
-    sched::FairShareLedger m_fairshare;
+    Fairshare m_fairshare; // after m_config and m_users, which it reads
     std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
     // How each job in memory was started (in priority order or by backfill): jobs then say
     // `backfilled` and explain their start (the timeline marks backfilled jobs).
@@ -313,27 +308,12 @@ private:
     std::set<sched::JobId> m_unsaved; // records the store refused, written again each pass
     std::vector<acct::StepRecord> m_unsavedSteps;
     std::vector<std::pair<std::string, std::uint32_t>> m_heldAcks; // node, job: once saved
-    std::map<sched::JobId, Seconds> m_chargedUntil; // running jobs' usage charged up to then
-    Seconds m_lastUsageCharge = 0; // the last PriorityCalcPeriod charge
 
-    // Running srun steps of each job (sstat), and each job's next step number.
-    struct RunningStep {
-        int id = 0;
-        std::string name;
-        std::vector<std::string> nodes;
-        int ntasks = 1;
-        int cpus = 1;
-        Seconds start = 0;
-        proto::Json usage; // the latest sample srun passed on (step_usage), for sstat
-    };
+    // srun steps (controller_steps.cpp); their state is in m_nodes.
     static acct::StepRecord endedStep(
         sched::JobId job, int stepId, const RunningStep &step, sched::JobState state, Seconds now);
-    std::map<std::uint32_t, std::map<int, RunningStep>> m_steps;
-    std::map<std::uint32_t, int> m_nextStep;
-    // Running batch steps' latest sample (the batch host's batch_usage, about once a second),
-    // for sstat -j N.batch.
-    std::map<std::uint32_t, proto::Json> m_batchUsage;
     proto::Json stepCreate(const proto::Json &request, Seconds now);
+    proto::Json stepUsage(const proto::Json &request);
     proto::Json stepEnd(const proto::Json &request, Seconds now);
     proto::Json listSteps(const proto::Json &request, Seconds now) const;
     proto::Json allocationRelease(const proto::Json &request, Seconds now);
