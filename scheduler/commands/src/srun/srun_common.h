@@ -4,8 +4,8 @@
 // variables of an allocation. These commands fork, relay terminals and pass descriptors, so
 // they run as processes, not in process like sbatch; they are tested through real clusters.
 
+#include "../shared/job_option_table.h"
 #include "mc/base/env.h"
-#include "mc/cmd/option_parser.h"
 #include "mc/proto/json.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
@@ -17,50 +17,8 @@
 
 namespace mc::cmd::interactive {
 
-enum Opt : int {
-    kAccount = 1,
-    kAccelBind,
-    kChdir,
-    kConstraint,
-    kCpuBind,
-    kCpusPerTask,
-    kDistribution,
-    kExact,
-    kExclude,
-    kExclusive,
-    kExport,
-    kGpusPerNode,
-    kGres,
-    kHelp,
-    kHint,
-    kImmediate,
-    kJobName,
-    kJobId,
-    kKillOnBadExit,
-    kLabel,
-    kMem,
-    kMemPerCpu,
-    kMpi,
-    kMultiProg,
-    kNodeList,
-    kNodes,
-    kNtasks,
-    kNtasksPerNode,
-    kNoKill,
-    kOverlap,
-    kPartition,
-    kPty,
-    kQos,
-    kQuiet,
-    kTime,
-    kUnbuffered,
-    kUsage,
-    kVerbose,
-    kVersion,
-    kWait,
-    kGpus,
-    kRefused, // an option of `man srun`/`man salloc` minicluster does not implement
-};
+// The shared job-option ids (kAccount, kTime, ...), named here as the two commands' own.
+using enum JobOptionId;
 
 // Where srun's tasks go among the step's nodes (-m, first level; the socket and core levels
 // only choose CPU bindings, which minicluster does not set).
@@ -86,6 +44,7 @@ struct Options {
     int verbose = 0;
 };
 
+// Their rows of the shared job-option table: jobOptionTable(kSrunCommand / kSallocCommand).
 std::span<const OptionDef> srunOptions();
 std::span<const OptionDef> sallocOptions();
 
