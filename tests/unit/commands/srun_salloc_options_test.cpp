@@ -128,6 +128,16 @@ private slots:
             "srun: error: Invalid --time specification\n", 255);
     }
 
+    void aMalformedHostlistIsAFailedSubmission()
+    {
+        expectError(srun({"-w", "node[", "true"}),
+            "srun: error: Unable to allocate resources: Invalid node name specified\n", 1);
+        expectError(srun({"-x", "node[", "true"}),
+            "srun: error: Unable to allocate resources: Invalid node name specified\n", 1);
+        expectError(salloc({"-w", "node["}),
+            "salloc: error: Job submit/allocate failed: Invalid node name specified\n", 1);
+    }
+
     void aBadGresIsRefusedWithExitOne()
     {
         expectError(salloc({"--gres=foo:1"}),

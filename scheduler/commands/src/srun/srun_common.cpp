@@ -393,6 +393,12 @@ static std::optional<int> slurmInt(const char *program, const std::string &value
     return static_cast<int>(*v);
 }
 
+// How the command reports the controller's refusal of its submission, before the reason.
+static std::string failedSubmission(std::string_view program)
+{
+    return program == "srun" ? "Unable to allocate resources: " : "Job submit/allocate failed: ";
+}
+
 // Slurm's verify_node_count(): "N" or "min-max"; the minimum is what the allocation asks for.
 // -N 0 is the controller's to refuse in Slurm, with the words of the command's failed
 // submission.
@@ -423,10 +429,7 @@ static bool parseNodeCount(
         *minimum = std::max<std::int64_t>(*minimum, 1);
     }
     if (*minimum == 0) {
-        const std::string failed = std::string_view(program) == "srun"
-            ? "Unable to allocate resources: "
-            : "Job submit/allocate failed: ";
-        return bad(failed + "Node count specification invalid", 1);
+        return bad(failedSubmission(program) + "Node count specification invalid", 1);
     }
     opts.nodes = static_cast<int>(*minimum);
     return true;
@@ -447,11 +450,12 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
         target = slurmInt(program, value, name, end, positive);
         return target.has_value();
     };
-    // -w and -x: a hostlist expression, `problem` when it is malformed.
-    auto hostlist = [&](std::vector<std::string> &names, const std::string &problem) {
+    // -w and -x: a hostlist expression. Slurm leaves a malformed one to the controller, whose
+    // refusal the command reports as a failed submission (exit 1).
+    auto hostlist = [&](std::vector<std::string> &names) {
         auto expanded = sched::expandHostlist(value);
         if (!expanded) {
-            return bad(problem);
+            return bad(failedSubmission(program) + "Invalid node name specified", 1);
         }
         names = *expanded;
         return true;
@@ -528,7 +532,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
     case kCpusPerTask:
         return count(opts.cpusPerTask, "--cpus-per-task", true);
     case kExclude:
-        if (!hostlist(opts.exclude, "Invalid --exclude specification")) {
+        if (!hostlist(opts.exclude)) {
             return false;
         }
         break;
@@ -601,7 +605,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
         break;
     }
     case kNodelist:
-        if (!hostlist(opts.nodeList, "Invalid node name specified")) {
+        if (!hostlist(opts.nodeList)) {
             return false;
         }
         break;
