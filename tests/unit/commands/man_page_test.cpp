@@ -21,6 +21,7 @@ private slots:
     void titleSectionsAndParagraphsBecomeRoff();
     void optionsListSaysImplementedOrNotSupportedWithHelpText();
     void everyCommandHasATableAndEveryOptionADescription();
+    void srunAndSallocListTheirRowsOfTheSharedJobOptionTable();
 };
 
 void ManPageTest::titleSectionsAndParagraphsBecomeRoff()
@@ -66,6 +67,47 @@ void ManPageTest::everyCommandHasATableAndEveryOptionADescription()
         QStringLiteral("show only non-responding nodes"));
     QCOMPARE(QString::fromStdString(sinfo.at("--all")),
         QStringLiteral("show all partitions (including hidden and those not accessible)"));
+}
+
+namespace {
+
+// `command`'s row for --`name`; null when the command does not take it.
+const OptionDef *row(std::string_view command, std::string_view name)
+{
+    for (const auto &def : mc::cmd::commandOptionTable(command)) {
+        if (def.longName == name) {
+            return &def;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+void ManPageTest::srunAndSallocListTheirRowsOfTheSharedJobOptionTable()
+{
+    // One table, filtered: an option is in a command's page when its man page has it, marked as
+    // minicluster implements it there.
+    QVERIFY(row("srun", "pty") && row("srun", "pty")->supported);
+    QVERIFY(!row("salloc", "pty") && !row("sbatch", "pty"));
+    QVERIFY(row("sbatch", "signal")->supported);
+    QVERIFY(!row("srun", "signal")->supported && !row("salloc", "signal")->supported);
+    QVERIFY(row("salloc", "no-shell") && !row("salloc", "no-shell")->supported);
+    QVERIFY(!row("srun", "wrap") && !row("salloc", "array"));
+    // -W is two options, as in Slurm: sbatch's --wait is a flag, srun's takes seconds.
+    QCOMPARE(row("sbatch", "wait")->arg, ArgKind::None);
+    QCOMPARE(row("srun", "wait")->arg, ArgKind::Required);
+    QCOMPARE(row("sbatch", "wait")->shortName, 'W');
+    QCOMPARE(row("srun", "wait")->shortName, 'W');
+    // An alias shares its option's id: getopt does not call the prefix ambiguous.
+    QCOMPARE(row("srun", "cpu_bind")->id, row("srun", "cpu-bind")->id);
+    QCOMPARE(row("sbatch", "tasks-per-node")->id, row("sbatch", "ntasks-per-node")->id);
+    const std::string man
+        = mc::cmd::markdownToMan("## OPTIONS\n@OPTIONS@\n", mc::cmd::commandOptionTable("salloc"));
+    QVERIFY(contains(man,
+        ".TP\n\\fB\\-I\\fR, \\fB\\-\\-immediate\\fR[=<value>]\n"
+        "Implemented, with Slurm's meaning.\n"));
+    QVERIFY(contains(man, "\\fB\\-\\-no-shell\\fR\nNot supported by minicluster"));
 }
 
 QTEST_APPLESS_MAIN(ManPageTest)

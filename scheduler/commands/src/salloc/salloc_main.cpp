@@ -54,27 +54,14 @@ bool useInteractiveStep()
 int main(int argc, char **argv)
 {
     std::signal(SIGPIPE, SIG_IGN);
-    std::vector<std::string> args(argv + 1, argv + argc);
-    auto parsed = mc::cmd::parseOptions(
-        ia::sallocOptions(), args, kProgram, mc::cmd::Ordering::StopAtOperand);
-    ia::Options opts;
+    const mc::cmd::Context ctx = mc::cmd::systemContext(argc, argv);
+    ia::CommandLine line = ia::parseSallocCommandLine(ctx);
+    if (line.end) {
+        return mc::cmd::deliver(ctx, *line.end);
+    }
+    const ia::Options &opts = line.opts;
+    std::vector<std::string> command = line.command;
     int exitCode = 0;
-    // Input environment variables first: the command line overrides them.
-    if (!ia::applyEnvironment(
-            kProgram, ia::sallocOptions(), ia::sallocEnvironment(), opts, exitCode)) {
-        return exitCode;
-    }
-    for (const auto &option : parsed.options) {
-        if (!ia::apply(kProgram, opts, option, exitCode)) {
-            return exitCode;
-        }
-    }
-    if (!parsed.ok()) {
-        std::fputs(parsed.error.c_str(), stderr);
-        std::fputs("Try \"salloc --help\" for more information\n", stderr);
-        return 1;
-    }
-    std::vector<std::string> command = parsed.operands;
     if (command.empty()) {
         const char *shell = std::getenv("SHELL");
         command = {shell && *shell ? shell : "/bin/bash"};

@@ -10,6 +10,7 @@
 #include "../squeue/squeue_options.h"
 #include "../sshare/sshare_options.h"
 #include "help_texts.h"
+#include "job_option_table.h"
 #include "mc/base/text.h"
 
 #include <cctype>
@@ -175,6 +176,12 @@ std::span<const OptionDef> commandOptionTable(std::string_view command)
 {
     if (command == "sbatch") {
         return sbatch::optionTable();
+    }
+    if (command == "srun") {
+        return jobOptionTable(kSrunCommand);
+    }
+    if (command == "salloc") {
+        return jobOptionTable(kSallocCommand);
     }
     if (command == "squeue" || command == "sq") {
         return squeue::optionTable();

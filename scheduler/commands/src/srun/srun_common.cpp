@@ -28,232 +28,6 @@ using proto::Json;
 
 namespace {
 
-constexpr ArgKind kNo = ArgKind::None;
-constexpr ArgKind kReq = ArgKind::Required;
-constexpr ArgKind kOpt = ArgKind::Optional;
-
-// Options both commands implement, then those of their man pages that minicluster refuses.
-constexpr std::array kSrunOptions{
-    OptionDef{"accel-bind", 0, kReq, kAccelBind},
-    OptionDef{"account", 'A', kReq, kAccount},
-    OptionDef{"acctg-freq", 0, kReq, kRefused, false},
-    OptionDef{"bb", 0, kReq, kRefused, false},
-    OptionDef{"bbf", 0, kReq, kRefused, false},
-    OptionDef{"bcast", 0, kOpt, kRefused, false},
-    OptionDef{"bcast-exclude", 0, kReq, kRefused, false},
-    OptionDef{"begin", 'b', kReq, kRefused, false},
-    OptionDef{"chdir", 'D', kReq, kChdir},
-    OptionDef{"cluster-constraint", 0, kReq, kRefused, false},
-    OptionDef{"clusters", 'M', kReq, kRefused, false},
-    OptionDef{"comment", 0, kReq, kRefused, false},
-    OptionDef{"compress", 0, kOpt, kRefused, false},
-    OptionDef{"constraint", 'C', kReq, kConstraint},
-    OptionDef{"container", 0, kReq, kRefused, false},
-    OptionDef{"contiguous", 0, kNo, kRefused, false},
-    OptionDef{"core-spec", 'S', kReq, kRefused, false},
-    OptionDef{"cores-per-socket", 0, kReq, kRefused, false},
-    OptionDef{"cpu-bind", 0, kReq, kCpuBind},
-    OptionDef{"cpu_bind", 0, kReq, kCpuBind}, // the old spelling, which Open MPI's mpirun uses
-    OptionDef{"cpu-freq", 0, kReq, kRefused, false},
-    OptionDef{"cpus-per-gpu", 0, kReq, kRefused, false},
-    OptionDef{"cpus-per-task", 'c', kReq, kCpusPerTask},
-    OptionDef{"deadline", 0, kReq, kRefused, false},
-    OptionDef{"delay-boot", 0, kReq, kRefused, false},
-    OptionDef{"dependency", 'd', kReq, kRefused, false},
-    OptionDef{"disable-status", 'X', kNo, kRefused, false},
-    OptionDef{"distribution", 'm', kReq, kDistribution},
-    OptionDef{"epilog", 0, kReq, kRefused, false},
-    OptionDef{"error", 'e', kReq, kRefused, false},
-    OptionDef{"exact", 0, kNo, kExact},
-    OptionDef{"exclude", 'x', kReq, kExclude},
-    OptionDef{"exclusive", 0, kOpt, kExclusive},
-    OptionDef{"export", 0, kReq, kExport},
-    OptionDef{"extra-node-info", 'B', kReq, kRefused, false},
-    OptionDef{"gid", 0, kReq, kRefused, false},
-    OptionDef{"gpu-bind", 0, kReq, kRefused, false},
-    OptionDef{"gpu-freq", 0, kReq, kRefused, false},
-    OptionDef{"gpus", 'G', kReq, kGpus},
-    OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
-    OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
-    OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
-    OptionDef{"gres", 0, kReq, kGres},
-    OptionDef{"gres-flags", 0, kReq, kRefused, false},
-    OptionDef{"help", 'h', kNo, kHelp},
-    OptionDef{"het-group", 0, kReq, kRefused, false},
-    OptionDef{"hint", 0, kReq, kHint},
-    OptionDef{"hold", 'H', kNo, kRefused, false},
-    OptionDef{"immediate", 'I', kOpt, kImmediate},
-    OptionDef{"input", 'i', kReq, kRefused, false},
-    OptionDef{"jobid", 0, kReq, kJobId},
-    OptionDef{"job-name", 'J', kReq, kJobName},
-    OptionDef{"kill-on-bad-exit", 'K', kOpt, kKillOnBadExit},
-    OptionDef{"label", 'l', kNo, kLabel},
-    OptionDef{"licenses", 'L', kReq, kRefused, false},
-    OptionDef{"mail-type", 0, kReq, kRefused, false},
-    OptionDef{"mail-user", 0, kReq, kRefused, false},
-    OptionDef{"mcs-label", 0, kReq, kRefused, false},
-    OptionDef{"mem", 0, kReq, kMem},
-    OptionDef{"mem-bind", 0, kReq, kRefused, false},
-    OptionDef{"mem-per-cpu", 0, kReq, kMemPerCpu},
-    OptionDef{"mem-per-gpu", 0, kReq, kRefused, false},
-    OptionDef{"mincpus", 0, kReq, kRefused, false},
-    OptionDef{"mpi", 0, kReq, kMpi},
-    OptionDef{"msg-timeout", 0, kReq, kRefused, false},
-    OptionDef{"multi-prog", 0, kNo, kMultiProg},
-    OptionDef{"network", 0, kReq, kRefused, false},
-    OptionDef{"nice", 0, kOpt, kRefused, false},
-    OptionDef{"no-allocate", 'Z', kNo, kRefused, false},
-    OptionDef{"no-kill", 'k', kOpt, kNoKill},
-    OptionDef{"nodefile", 'F', kReq, kRefused, false},
-    OptionDef{"nodelist", 'w', kReq, kNodeList},
-    OptionDef{"nodes", 'N', kReq, kNodes},
-    OptionDef{"ntasks", 'n', kReq, kNtasks},
-    OptionDef{"ntasks-per-core", 0, kReq, kRefused, false},
-    OptionDef{"ntasks-per-gpu", 0, kReq, kRefused, false},
-    OptionDef{"ntasks-per-node", 0, kReq, kNtasksPerNode},
-    OptionDef{"ntasks-per-socket", 0, kReq, kRefused, false},
-    OptionDef{"open-mode", 0, kReq, kRefused, false},
-    OptionDef{"output", 'o', kReq, kRefused, false},
-    OptionDef{"overcommit", 'O', kNo, kRefused, false},
-    OptionDef{"overlap", 0, kNo, kOverlap},
-    OptionDef{"oversubscribe", 's', kNo, kRefused, false},
-    OptionDef{"partition", 'p', kReq, kPartition},
-    OptionDef{"power", 0, kReq, kRefused, false},
-    OptionDef{"prefer", 0, kReq, kRefused, false},
-    OptionDef{"preserve-env", 'E', kNo, kRefused, false},
-    OptionDef{"priority", 0, kReq, kRefused, false},
-    OptionDef{"profile", 0, kReq, kRefused, false},
-    OptionDef{"prolog", 0, kReq, kRefused, false},
-    OptionDef{"propagate", 0, kOpt, kRefused, false},
-    OptionDef{"pty", 0, kNo, kPty},
-    OptionDef{"qos", 'q', kReq, kQos},
-    OptionDef{"quiet", 'Q', kNo, kQuiet},
-    OptionDef{"quit-on-interrupt", 0, kNo, kRefused, false},
-    OptionDef{"reboot", 0, kNo, kRefused, false},
-    OptionDef{"relative", 'r', kReq, kRefused, false},
-    OptionDef{"reservation", 0, kReq, kRefused, false},
-    OptionDef{"resv-ports", 0, kOpt, kRefused, false},
-    OptionDef{"send-libs", 0, kOpt, kRefused, false},
-    OptionDef{"signal", 0, kReq, kRefused, false},
-    OptionDef{"slurmd-debug", 0, kReq, kRefused, false},
-    OptionDef{"sockets-per-node", 0, kReq, kRefused, false},
-    OptionDef{"spread-job", 0, kNo, kRefused, false},
-    OptionDef{"switches", 0, kReq, kRefused, false},
-    OptionDef{"task-epilog", 0, kReq, kRefused, false},
-    OptionDef{"task-prolog", 0, kReq, kRefused, false},
-    OptionDef{"test-only", 0, kNo, kRefused, false},
-    OptionDef{"thread-spec", 0, kReq, kRefused, false},
-    OptionDef{"threads", 'T', kReq, kRefused, false},
-    OptionDef{"threads-per-core", 0, kReq, kRefused, false},
-    OptionDef{"time", 't', kReq, kTime},
-    OptionDef{"time-min", 0, kReq, kRefused, false},
-    OptionDef{"tmp", 0, kReq, kRefused, false},
-    OptionDef{"uid", 0, kReq, kRefused, false},
-    OptionDef{"unbuffered", 'u', kNo, kUnbuffered},
-    OptionDef{"usage", 0, kNo, kUsage},
-    OptionDef{"use-min-nodes", 0, kNo, kRefused, false},
-    OptionDef{"verbose", 'v', kNo, kVerbose},
-    OptionDef{"version", 'V', kNo, kVersion},
-    OptionDef{"wait", 'W', kReq, kWait},
-    OptionDef{"wckey", 0, kReq, kRefused, false},
-    OptionDef{"x11", 0, kOpt, kRefused, false},
-};
-
-constexpr std::array kSallocOptions{
-    OptionDef{"account", 'A', kReq, kAccount},
-    OptionDef{"acctg-freq", 0, kReq, kRefused, false},
-    OptionDef{"bb", 0, kReq, kRefused, false},
-    OptionDef{"bbf", 0, kReq, kRefused, false},
-    OptionDef{"begin", 'b', kReq, kRefused, false},
-    OptionDef{"bell", 0, kNo, kRefused, false},
-    OptionDef{"chdir", 'D', kReq, kChdir},
-    OptionDef{"cluster-constraint", 0, kReq, kRefused, false},
-    OptionDef{"clusters", 'M', kReq, kRefused, false},
-    OptionDef{"comment", 0, kReq, kRefused, false},
-    OptionDef{"constraint", 'C', kReq, kConstraint},
-    OptionDef{"container", 0, kReq, kRefused, false},
-    OptionDef{"contiguous", 0, kNo, kRefused, false},
-    OptionDef{"core-spec", 'S', kReq, kRefused, false},
-    OptionDef{"cores-per-socket", 0, kReq, kRefused, false},
-    OptionDef{"cpu-freq", 0, kReq, kRefused, false},
-    OptionDef{"cpus-per-gpu", 0, kReq, kRefused, false},
-    OptionDef{"cpus-per-task", 'c', kReq, kCpusPerTask},
-    OptionDef{"deadline", 0, kReq, kRefused, false},
-    OptionDef{"delay-boot", 0, kReq, kRefused, false},
-    OptionDef{"dependency", 'd', kReq, kRefused, false},
-    OptionDef{"distribution", 'm', kReq, kRefused, false},
-    OptionDef{"exclude", 'x', kReq, kExclude},
-    OptionDef{"exclusive", 0, kOpt, kExclusive},
-    OptionDef{"extra-node-info", 'B', kReq, kRefused, false},
-    OptionDef{"get-user-env", 0, kOpt, kRefused, false},
-    OptionDef{"gid", 0, kReq, kRefused, false},
-    OptionDef{"gpu-bind", 0, kReq, kRefused, false},
-    OptionDef{"gpu-freq", 0, kReq, kRefused, false},
-    OptionDef{"gpus", 'G', kReq, kGpus},
-    OptionDef{"gpus-per-node", 0, kReq, kGpusPerNode},
-    OptionDef{"gpus-per-socket", 0, kReq, kRefused, false},
-    OptionDef{"gpus-per-task", 0, kReq, kRefused, false},
-    OptionDef{"gres", 0, kReq, kGres},
-    OptionDef{"gres-flags", 0, kReq, kRefused, false},
-    OptionDef{"help", 'h', kNo, kHelp},
-    OptionDef{"hint", 0, kReq, kHint},
-    OptionDef{"hold", 'H', kNo, kRefused, false},
-    OptionDef{"immediate", 'I', kOpt, kImmediate},
-    OptionDef{"job-name", 'J', kReq, kJobName},
-    OptionDef{"kill-command", 'K', kOpt, kRefused, false},
-    OptionDef{"licenses", 'L', kReq, kRefused, false},
-    OptionDef{"mail-type", 0, kReq, kRefused, false},
-    OptionDef{"mail-user", 0, kReq, kRefused, false},
-    OptionDef{"mcs-label", 0, kReq, kRefused, false},
-    OptionDef{"mem", 0, kReq, kMem},
-    OptionDef{"mem-bind", 0, kReq, kRefused, false},
-    OptionDef{"mem-per-cpu", 0, kReq, kMemPerCpu},
-    OptionDef{"mem-per-gpu", 0, kReq, kRefused, false},
-    OptionDef{"mincpus", 0, kReq, kRefused, false},
-    OptionDef{"network", 0, kReq, kRefused, false},
-    OptionDef{"nice", 0, kOpt, kRefused, false},
-    OptionDef{"no-bell", 0, kNo, kRefused, false},
-    OptionDef{"no-kill", 'k', kOpt, kNoKill},
-    OptionDef{"no-shell", 0, kNo, kRefused, false},
-    OptionDef{"nodefile", 'F', kReq, kRefused, false},
-    OptionDef{"nodelist", 'w', kReq, kNodeList},
-    OptionDef{"nodes", 'N', kReq, kNodes},
-    OptionDef{"ntasks", 'n', kReq, kNtasks},
-    OptionDef{"ntasks-per-core", 0, kReq, kRefused, false},
-    OptionDef{"ntasks-per-gpu", 0, kReq, kRefused, false},
-    OptionDef{"ntasks-per-node", 0, kReq, kNtasksPerNode},
-    OptionDef{"ntasks-per-socket", 0, kReq, kRefused, false},
-    OptionDef{"overcommit", 'O', kNo, kRefused, false},
-    OptionDef{"oversubscribe", 's', kNo, kRefused, false},
-    OptionDef{"partition", 'p', kReq, kPartition},
-    OptionDef{"power", 0, kReq, kRefused, false},
-    OptionDef{"prefer", 0, kReq, kRefused, false},
-    OptionDef{"priority", 0, kReq, kRefused, false},
-    OptionDef{"profile", 0, kReq, kRefused, false},
-    OptionDef{"qos", 'q', kReq, kQos},
-    OptionDef{"quiet", 'Q', kNo, kQuiet},
-    OptionDef{"reboot", 0, kNo, kRefused, false},
-    OptionDef{"reservation", 0, kReq, kRefused, false},
-    OptionDef{"signal", 0, kReq, kRefused, false},
-    OptionDef{"sockets-per-node", 0, kReq, kRefused, false},
-    OptionDef{"spread-job", 0, kNo, kRefused, false},
-    OptionDef{"switches", 0, kReq, kRefused, false},
-    OptionDef{"thread-spec", 0, kReq, kRefused, false},
-    OptionDef{"threads-per-core", 0, kReq, kRefused, false},
-    OptionDef{"time", 't', kReq, kTime},
-    OptionDef{"time-min", 0, kReq, kRefused, false},
-    OptionDef{"tmp", 0, kReq, kRefused, false},
-    OptionDef{"uid", 0, kReq, kRefused, false},
-    OptionDef{"usage", 0, kNo, kUsage},
-    OptionDef{"use-min-nodes", 0, kNo, kRefused, false},
-    OptionDef{"verbose", 'v', kNo, kVerbose},
-    OptionDef{"version", 'V', kNo, kVersion},
-    OptionDef{"wait", 'W', kReq, kRefused, false},
-    OptionDef{"wait-all-nodes", 0, kReq, kRefused, false},
-    OptionDef{"wckey", 0, kReq, kRefused, false},
-    OptionDef{"x11", 0, kOpt, kRefused, false},
-};
-
 // srun's (opt.c env_vars[]), those that are options a user sets. The job's own description
 // that salloc and sbatch export (SLURM_NTASKS, SLURM_JOB_NUM_NODES, SLURM_NPROCS,
 // SLURM_NTASKS_PER_NODE, SLURM_JOB_NAME) is not read back as options: a step's defaults come
@@ -344,15 +118,6 @@ constexpr std::array kSallocEnv{
     EnvOption{"SALLOC_TIMELIMIT", "time"},
 };
 
-std::optional<int> positive(const std::string &text)
-{
-    auto v = parseInteger(text);
-    if (!v || *v < 1 || *v > 1000000) {
-        return std::nullopt;
-    }
-    return static_cast<int>(*v);
-}
-
 bool g_quiet = false; // -Q: informational lines are not printed, errors are
 
 std::int64_t wallMs()
@@ -365,12 +130,12 @@ std::int64_t wallMs()
 
 std::span<const OptionDef> srunOptions()
 {
-    return kSrunOptions;
+    return jobOptionTable(kSrunCommand);
 }
 
 std::span<const OptionDef> sallocOptions()
 {
-    return kSallocOptions;
+    return jobOptionTable(kSallocCommand);
 }
 
 std::span<const EnvOption> srunEnvironment()
@@ -384,10 +149,10 @@ std::span<const EnvOption> sallocEnvironment()
 }
 
 bool applyEnvironment(const char *program, std::span<const OptionDef> table,
-    std::span<const EnvOption> vars, Options &opts, int &exitCode)
+    std::span<const EnvOption> vars, Options &opts, const Context &ctx, Outcome &end)
 {
     for (const auto &var : vars) {
-        const char *value = std::getenv(std::string(var.variable).c_str());
+        const std::optional<std::string> value = ctx.getenv(var.variable);
         if (!value) {
             continue;
         }
@@ -398,24 +163,21 @@ bool applyEnvironment(const char *program, std::span<const OptionDef> table,
         if (!def) {
             continue;
         }
-        ParsedOption option{def, std::string(value)};
+        ParsedOption option{def, *value};
         if (def->arg == ArgKind::None) {
-            const std::string text = toLower(value);
+            const std::string text = toLower(*value);
             if (text == "0" || text == "no") {
                 continue; // the flag stays unset
             }
             option.value.reset();
-        } else if (def->arg == ArgKind::Optional && !*value) {
+        } else if (def->arg == ArgKind::Optional && value->empty()) {
             option.value.reset();
         }
         if (!def->supported) {
-            sayError(program,
-                std::string(var.variable) + " (" + optionName(*def)
-                    + ") is not supported by minicluster");
-            exitCode = 1;
+            end = notSupported(program, std::string(var.variable) + " (" + optionName(*def) + ")");
             return false;
         }
-        if (!apply(program, opts, option, exitCode)) {
+        if (!apply(program, opts, option, ctx, end)) {
             return false;
         }
     }
@@ -436,7 +198,7 @@ void sayError(const char *program, const std::string &line)
 }
 
 // srun --cpu-bind=: Slurm's keywords, comma-separated; false (exit 1) with Slurm's words.
-static bool checkCpuBind(const std::string &value, int &exitCode)
+static bool checkCpuBind(const std::string &value, Outcome &end)
 {
     static constexpr const char *kHelpText
         = "CPU bind options:\n"
@@ -460,11 +222,8 @@ static bool checkCpuBind(const std::string &value, int &exitCode)
           "        ldoms           auto-generated masks bind to NUMA locality domains\n"
           "        help            show this help message\n";
     auto fail = [&](const std::string &message) {
-        if (!message.empty()) {
-            std::fprintf(stderr, "srun: error: %s\n", message.c_str());
-        }
-        std::fprintf(stderr, "srun: fatal: Failed to parse --cpu-bind= values.\n");
-        exitCode = 1;
+        end = Outcome{{},
+            errorLine("srun", message) + "srun: fatal: Failed to parse --cpu-bind= values.\n", 1};
         return false;
     };
     const std::string lower = toLower(value);
@@ -500,8 +259,7 @@ static bool checkCpuBind(const std::string &value, int &exitCode)
         original = value.substr(pos, comma - pos);
         pos = comma + 1;
         if (token == "help") {
-            std::fputs(kHelpText, stdout);
-            exitCode = 1;
+            end = Outcome{kHelpText, {}, 1};
             return false;
         }
         static const char *const kWords[] = {"q", "quiet", "v", "verbose", "no", "none", "rank",
@@ -519,16 +277,17 @@ static bool checkCpuBind(const std::string &value, int &exitCode)
 
 // -m/--distribution as Slurm 22.05 reads it: {*|block|cyclic|arbitrary|plane=<size>}, then up
 // to two levels of {*|block|cyclic|fcyclic}, then ,Pack or ,NoPack. False with Slurm's words.
-static bool parseDistribution(const std::string &value, Options &opts, std::string &error)
+static bool parseDistribution(
+    const std::string &value, const Context &ctx, Options &opts, std::string &error)
 {
     error = "Invalid --distribution specification";
     const std::string lower = toLower(value);
     if (lower.rfind("plane", 0) == 0) {
         // plane=<size>, or plain "plane" with the size in $SLURM_DIST_PLANESIZE (as srun
         // exports it to its tasks).
-        const char *inherited = std::getenv("SLURM_DIST_PLANESIZE");
+        const auto inherited = ctx.getenv("SLURM_DIST_PLANESIZE");
         auto size = lower.size() > 6 && lower[5] == '=' ? parseInteger(lower.substr(6))
-            : lower == "plane" && inherited             ? parseInteger(inherited)
+            : lower == "plane" && inherited             ? parseInteger(*inherited)
                                                         : std::optional<std::int64_t>();
         if (!size || *size <= 0 || *size > 0x7fffffff) {
             error = "Invalid plane size or size not specified\n" + std::string("srun: error: ")
@@ -581,7 +340,7 @@ static bool parseDistribution(const std::string &value, Options &opts, std::stri
 }
 
 // --hint as Slurm checks it (proc_args.c verify_hint); `help` prints Slurm's list.
-static bool checkHint(const char *program, const std::string &value, int &exitCode)
+static bool checkHint(const char *program, const std::string &value, Outcome &end)
 {
     std::string rest = value;
     for (std::size_t i = 0; i + 1 < rest.size(); ++i) {
@@ -590,73 +349,121 @@ static bool checkHint(const char *program, const std::string &value, int &exitCo
         }
     }
     for (std::size_t at = 0; at <= rest.size();) {
-        auto end = rest.find(';', at);
-        if (end == std::string::npos) {
-            end = rest.size();
+        auto stop = rest.find(';', at);
+        if (stop == std::string::npos) {
+            stop = rest.size();
         }
-        std::string token = rest.substr(at, end - at);
-        at = end + 1;
+        std::string token = rest.substr(at, stop - at);
+        at = stop + 1;
         const std::string lower = toLower(token);
         if (lower == "help") {
-            std::fputs("Application hint options:\n"
-                       "    --hint=             Bind tasks according to application hints\n"
-                       "        compute_bound   use all cores in each socket\n"
-                       "        memory_bound    use only one core in each socket\n"
-                       "        [no]multithread [don't] use extra threads with in-core "
-                       "multi-threading\n"
-                       "        help            show this help message\n",
-                stdout);
-            exitCode = 1;
+            end = Outcome{"Application hint options:\n"
+                          "    --hint=             Bind tasks according to application hints\n"
+                          "        compute_bound   use all cores in each socket\n"
+                          "        memory_bound    use only one core in each socket\n"
+                          "        [no]multithread [don't] use extra threads with in-core "
+                          "multi-threading\n"
+                          "        help            show this help message\n",
+                {}, 1};
             return false;
         }
         if (lower != "compute_bound" && lower != "memory_bound" && lower != "multithread"
             && lower != "nomultithread") {
-            std::fprintf(stderr,
-                "%s: error: unrecognized --hint argument \"%s\", see --hint=help\n", program,
-                token.c_str());
-            exitCode = 1;
+            end = Outcome{{},
+                errorLine(
+                    program, "unrecognized --hint argument \"" + token + "\", see --hint=help"),
+                1};
             return false;
         }
     }
     return true;
 }
 
-// parse_int() of Slurm's proc_args.c: a whole non-negative number, else its words and exit 1.
-static std::optional<int> slurmInt(
-    const char *program, const std::string &value, const char *name, int &exitCode)
+// parse_int() of Slurm's proc_args.c: a whole non-negative number (above zero when `positive`),
+// else its words and exit 1.
+static std::optional<int> slurmInt(const char *program, const std::string &value,
+    std::string_view name, Outcome &end, bool positive = false)
 {
     auto v = parseInteger(value);
-    if (!v || *v < 0 || *v > 0x7fffffff) {
-        std::fprintf(stderr, "%s: error: Invalid numeric value \"%s\" for %s.\n", program,
-            value.c_str(), name);
-        exitCode = 1;
+    if (!v || *v < (positive ? 1 : 0) || *v > 0x7fffffff) {
+        end = Outcome{{},
+            errorLine(
+                program, "Invalid numeric value \"" + value + "\" for " + std::string(name) + "."),
+            1};
         return std::nullopt;
     }
     return static_cast<int>(*v);
 }
 
-bool apply(const char *program, Options &opts, const ParsedOption &option, int &exitCode)
+// How the command reports the controller's refusal of its submission, before the reason.
+static std::string failedSubmission(std::string_view program)
+{
+    return program == "srun" ? "Unable to allocate resources: " : "Job submit/allocate failed: ";
+}
+
+// Slurm's verify_node_count(): "N" or "min-max"; the minimum is what the allocation asks for.
+// -N 0 is the controller's to refuse in Slurm, with the words of the command's failed
+// submission.
+static bool parseNodeCount(
+    const char *program, const std::string &value, Options &opts, Outcome &end)
+{
+    auto bad = [&](const std::string &message, int exitCode) {
+        end = Outcome{{}, errorLine(program, message), exitCode};
+        return false;
+    };
+    const std::size_t dash = value.find('-');
+    const std::string minText = value.substr(0, dash);
+    auto minimum = parseInteger(minText);
+    if (!minimum || *minimum < 0 || *minimum > 0x7fffffff) {
+        return bad("\"" + minText + "\" is not a valid node count", 255);
+    }
+    if (dash != std::string::npos) {
+        const std::string maxText = value.substr(dash + 1);
+        auto maximum = parseInteger(maxText);
+        if (!maximum) {
+            return bad("\"" + maxText + "\" is not a valid node count", 255);
+        }
+        if (*maximum != 0 && *maximum < *minimum) {
+            return bad("Maximum node count " + std::to_string(*maximum)
+                    + " is less than minimum node count " + std::to_string(*minimum),
+                255);
+        }
+        *minimum = std::max<std::int64_t>(*minimum, 1);
+    }
+    if (*minimum == 0) {
+        return bad(failedSubmission(program) + "Node count specification invalid", 1);
+    }
+    opts.nodes = static_cast<int>(*minimum);
+    return true;
+}
+
+bool apply(const char *program, Options &opts, const ParsedOption &option, const Context &ctx,
+    Outcome &end)
 {
     const OptionDef &def = *option.def;
     const std::string value = option.value.value_or("");
     // A value Slurm's option table refuses ends the command with exit(-1): status 255.
-    auto bad = [&](const std::string &message) {
-        sayError(program, message);
-        exitCode = 255;
+    auto bad = [&](const std::string &message, int exitCode = 255) {
+        end = Outcome{{}, errorLine(program, message), exitCode};
         return false;
     };
-    // -w and -x: a hostlist expression, `problem` when it is malformed.
-    auto hostlist = [&](std::vector<std::string> &names, const std::string &problem) {
+    // parse_int(): a whole number, else exit 1.
+    auto count = [&](std::optional<int> &target, std::string_view name, bool positive) {
+        target = slurmInt(program, value, name, end, positive);
+        return target.has_value();
+    };
+    // -w and -x: a hostlist expression. Slurm leaves a malformed one to the controller, whose
+    // refusal the command reports as a failed submission (exit 1).
+    auto hostlist = [&](std::vector<std::string> &names) {
         auto expanded = sched::expandHostlist(value);
         if (!expanded) {
-            return bad(problem);
+            return bad(failedSubmission(program) + "Invalid node name specified", 1);
         }
         names = *expanded;
         return true;
     };
     if (!def.supported) {
-        sayError(program, optionName(def) + " is not supported by minicluster");
-        exitCode = 1;
+        end = notSupported(program, optionName(def));
         return false;
     }
     switch (def.id) {
@@ -668,7 +475,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         break;
     case kDistribution: {
         std::string error;
-        if (!parseDistribution(value, opts, error)) {
+        if (!parseDistribution(value, ctx, opts, error)) {
             return bad(error);
         }
         break;
@@ -680,13 +487,13 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         opts.exportEnv = value;
         break;
     case kHint:
-        if (!checkHint(program, value, exitCode)) {
+        if (!checkHint(program, value, end)) {
             return false;
         }
         break;
     case kKillOnBadExit:
         if (option.value) {
-            auto v = slurmInt(program, value, "--kill-on-bad-exit", exitCode);
+            auto v = slurmInt(program, value, "--kill-on-bad-exit", end);
             if (!v) {
                 return false;
             }
@@ -713,14 +520,8 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         break;
     case kUnbuffered:
         break; // the tasks write straight to srun's own descriptors: nothing is buffered
-    case kWait: {
-        auto v = slurmInt(program, value, "--wait", exitCode);
-        if (!v) {
-            return false;
-        }
-        opts.waitSeconds = *v;
-        break;
-    }
+    case kWaitSeconds:
+        return count(opts.waitSeconds, "--wait", false);
     case kAccount:
         opts.account = value;
         break;
@@ -731,12 +532,9 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         opts.constraint = value;
         break;
     case kCpusPerTask:
-        if (!(opts.cpusPerTask = positive(value))) {
-            return bad("Invalid --cpus-per-task argument: " + value);
-        }
-        break;
+        return count(opts.cpusPerTask, "--cpus-per-task", true);
     case kExclude:
-        if (!hostlist(opts.exclude, "Invalid --exclude specification")) {
+        if (!hostlist(opts.exclude)) {
             return false;
         }
         break;
@@ -744,7 +542,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         // Checked as Slurm checks it, then left to the cluster's TaskPlugin=task/cgroup: tasks
         // stay within the job's CPUs and no per-task affinity is set, as on a cluster without
         // task/affinity (the reference cluster's setup). `help` prints Slurm's list.
-        if (!checkCpuBind(value, exitCode)) {
+        if (!checkCpuBind(value, end)) {
             return false;
         }
         break;
@@ -759,7 +557,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         const auto request
             = def.id == kGres ? sched::parseGresOption(value) : sched::parseGpuCount(value);
         if (!request || !request->known) {
-            return bad("Invalid generic resource (gres) specification");
+            return bad("Invalid generic resource (gres) specification", 1);
         }
         (def.id == kGpus ? opts.gpus : opts.gpusPerNode) = request->count;
         if (def.id != kGpus) {
@@ -772,26 +570,25 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
     }
     case kHelp:
     case kUsage:
-        std::printf("Usage: %s [OPTIONS(0)...] [ : [OPTIONS(N)...]] executable(0) [args(0)...]\n"
-                    "See `man %s` for the options minicluster implements.\n",
-            program, program);
-        exitCode = 0;
+        end = Outcome{"Usage: " + std::string(program)
+                + " [OPTIONS(0)...] [ : [OPTIONS(N)...]] executable(0) [args(0)...]\n"
+                  "See `man "
+                + program + "` for the options minicluster implements.\n",
+            {}, 0};
         return false;
-    case kImmediate: {
-        auto seconds = option.value ? parseInteger(value) : std::optional<std::int64_t>(0);
-        if (!seconds || *seconds < 0) {
-            return bad("Invalid --immediate specification");
+    case kImmediate:
+        if (!option.value) {
+            opts.immediate = 0;
+            return true;
         }
-        opts.immediate = static_cast<int>(*seconds);
-        break;
-    }
+        return count(opts.immediate, "immediate", false); // Slurm's words: no dashes
     case kJobName:
         opts.jobName = value;
         break;
     case kJobId: {
-        auto id = parseInteger(value);
-        if (!id || *id <= 0) {
-            return bad("Invalid job id " + value);
+        std::optional<int> id;
+        if (!count(id, "--jobid", true)) {
+            return false;
         }
         opts.jobId = static_cast<std::uint32_t>(*id);
         break;
@@ -809,26 +606,17 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         (def.id == kMem ? opts.mem : opts.memPerCpu) = *mib;
         break;
     }
-    case kNodeList:
-        if (!hostlist(opts.nodeList, "Invalid node name specified")) {
+    case kNodelist:
+        if (!hostlist(opts.nodeList)) {
             return false;
         }
         break;
     case kNodes:
-        if (!(opts.nodes = positive(value.substr(0, value.find('-'))))) {
-            return bad("Invalid node count specification");
-        }
-        break;
+        return parseNodeCount(program, value, opts, end);
     case kNtasks:
-        if (!(opts.ntasks = positive(value))) {
-            return bad("Invalid number of tasks (-n " + value + ")");
-        }
-        break;
+        return count(opts.ntasks, "--ntasks", true);
     case kNtasksPerNode:
-        if (!(opts.ntasksPerNode = positive(value))) {
-            return bad("Invalid --ntasks-per-node argument: " + value);
-        }
-        break;
+        return count(opts.ntasksPerNode, "--ntasks-per-node", true);
     case kPartition:
         opts.partition = value;
         break;
@@ -845,7 +633,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
     case kTime: {
         auto limit = sched::parseTimeLimit(value);
         if (!limit) {
-            return bad("Invalid time limit specification");
+            return bad("Invalid --time specification");
         }
         opts.timeLimit = *limit == 0 ? sched::kInfinite : *limit;
         break;
@@ -854,13 +642,56 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, int &
         opts.verbose += 1;
         break;
     case kVersion:
-        std::fputs(std::string(kSlurmVersion).c_str(), stdout);
-        exitCode = 0;
+        end = Outcome{kSlurmVersion, {}, 0};
         return false;
     default:
         break;
     }
     return true;
+}
+
+namespace {
+
+// Input variables first, then the command line, whose options win; a malformed command line
+// ends the run after the options before the bad word, as getopt_long() reports it (exit 255).
+CommandLine parseCommandLine(const char *program, std::span<const OptionDef> table,
+    std::span<const EnvOption> vars, const Context &ctx)
+{
+    CommandLine line;
+    auto parsed = parseOptions(table, ctx.args, program, Ordering::StopAtOperand);
+    Outcome end;
+    if (!applyEnvironment(program, table, vars, line.opts, ctx, end)) {
+        line.end = end;
+        return line;
+    }
+    for (const auto &option : parsed.options) {
+        if (!apply(program, line.opts, option, ctx, end)) {
+            line.end = end;
+            return line;
+        }
+    }
+    if (!parsed.ok()) {
+        line.end = Outcome{{}, parsed.error + tryHelp(program), 255};
+        return line;
+    }
+    line.command = std::move(parsed.operands);
+    return line;
+}
+
+} // namespace
+
+CommandLine parseSrunCommandLine(const Context &ctx)
+{
+    CommandLine line = parseCommandLine("srun", srunOptions(), srunEnvironment(), ctx);
+    if (!line.end && line.command.empty()) {
+        line.end = Outcome{{}, "srun: fatal: No command given to execute.\n", 1};
+    }
+    return line;
+}
+
+CommandLine parseSallocCommandLine(const Context &ctx)
+{
+    return parseCommandLine("salloc", sallocOptions(), sallocEnvironment(), ctx);
 }
 
 // Link --------------------------------------------------------------------------------------

@@ -2,10 +2,13 @@
 // What srun and salloc share: their job options, the controller link that asks for an
 // interactive allocation and waits for it (Slurm's messages, word for word), and the SLURM_*
 // variables of an allocation. These commands fork, relay terminals and pass descriptors, so
-// they run as processes, not in process like sbatch; they are tested through real clusters.
+// they run as processes and are tested through real clusters; their command lines are read in
+// process from a Context, as the other commands' are, and tested so.
 
+#include "../shared/job_option_table.h"
+#include "../shared/outcome.h"
 #include "mc/base/env.h"
-#include "mc/cmd/option_parser.h"
+#include "mc/cmd/context.h"
 #include "mc/proto/json.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
@@ -17,50 +20,8 @@
 
 namespace mc::cmd::interactive {
 
-enum Opt : int {
-    kAccount = 1,
-    kAccelBind,
-    kChdir,
-    kConstraint,
-    kCpuBind,
-    kCpusPerTask,
-    kDistribution,
-    kExact,
-    kExclude,
-    kExclusive,
-    kExport,
-    kGpusPerNode,
-    kGres,
-    kHelp,
-    kHint,
-    kImmediate,
-    kJobName,
-    kJobId,
-    kKillOnBadExit,
-    kLabel,
-    kMem,
-    kMemPerCpu,
-    kMpi,
-    kMultiProg,
-    kNodeList,
-    kNodes,
-    kNtasks,
-    kNtasksPerNode,
-    kNoKill,
-    kOverlap,
-    kPartition,
-    kPty,
-    kQos,
-    kQuiet,
-    kTime,
-    kUnbuffered,
-    kUsage,
-    kVerbose,
-    kVersion,
-    kWait,
-    kGpus,
-    kRefused, // an option of `man srun`/`man salloc` minicluster does not implement
-};
+// The shared job-option ids (kAccount, kTime, ...), named here as the two commands' own.
+using enum JobOptionId;
 
 // Where srun's tasks go among the step's nodes (-m, first level; the socket and core levels
 // only choose CPU bindings, which minicluster does not set).
@@ -86,6 +47,7 @@ struct Options {
     int verbose = 0;
 };
 
+// Their rows of the shared job-option table: jobOptionTable(kSrunCommand / kSallocCommand).
 std::span<const OptionDef> srunOptions();
 std::span<const OptionDef> sallocOptions();
 
@@ -99,14 +61,28 @@ struct EnvOption {
 std::span<const EnvOption> srunEnvironment();
 std::span<const EnvOption> sallocEnvironment();
 
-// Applies the variables of `vars` that are set, as the options of `table` they stand for;
-// called before the command line, whose options then win. False (exitCode set) as apply().
+// Applies the variables of `vars` set in `ctx`'s environment, as the options of `table` they
+// stand for; called before the command line, whose options then win. False as apply().
 bool applyEnvironment(const char *program, std::span<const OptionDef> table,
-    std::span<const EnvOption> vars, Options &opts, int &exitCode);
+    std::span<const EnvOption> vars, Options &opts, const Context &ctx, Outcome &end);
 
-// Applies one option; returns false after printing "<program>: error: ..." (exit code in
-// `exitCode`) when the run ends there (bad value, refused option, --help, --version).
-bool apply(const char *program, Options &opts, const ParsedOption &option, int &exitCode);
+// Applies one option; returns false when the run ends there (bad value, refused option, --help,
+// --version), with what to print ("<program>: error: ...") and the exit code in `end`.
+bool apply(const char *program, Options &opts, const ParsedOption &option, const Context &ctx,
+    Outcome &end);
+
+// srun's or salloc's command line, read in process from `ctx` (its arguments and input
+// variables): the options and the command, or how the run ends before anything forks or
+// contacts the controller.
+struct CommandLine {
+    Options opts;
+    std::vector<std::string> command; // the operands: a program and its arguments
+    std::optional<Outcome> end; // --help, --version, a bad or refused option
+};
+// srun: the command is required ("srun: fatal: No command given to execute.").
+CommandLine parseSrunCommandLine(const Context &ctx);
+// salloc: without a command salloc runs the user's shell.
+CommandLine parseSallocCommandLine(const Context &ctx);
 
 // "Job allocation ..." and the other lines of Slurm, on stderr, prefixed with the program.
 void say(const char *program, const std::string &line);

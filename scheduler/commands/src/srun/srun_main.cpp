@@ -492,30 +492,14 @@ int Srun::fail(int code)
 
 int Srun::run(int argc, char **argv)
 {
-    std::vector<std::string> args(argv + 1, argv + argc);
-    auto parsed = mc::cmd::parseOptions(
-        ia::srunOptions(), args, kProgram, mc::cmd::Ordering::StopAtOperand);
+    const mc::cmd::Context ctx = mc::cmd::systemContext(argc, argv);
+    ia::CommandLine line = ia::parseSrunCommandLine(ctx);
+    if (line.end) {
+        return mc::cmd::deliver(ctx, *line.end);
+    }
+    m_opts = std::move(line.opts);
+    m_command = std::move(line.command);
     int exitCode = 0;
-    // Input environment variables first: the command line overrides them.
-    if (!ia::applyEnvironment(
-            kProgram, ia::srunOptions(), ia::srunEnvironment(), m_opts, exitCode)) {
-        return exitCode;
-    }
-    for (const auto &option : parsed.options) {
-        if (!ia::apply(kProgram, m_opts, option, exitCode)) {
-            return exitCode;
-        }
-    }
-    if (!parsed.ok()) {
-        std::fputs(parsed.error.c_str(), stderr);
-        std::fputs("Try \"srun --help\" for more information\n", stderr);
-        return 1;
-    }
-    if (parsed.operands.empty()) {
-        std::fprintf(stderr, "srun: fatal: No command given to execute.\n");
-        return 1;
-    }
-    m_command = parsed.operands;
     if (!checkMpi(exitCode)) {
         return exitCode;
     }

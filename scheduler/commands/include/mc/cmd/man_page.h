@@ -19,8 +19,8 @@ std::string_view commandHelpText(std::string_view command);
 // short-only option): the words after an option's spelling, with its continuation lines.
 std::map<std::string, std::string> helpDescriptions(std::string_view help);
 
-// The option table of `command` (sbatch, squeue, scancel, sacct, sinfo, scontrol; sq shares
-// squeue's); empty for commands without one.
+// The option table of `command` (sbatch, srun, salloc, squeue, scancel, sacct, sinfo, scontrol;
+// sq shares squeue's); empty for commands without one.
 std::span<const OptionDef> commandOptionTable(std::string_view command);
 
 // Converts the Markdown subset of docs/man: "# name(1) -- summary", "## SECTION", paragraphs,
