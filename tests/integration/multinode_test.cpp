@@ -152,13 +152,12 @@ void MultinodeTest::nodeNamesResolveFromTheLoginNodeAndFromOtherNodes()
                  QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" ")),
         (QStringList{QStringLiteral("127.0.0.1 cn01"), QStringLiteral("127.0.0.1 gpu02"),
             QStringLiteral("127.0.0.1 cn01"), QStringLiteral("127.0.0.1 login1")}));
-    // Loopback would reach the laptop's own sshd: the login shell's ssh says what to use.
+    // No job of alice's on cn01: refused as pam_slurm_adopt does (more in node_ssh_test.cpp).
     ShellResult ssh = cluster.shell(QStringLiteral("ssh alice@cn01 hostname"));
     QCOMPARE(ssh.exitCode, 255);
     QCOMPARE(ssh.err,
-        QStringLiteral("ssh: alice@cn01: ssh to the cluster's nodes is not supported by "
-                       "minicluster yet; use srun --jobid=JOBID --overlap --pty bash to reach a "
-                       "node of your job\n"));
+        QStringLiteral("Access denied by pam_slurm_adopt: you have no active jobs on this node\n"
+                       "Connection closed by 127.0.0.1 port 22\n"));
 }
 
 QTEST_GUILESS_MAIN(MultinodeTest)

@@ -8,6 +8,7 @@
 #include "mc/sched/slurm_conf.h"
 #include "mc/storage/cluster_storage.h"
 #include "mc/storage/storage_conf.h"
+#include "mc/ws/node_ssh.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -254,34 +255,8 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
         hosts += "127.0.0.1\t" + n + "\n";
     }
     writeFile(layout.etc() + "/hosts", hosts);
-    // Until each node has its own network, `ssh NODE` would reach the laptop's own sshd
-    // through loopback: the login shells' ssh says so instead, for the cluster's node names.
-    std::string names;
-    for (const auto &n : nodes) {
-        names += (names.empty() ? "" : "|") + n;
-    }
-    std::ofstream(layout.etc() + "/profile", std::ios::app)
-        << "ssh() {\n"
-           "    local a skip=\n"
-           "    for a in \"$@\"; do\n"
-           "        if [ -n \"$skip\" ]; then skip=; continue; fi\n"
-           "        case $a in\n"
-           "        -[bcDEeFIiJLlmOopQRSWw]) skip=1 ;;\n"
-           "        -*) ;;\n"
-           "        *) case ${a#*@} in\n"
-           "           "
-        << names
-        << ")\n"
-           "               echo \"ssh: $a: ssh to the cluster's nodes is not supported by "
-           "minicluster yet; use srun --jobid=JOBID --overlap --pty bash to reach a node of "
-           "your job\" >&2\n"
-           "               return 255 ;;\n"
-           "           esac\n"
-           "           break ;;\n"
-           "        esac\n"
-           "    done\n"
-           "    command ssh \"$@\"\n"
-           "}\n";
+    // `ssh NODE` as pam_slurm_adopt allows it (mc/ws/node_ssh.h), in the login shells.
+    std::ofstream(layout.etc() + "/profile", std::ios::app) << ws::nodeSshFunctions(nodes);
     for (const auto &n : nodes) {
         for (const auto &dir : {layout.spool(n), layout.localScratch(n), layout.tmp(n)}) {
             fs::create_directories(dir, ec);
