@@ -2,10 +2,13 @@
 // job on NODE, as pam_slurm_adopt allows it on the Alliance's clusters, and is refused with
 // pam_slurm_adopt's words otherwise; a web server that a job runs on a compute node is reached
 // from the laptop through an `ssh -f -N -L PORT:NODE:PORT` tunnel to login1, the Alliance's
-// documented way to open a notebook.
+// documented way to open a notebook. As root, each node has a network of its own
+// (mc/emu/node_network.h): two jobs on two nodes serve the same port.
 #include "cluster_fixture.h"
 
 #include <QtTest>
+
+#include <unistd.h>
 
 namespace {
 
@@ -26,6 +29,7 @@ private slots:
     void sshToANodeWithoutAJobThereIsRefusedAsPamSlurmAdoptDoes();
     void sshToANodeOfARunningJobLandsInThatJob();
     void aPageServedByAJobIsFetchedFromTheLaptopThroughAnSshTunnel();
+    void eachNodeHasItsOwnNetworkSoTwoJobsServeTheSamePort();
 };
 
 void NodeSshTest::sshToANodeWithoutAJobThereIsRefusedAsPamSlurmAdoptDoes()
@@ -133,6 +137,29 @@ void NodeSshTest::aPageServedByAJobIsFetchedFromTheLaptopThroughAnSshTunnel()
     QCOMPARE(fetched.exitCode, 0);
     QCOMPARE(fetched.out, QStringLiteral("page of cn01 job 1\n"));
     cluster.shell(QStringLiteral("scancel 1"));
+}
+
+void NodeSshTest::eachNodeHasItsOwnNetworkSoTwoJobsServeTheSamePort()
+{
+    if (::geteuid() != 0 || !bubblewrapWorks()) {
+        QSKIP("a network namespace per node needs root and the bubblewrap sandbox");
+    }
+    ClusterFixture cluster(QStringLiteral("bubblewrap"));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    ShellResult run = cluster.shell(QStringLiteral(
+        "for n in cn01 cn02; do sbatch -Q -w $n -o /dev/null --wrap 'mkdir $SLURM_TMPDIR/w && "
+        "cd $SLURM_TMPDIR/w && hostname > who && exec python3 -m http.server 3000'; done\n"
+        "for i in $(seq 600); do curl -sf cn01:3000/who >/dev/null && curl -sf cn02:3000/who "
+        ">/dev/null && break; sleep 0.1; done\n"
+        "curl -sS http://cn01:3000/who; curl -sS http://cn02:3000/who\n"
+        "srun -w cn03 curl -sS http://cn02:3000/who\n"
+        "srun -w cn01 curl -sS http://localhost:3000/who\n"
+        "srun -w cn03 curl -sS http://localhost:3000/who 2>/dev/null || echo cn03: nothing\n"
+        "scancel 1 2\n"));
+    QCOMPARE(run.err, QString());
+    QCOMPARE(outputLines(run.out),
+        (QStringList{QStringLiteral("cn01"), QStringLiteral("cn02"), QStringLiteral("cn02"),
+            QStringLiteral("cn01"), QStringLiteral("cn03: nothing")}));
 }
 
 QTEST_GUILESS_MAIN(NodeSshTest)

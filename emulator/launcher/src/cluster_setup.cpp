@@ -248,13 +248,24 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
         result.nodes.push_back(n.name);
     }
     // The node image's /etc/hosts: every node's name resolves, from login1 and from the other
-    // nodes. The nodes share the laptop's one network (no network namespace per node), so
-    // every name is the loopback address.
+    // nodes. Without root the nodes share the laptop's one network, so every name is the
+    // loopback address; as root the node daemons give each node its own network and write its
+    // address here (mc/emu/node_network.h), which a restart of the cluster keeps.
     std::string hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n";
+    std::string names;
     for (const auto &n : nodes) {
         hosts += "127.0.0.1\t" + n + "\n";
+        names += n + "\n";
     }
-    writeFile(layout.etc() + "/hosts", hosts);
+    std::string kept;
+    std::istringstream current(base::fileText(layout.etc() + "/hosts"));
+    for (std::string addr, name, line; std::getline(current, line);) {
+        std::istringstream(line) >> addr >> name;
+        kept += name == "localhost" || addr.find(':') != std::string::npos ? "" : name + "\n";
+    }
+    if (kept != names) {
+        writeFile(layout.etc() + "/hosts", hosts);
+    }
     // `ssh NODE` as pam_slurm_adopt allows it (mc/ws/node_ssh.h), in the login shells.
     std::ofstream(layout.etc() + "/profile", std::ios::app) << ws::nodeSshFunctions(nodes);
     for (const auto &n : nodes) {
