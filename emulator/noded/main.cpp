@@ -2,6 +2,7 @@
 //                   [--limits auto|cgroup-v2|cgroup-v1|rlimit] [--time-scale N]
 #include "mc/base/file.h"
 #include "mc/emu/node_daemon.h"
+#include "mc/emu/node_network.h"
 #include "mc/emu/process.h"
 #include "memory_overrun.h"
 
@@ -112,6 +113,10 @@ int main(int argc, char **argv)
         return 2;
     }
     if (settings.mode == mc::emu::SandboxMode::Bubblewrap) {
+        // Its network first: the PID namespace's reaper, like every later child, is then in it.
+        bool ownNetwork = false;
+        std::fprintf(stderr, "minicluster-noded %s: %s\n", settings.name.c_str(),
+            mc::emu::joinClusterNetwork(settings.layout, settings.name, ownNetwork).c_str());
         std::fprintf(stderr, "minicluster-noded %s: %s\n", settings.name.c_str(),
             makeNodeNamespace(settings.nodePidNamespace).c_str());
     }

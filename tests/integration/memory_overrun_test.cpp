@@ -46,6 +46,7 @@ private slots:
     void overrunRestartsTheNodeAndTheCommentSaysWhy_data();
     void overrunRestartsTheNodeAndTheCommentSaysWhy();
     void aStepOverItsMemoryRestartsTheNodeAsTheBatchScriptWould();
+    void aStepOnAnotherNodeThanTheBatchHostRestartsThatNodeAndTheCommentSaysWhy();
 };
 
 void MemoryOverrunTest::overrunRestartsTheNodeAndTheCommentSaysWhy_data()
@@ -133,6 +134,30 @@ void MemoryOverrunTest::aStepOverItsMemoryRestartsTheNodeAsTheBatchScriptWould()
                  .contains(QStringLiteral("oom")));
     QVERIFY(!cluster.shell(QStringLiteral("sacct -n -P -j 1 -o State"))
                  .out.contains(QStringLiteral("OUT_OF_MEMORY")));
+}
+
+void MemoryOverrunTest::aStepOnAnotherNodeThanTheBatchHostRestartsThatNodeAndTheCommentSaysWhy()
+{
+    ClusterFixture cluster;
+    QVERIFY(setRebootPolicy(cluster));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    // The batch script runs on cn01; its step on cn02 goes over the job's 100M there.
+    const ShellResult submit = cluster.shell(QStringLiteral(
+        "sbatch -N2 -w cn[01-02] -o step.out --mem=100M -t 5 --wrap \"srun -w cn02 -N1 -n1 "
+        "python3 -c 'import time; a = bytearray(400*1024*1024); time.sleep(5)'; sleep 300\""));
+    QCOMPARE(submit.out, QStringLiteral("Submitted batch job 1\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(cluster.shell(QStringLiteral("sinfo -R -h -o '%N %E'"))
+                                 .out.contains(QStringLiteral("cn02 Node unexpectedly rebooted")),
+        20000);
+    // As when the batch host restarts: CANCELLED by root, and the cause once cn02 is back.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        sacctField(cluster, 1, "State"), QStringLiteral("CANCELLED by 0"), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(sacctField(cluster, 1, "Comment"),
+        QStringLiteral(
+            "Memory overrun: job exceeded its 100M memory allocation; node cn02 rebooted"),
+        15000);
+    QVERIFY(
+        !cluster.shell(QStringLiteral("sinfo -R -h -o %N")).out.contains(QStringLiteral("cn01")));
 }
 
 QTEST_GUILESS_MAIN(MemoryOverrunTest)

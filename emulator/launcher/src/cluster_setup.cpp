@@ -9,6 +9,7 @@
 #include "mc/sched/slurm_conf.h"
 #include "mc/storage/cluster_storage.h"
 #include "mc/storage/storage_conf.h"
+#include "mc/ws/node_ssh.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -269,41 +270,26 @@ SetupResult prepareCluster(const emu::ClusterLayout &layout, const std::string &
         result.nodes.push_back(n.name);
     }
     // The node image's /etc/hosts: every node's name resolves, from login1 and from the other
-    // nodes. The nodes share the laptop's one network (no network namespace per node), so
-    // every name is the loopback address.
+    // nodes. Without root the nodes share the laptop's one network, so every name is the
+    // loopback address; as root the node daemons give each node its own network and write its
+    // address here (mc/emu/node_network.h), which a restart of the cluster keeps.
     std::string hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n";
-    for (const auto &n : nodes) {
-        hosts += "127.0.0.1\t" + n + "\n";
-    }
-    writeFile(layout.etc() + "/hosts", hosts);
-    // Until each node has its own network, `ssh NODE` would reach the laptop's own sshd
-    // through loopback: the login shells' ssh says so instead, for the cluster's node names.
     std::string names;
     for (const auto &n : nodes) {
-        names += (names.empty() ? "" : "|") + n;
+        hosts += "127.0.0.1\t" + n + "\n";
+        names += n + "\n";
     }
-    std::ofstream(layout.etc() + "/profile", std::ios::app)
-        << "ssh() {\n"
-           "    local a skip=\n"
-           "    for a in \"$@\"; do\n"
-           "        if [ -n \"$skip\" ]; then skip=; continue; fi\n"
-           "        case $a in\n"
-           "        -[bcDEeFIiJLlmOopQRSWw]) skip=1 ;;\n"
-           "        -*) ;;\n"
-           "        *) case ${a#*@} in\n"
-           "           "
-        << names
-        << ")\n"
-           "               echo \"ssh: $a: ssh to the cluster's nodes is not supported by "
-           "minicluster yet; use srun --jobid=JOBID --overlap --pty bash to reach a node of "
-           "your job\" >&2\n"
-           "               return 255 ;;\n"
-           "           esac\n"
-           "           break ;;\n"
-           "        esac\n"
-           "    done\n"
-           "    command ssh \"$@\"\n"
-           "}\n";
+    std::string kept;
+    std::istringstream current(base::fileText(layout.etc() + "/hosts"));
+    for (std::string addr, name, line; std::getline(current, line);) {
+        std::istringstream(line) >> addr >> name;
+        kept += name == "localhost" || addr.find(':') != std::string::npos ? "" : name + "\n";
+    }
+    if (kept != names) {
+        writeFile(layout.etc() + "/hosts", hosts);
+    }
+    // `ssh NODE` as pam_slurm_adopt allows it (mc/ws/node_ssh.h), in the login shells.
+    std::ofstream(layout.etc() + "/profile", std::ios::app) << ws::nodeSshFunctions(nodes);
     for (const auto &n : nodes) {
         for (const auto &dir : {layout.spool(n), layout.localScratch(n), layout.tmp(n)}) {
             fs::create_directories(dir, ec);

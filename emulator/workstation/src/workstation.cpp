@@ -397,6 +397,9 @@ int sshdStdio(const WorkstationOptions &o, const std::string &user)
     }
     spec.passwdFile = o.layout.etc() + "/passwd";
     spec.groupFile = o.layout.etc() + "/group";
+    // The nodes' names resolve on login1, so its sshd reaches them for a laptop's `ssh -L
+    // 8888:cn01:8888` tunnel (without: "connect_to cn01: unknown host" and nothing forwarded).
+    spec.hostsFile = o.layout.etc() + "/hosts";
     spec.workDir = "/home/" + user;
     spec.dieWithParent = true;
     auto argv = emu::sandboxArgv(spec,

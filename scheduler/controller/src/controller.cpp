@@ -922,6 +922,28 @@ void Controller::nodeRebooting(NodeInfo &node, JobId culprit, Seconds now)
     // Every other job on it is lost, as in a node failure: requeued (JobRequeue=1) or
     // NODE_FAIL (--no-requeue, salloc/srun). The culprit's own end report follows.
     failJobsOn(node.usage.name, culprit, false, now);
+    auto it = m_jobs.find(culprit);
+    if (it != m_jobs.end() && it->second.isActive() && it->second.batchHost != node.usage.name) {
+        // A step of the job on another node than its batch host's went over: the batch host
+        // hears nothing of this restart, so the job ends as the batch host's own restart ends
+        // it: CANCELLED by root (its batch script killed, no notice) and, once this node is
+        // back, the cause in its Comment.
+        Job &job = it->second;
+        job.state = JobState::Completing;
+        job.cancelledBy = 0;
+        persist(job);
+        emitJob(job, now);
+        Json order = Json::object();
+        order.set("op", "signal");
+        order.set("job_id", static_cast<std::int64_t>(culprit.value));
+        order.set("signal", SIGKILL);
+        order.set("time", now);
+        order.set("kill_wait_ms", 0);
+        m_gateway.send(job.batchHost, order);
+        Json report = Json::object();
+        report.set("memory_limit_kb", job.memPerNode * 1024);
+        noteMemoryOverrun(node, culprit, report, now);
+    }
     emitNode(node);
     schedule(now);
 }
