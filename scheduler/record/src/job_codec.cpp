@@ -163,6 +163,12 @@ Json specToJson(const JobSpec &spec)
     if (spec.testOnly) {
         j.set("test_only", true);
     }
+    if (!spec.mailType.empty()) {
+        j.set("mail_type", spec.mailType);
+    }
+    if (!spec.mailUser.empty()) {
+        j.set("mail_user", spec.mailUser);
+    }
     return j;
 }
 
@@ -241,6 +247,8 @@ JobSpec specFromJson(const Json &j)
         spec.comment = j["comment"].toString();
     }
     spec.testOnly = j["test_only"].toBool();
+    spec.mailType = j["mail_type"].toString();
+    spec.mailUser = j["mail_user"].toString();
     return spec;
 }
 
@@ -424,6 +432,8 @@ template <typename Put> void encodeJob(const Job &job, Put &put)
             return cpus;
         },
         !job.nodeCpus.empty()); // node_cpus: an uneven layout (4,2)
+    put(s.mailType, !s.mailType.empty()); // mail_type
+    put(s.mailUser.empty() ? s.user : s.mailUser, !s.mailType.empty()); // mail_user
 }
 
 } // namespace

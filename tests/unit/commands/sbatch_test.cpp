@@ -61,7 +61,7 @@ private slots:
     void scriptOnStdinIsNamedSbatch();
     void argumentsAfterTheScriptArePassedToIt();
     void quietPrintsNothingAndVerboseIsAccepted();
-    void mailOptionsAreAcceptedAndIgnoredLikeSlurmWithoutMailer();
+    void mailOptionsAreStoredInSlurmsWordsLikeSlurmWithoutMailer();
     void holdAndNiceAreSent();
     void commentIsSentFromTheCommandLineOrTheScript();
     void timeZeroMeansUnlimited();
@@ -283,16 +283,29 @@ void SbatchTest::quietPrintsNothingAndVerboseIsAccepted()
     QCOMPARE(both.exitCode, 1);
 }
 
-void SbatchTest::mailOptionsAreAcceptedAndIgnoredLikeSlurmWithoutMailer()
+void SbatchTest::mailOptionsAreStoredInSlurmsWordsLikeSlurmWithoutMailer()
 {
     Harness h = harness();
     h.reply = acceptingAs(13);
     COMPARE_TEXT(
-        h.run<Sbatch>({"--mail-type=END", "--mail-user=alice@example.org", "--wrap", "true"}).out,
+        h.run<Sbatch>({"--mail-type=end", "--mail-user=alice@example.org", "--wrap", "true"}).out,
         "Submitted batch job 13\n");
+    COMPARE_TEXT(h.requests[0]["job"]["mail_type"].toString(), "END");
+    COMPARE_TEXT(h.requests[0]["job"]["mail_user"].toString(), "alice@example.org");
+    // Slurm 22.05's words and order, whatever the order given; ALL is six of them.
+    QCOMPARE(h.run<Sbatch>({"--mail-type=TIME_LIMIT,fail,BEGIN", "--wrap", "true"}).exitCode, 0);
+    COMPARE_TEXT(h.requests[1]["job"]["mail_type"].toString(), "BEGIN,FAIL,TIME_LIMIT");
+    write("m.sh", "#!/bin/sh\n#SBATCH --mail-type=ALL\ntrue\n");
+    QCOMPARE(h.run<Sbatch>({"m.sh"}).exitCode, 0);
+    COMPARE_TEXT(h.requests[2]["job"]["mail_type"].toString(),
+        "INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT");
+    QVERIFY(!h.requests[2]["job"].contains("mail_user")); // the submitting user's
+    QCOMPARE(h.run<Sbatch>({"--mail-type=END,NONE", "--wrap", "true"}).exitCode, 0);
+    QVERIFY(!h.requests[3]["job"].contains("mail_type")); // NONE anywhere: no mail
     const Result bad = h.run<Sbatch>({"--mail-type=SOMETIMES", "--wrap", "true"});
     COMPARE_TEXT(bad.err, "sbatch: error: Invalid --mail-type specification\n");
     QCOMPARE(bad.exitCode, 255);
+    QCOMPARE(h.requests.size(), std::size_t{4}); // the bad one sent nothing
 }
 
 void SbatchTest::holdAndNiceAreSent()

@@ -73,6 +73,9 @@ Json job112()
     j.set("start_time", kT0 + 1 + 3600);
     j.set("time_limit", 300);
     j.set("submit_sid", 19055);
+    // sbatch --mail-type=END,FAIL: Slurm shows who and what after Power= (no mailer needed).
+    j.set("mail_type", "END,FAIL");
+    j.set("mail_user", "alice");
     j.set("nodes", Json::array());
     j.set("batch_host", "");
     j.set("num_cpus", 1);
@@ -243,6 +246,7 @@ void ScontrolTest::showJobPrintsExpectedTimesForAPendingJob()
         "   StdIn=/dev/null\n"
         "   StdOut=/home/alice/slurm-112.out\n"
         "   Power=\n"
+        "   MailUser=alice MailType=END,FAIL\n"
         "   \n"
         "\n");
 }

@@ -14,9 +14,9 @@
 // below (fullSpec(), fullJob(), ...), write it in the codec (for JobSpec, kSpecKeys too), and
 // write the new size here. Sizes are those of x86-64 libstdc++, where CI builds.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
-static_assert(sizeof(mc::sched::JobSpec) == 872, "a JobSpec field is new: see above");
-static_assert(sizeof(mc::sched::Job) == 1200, "a Job field is new: see above");
-static_assert(sizeof(mc::record::LaunchOrder) == 1312, "a LaunchOrder field is new: see above");
+static_assert(sizeof(mc::sched::JobSpec) == 936, "a JobSpec field is new: see above");
+static_assert(sizeof(mc::sched::Job) == 1264, "a Job field is new: see above");
+static_assert(sizeof(mc::record::LaunchOrder) == 1376, "a LaunchOrder field is new: see above");
 static_assert(sizeof(mc::record::StepSpec) == 152, "a StepSpec field is new: see above");
 static_assert(sizeof(mc::record::StepRecord) == 168, "a StepRecord field is new: see above");
 #endif
@@ -95,6 +95,8 @@ sched::JobSpec fullSpec()
     s.interactive = true;
     s.comment = "comment42";
     s.testOnly = true;
+    s.mailType = "BEGIN,END";
+    s.mailUser = "mail43@example.org";
     return s;
 }
 
@@ -347,6 +349,7 @@ void JobCodecTest::publicObjectFollowsTheKeyTableAndProjects()
     job.spec.comment = ""; // set (even empty): the member is there
     job.nodeList = {"cn01", "cn02"};
     job.nodeCpus = {4, 2}; // an uneven layout: node_cpus is there
+    job.spec.mailType = "END"; // --mail-type: mail_type and mail_user (the submitter's) are there
     Json j = record::jobToJson(job);
     std::vector<std::string> keys;
     for (const auto &[key, value] : j.members()) {
@@ -357,6 +360,7 @@ void JobCodecTest::publicObjectFollowsTheKeyTableAndProjects()
         expected.erase(std::find(expected.begin(), expected.end(), held));
     }
     QCOMPARE(keys, expected);
+    QCOMPARE(j["mail_user"].toString(), std::string("bob"));
 
     Json some
         = record::jobToJson(job, record::JobKeys::of({"user", "array_task_id", "job_id", "x"}));

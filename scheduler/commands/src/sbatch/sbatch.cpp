@@ -313,6 +313,8 @@ int Sbatch::run()
     spec.hold = opts.hold;
     spec.nice = static_cast<int>(opts.nice); // checked against Slurm's range when parsed
     spec.comment = opts.comment;
+    spec.mailType = opts.mailType;
+    spec.mailUser = opts.mailUser;
     if (auto end = setSchedulerRequests(spec, opts, m_ctx)) {
         return finish(*end);
     }

@@ -116,22 +116,47 @@ std::optional<Outcome> parseHosts(
     return std::nullopt;
 }
 
-bool isMailType(const std::string &value)
+// Slurm's parse_mail_type() and print_mail_type(): the words of --mail-type (any case) as the
+// list Slurm shows, in its order; ALL is the six it stands for; NONE anywhere is none (""),
+// nullopt: a word Slurm does not know.
+std::optional<std::string> mailTypeText(const std::string &value)
 {
-    static constexpr std::string_view kTypes[]
-        = {"NONE", "ARRAY_TASKS", "BEGIN", "END", "FAIL", "INVALID_DEPEND", "REQUEUE", "ALL",
-            "STAGE_OUT", "TIME_LIMIT", "TIME_LIMIT_90", "TIME_LIMIT_80", "TIME_LIMIT_50"};
+    // In print_mail_type()'s order.
+    static constexpr std::string_view kTypes[] = {"ARRAY_TASKS", "INVALID_DEPEND", "BEGIN", "END",
+        "FAIL", "REQUEUE", "STAGE_OUT", "TIME_LIMIT_50", "TIME_LIMIT_80", "TIME_LIMIT_90",
+        "TIME_LIMIT"};
+    constexpr unsigned kAll = 0b1111110; // INVALID_DEPEND, BEGIN, END, FAIL, REQUEUE, STAGE_OUT
     const auto words = splitList(value);
+    unsigned bits = 0;
+    bool none = false;
     for (const auto &word : words) {
         bool known = false;
-        for (auto type : kTypes) {
-            known = known || equalsIgnoreCase(word, type);
+        if (equalsIgnoreCase(word, "NONE")) {
+            none = known = true;
+        } else if (equalsIgnoreCase(word, "ALL")) {
+            bits |= kAll;
+            known = true;
+        }
+        for (std::size_t i = 0; i < std::size(kTypes) && !known; ++i) {
+            if (equalsIgnoreCase(word, kTypes[i])) {
+                bits |= 1U << i;
+                known = true;
+            }
         }
         if (!known) {
-            return false;
+            return std::nullopt;
         }
     }
-    return !words.empty();
+    if (words.empty()) {
+        return std::nullopt;
+    }
+    std::string text;
+    for (std::size_t i = 0; i < std::size(kTypes) && !none; ++i) {
+        if ((bits & (1U << i)) != 0) {
+            text += (text.empty() ? "" : ",") + std::string(kTypes[i]);
+        }
+    }
+    return text;
 }
 
 } // namespace
@@ -291,13 +316,17 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kIgnorePbs:
         opts.ignorePbs = true;
         break;
-    case kMailUser:
-        break; // like Slurm without a mailer, minicluster sends no mail
-    case kMailType:
-        if (!isMailType(value)) {
+    case kMailUser: // kept and shown; like Slurm without a mailer, minicluster sends no mail
+        opts.mailUser = value;
+        break;
+    case kMailType: {
+        auto text = mailTypeText(value);
+        if (!text) {
             return failure("Invalid --mail-type specification", kExitBadOption);
         }
+        opts.mailType = *text;
         break;
+    }
     case kNice: {
         const std::int64_t nice = arg ? parseLeadingInteger(value) : 100;
         if (nice > kMaxNice || nice < -kMaxNice) {

@@ -29,6 +29,7 @@ struct JobOptions {
     std::optional<std::string> account, chdir, stdErr, stdIn, stdOut, jobName, partition;
     std::optional<std::string> exportSpec, wrap;
     std::optional<std::string> comment; // --comment, as given
+    std::string mailType, mailUser; // --mail-type in Slurm's words and order; --mail-user
     std::optional<sched::Seconds> timeLimit; // kInfinite for --time=0 or UNLIMITED
     std::optional<sched::MiB> mem, memPerCpu;
     Source memSource = Source::CommandLine, memPerCpuSource = Source::CommandLine;

@@ -258,6 +258,10 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
             r.push_back(field + value);
         }
     }
+    if (!job["mail_type"].toString().empty()) {
+        r.push_back("MailUser=" + job["mail_user"].toString()
+            + " MailType=" + job["mail_type"].toString());
+    }
     r.push_back("");
     return r;
 }

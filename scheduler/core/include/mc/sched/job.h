@@ -76,6 +76,10 @@ struct JobSpec {
     // --comment, `scontrol update comment=`, or a site's note (the Inserm memory overrun);
     // unset: none (Slurm's "(null)"), set and empty: "".
     std::optional<std::string> comment;
+    // --mail-type in Slurm's words and order ("BEGIN,END"); empty: none. minicluster sends no
+    // mail (as a cluster without a mailer): the request is kept and shown, as Slurm shows it.
+    std::string mailType;
+    std::string mailUser; // --mail-user; empty: the submitting user
     // --test-only: the controller answers when and where the job would start, and keeps
     // nothing (never true in a stored job).
     bool testOnly = false;

@@ -22,7 +22,7 @@ enum class SpecKind { Number, Bool, String, StringList };
 // members specToJson() writes, specFromJson() reads and the controller type-checks. Absent or
 // null is "not given". A field added to JobSpec gets its key here and in both functions (the
 // round-trip test in tests/unit/record fails until it does).
-inline constexpr std::array<std::pair<std::string_view, SpecKind>, 48> kSpecKeys{{
+inline constexpr std::array<std::pair<std::string_view, SpecKind>, 50> kSpecKeys{{
     {"name", SpecKind::String},
     {"user", SpecKind::String},
     {"uid", SpecKind::Number},
@@ -71,6 +71,8 @@ inline constexpr std::array<std::pair<std::string_view, SpecKind>, 48> kSpecKeys
     {"interactive", SpecKind::Bool},
     {"comment", SpecKind::String},
     {"test_only", SpecKind::Bool},
+    {"mail_type", SpecKind::String},
+    {"mail_user", SpecKind::String},
 }};
 
 // The submit spec as `submit` carries it (the request's "job" member).
@@ -80,7 +82,7 @@ sched::JobSpec specFromJson(const proto::Json &json);
 proto::Json submitRequest(const sched::JobSpec &spec);
 
 // The members jobToJson() writes, in its order (optional ones only when they apply).
-inline constexpr std::array<std::string_view, 60> kJobKeys{"job_id", "name", "user", "uid", "gid",
+inline constexpr std::array<std::string_view, 62> kJobKeys{"job_id", "name", "user", "uid", "gid",
     "account", "partition", "qos", "state", "state_short", "reason", "submit_time", "eligible_time",
     "start_time", "end_time", "time_limit", "nodes", "num_nodes", "num_cpus", "num_tasks",
     "cpus_per_task", "min_memory", "mem_per_cpu", "nice", "exit_code", "exit_signal", "work_dir",
@@ -88,7 +90,8 @@ inline constexpr std::array<std::string_view, 60> kJobKeys{"job_id", "name", "us
     "array_task_id", "array_task_str", "array_max_tasks", "dependency", "planned_start", "restarts",
     "hold", "constraint", "time_min", "gres", "gpus", "gpu_ids", "gpu_alloc_type", "tres_per_job",
     "tres_per_task", "cpus_per_tres", "mem_per_tres", "gpus_req", "exclusive", "req_nodes",
-    "exc_nodes", "preempt_end", "interactive", "waiting_for", "comment", "node_cpus"};
+    "exc_nodes", "preempt_end", "interactive", "waiting_for", "comment", "node_cpus",
+    "mail_type", "mail_user"};
 
 // A subset of kJobKeys: what a `jobs` or `acct` request with `fields` asks for.
 class JobKeys {
