@@ -122,9 +122,9 @@ std::optional<Outcome> parseHosts(
 std::optional<std::string> mailTypeText(const std::string &value)
 {
     // In print_mail_type()'s order.
-    static constexpr std::string_view kTypes[] = {"ARRAY_TASKS", "INVALID_DEPEND", "BEGIN", "END",
-        "FAIL", "REQUEUE", "STAGE_OUT", "TIME_LIMIT_50", "TIME_LIMIT_80", "TIME_LIMIT_90",
-        "TIME_LIMIT"};
+    static constexpr std::string_view kTypes[]
+        = {"ARRAY_TASKS", "INVALID_DEPEND", "BEGIN", "END", "FAIL", "REQUEUE", "STAGE_OUT",
+            "TIME_LIMIT_50", "TIME_LIMIT_80", "TIME_LIMIT_90", "TIME_LIMIT"};
     constexpr unsigned kAll = 0b1111110; // INVALID_DEPEND, BEGIN, END, FAIL, REQUEUE, STAGE_OUT
     const auto words = splitList(value);
     unsigned bits = 0;

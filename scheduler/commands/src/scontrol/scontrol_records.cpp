@@ -259,8 +259,8 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
         }
     }
     if (!job["mail_type"].toString().empty()) {
-        r.push_back("MailUser=" + job["mail_user"].toString()
-            + " MailType=" + job["mail_type"].toString());
+        r.push_back(
+            "MailUser=" + job["mail_user"].toString() + " MailType=" + job["mail_type"].toString());
     }
     r.push_back("");
     return r;

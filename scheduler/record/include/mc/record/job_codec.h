@@ -90,8 +90,8 @@ inline constexpr std::array<std::string_view, 62> kJobKeys{"job_id", "name", "us
     "array_task_id", "array_task_str", "array_max_tasks", "dependency", "planned_start", "restarts",
     "hold", "constraint", "time_min", "gres", "gpus", "gpu_ids", "gpu_alloc_type", "tres_per_job",
     "tres_per_task", "cpus_per_tres", "mem_per_tres", "gpus_req", "exclusive", "req_nodes",
-    "exc_nodes", "preempt_end", "interactive", "waiting_for", "comment", "node_cpus",
-    "mail_type", "mail_user"};
+    "exc_nodes", "preempt_end", "interactive", "waiting_for", "comment", "node_cpus", "mail_type",
+    "mail_user"};
 
 // A subset of kJobKeys: what a `jobs` or `acct` request with `fields` asks for.
 class JobKeys {
