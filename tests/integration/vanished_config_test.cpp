@@ -43,7 +43,7 @@ void VanishedConfigTest::jobsOfRemovedNodesAndPartitionsEndAsSlurmEndsThem()
                                   .shell(QStringLiteral("sacct -X -n -P -o JobID,State -j ") + jobs
                                       + QStringLiteral(" | sort"))
                                   .out,
-        QStringLiteral("1|NODE_FAIL\n2|PENDING\n3|NODE_FAIL\n4|NODE_FAIL\n"), 20000);
+        QStringLiteral("1|NODE_FAIL\n2|PENDING\n3|NODE_FAIL\n4|NODE_FAIL\n"), 60000);
     for (const char *id : {"1", "3", "4"}) {
         const QString shown
             = cluster.shell(QStringLiteral("scontrol show job ") + QLatin1String(id)).out;
