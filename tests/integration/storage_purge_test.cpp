@@ -59,6 +59,12 @@ void StoragePurgeTest::oldScratchFilesAreListedThenPurgedOnTheClusterClock()
     QVERIFY2(text.contains(QRegularExpression(QStringLiteral("\\n +61 +.*run1/old\\.csv"))),
         qPrintable(text));
     QVERIFY(QFile::exists(old)); // listed first, never purged at once
+    // The daemons' list of alice's files is theirs alone: it names her files.
+    const QFileInfo listed(m_cluster->dir() + QStringLiteral("/run/storage/purge-alice.tsv"));
+    QVERIFY(listed.exists());
+    QCOMPARE(listed.permissions()
+            & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser),
+        QFile::Permissions());
     // A file written after the fast-forward is young on the cluster clock.
     QCOMPARE(m_cluster->shell(QStringLiteral("echo new > ~/scratch/new.csv")).exitCode, 0);
     ShellResult login = m_cluster->shell(QStringLiteral("true"));

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -38,14 +39,22 @@ void writeListed(const std::string &path, const std::vector<NoticeEntry> &notice
         std::remove(path.c_str());
         return;
     }
+    // The list names a user's files: only the daemons (and the laptop's owner) may read it.
     std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        for (const auto &e : notice) {
-            out << e.listedAt << '\t' << e.path << '\n';
-        }
+    std::string text;
+    for (const auto &e : notice) {
+        text += std::to_string(e.listedAt) + '\t' + e.path + '\n';
     }
-    std::rename(tmp.c_str(), path.c_str());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        return;
+    }
+    ::fchmod(fd, 0600); // a .tmp left by an older version may be 0644
+    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ok = ::close(fd) == 0 && ok;
+    if (ok) {
+        std::rename(tmp.c_str(), path.c_str());
+    }
 }
 
 std::string shown(
