@@ -21,8 +21,9 @@ build_packages=(
 # What the built app runs on the host; also the .deb's Depends: (besides its libraries, which
 # dpkg-shlibdeps finds).
 runtime_packages=(
-  # the node sandbox
-  bubblewrap
+  # the node sandbox; newuidmap and newgidmap, which give each emulated user a uid of its own
+  # without root (emulator/launcher/include/mc/launch/user_namespace.h)
+  bubblewrap uidmap
   # the software environment: Lmod (`module`), the host's Python with venv, and the wheels of
   # pip and setuptools for the offline wheelhouse (software/CMakeLists.txt)
   lmod python3 python3-venv python3-pip python3-pip-whl python3-setuptools-whl python3-wheel

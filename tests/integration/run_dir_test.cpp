@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -50,6 +51,7 @@ class RunDirTest : public QObject {
 private slots:
     void aStudentCannotListOrReadRunButReachesTheSockets();
     void asAnOrdinaryUserUpAndStatusSayUsersAreNotIsolated();
+    void anOrdinaryUserWithSubordinateIdsIsolatesClassmates();
 };
 
 void RunDirTest::aStudentCannotListOrReadRunButReachesTheSockets()
@@ -78,8 +80,8 @@ void RunDirTest::aStudentCannotListOrReadRunButReachesTheSockets()
 }
 
 // As root the test drops to `nobody` with setpriv (a throwaway account with no home), as an
-// ordinary user it runs as itself: either way no subordinate ids are used, so every emulated
-// user is the one real uid.
+// ordinary user it runs as itself: either way no subordinate ids are used (MINICLUSTER_USERNS=0
+// turns them off), so every emulated user is the one real uid.
 void RunDirTest::asAnOrdinaryUserUpAndStatusSayUsersAreNotIsolated()
 {
     QTemporaryDir dir;
@@ -104,6 +106,7 @@ void RunDirTest::asAnOrdinaryUserUpAndStatusSayUsersAreNotIsolated()
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("HOME"), dir.path());
         env.insert(QStringLiteral("XDG_DATA_HOME"), dir.path());
+        env.insert(QStringLiteral("MINICLUSTER_USERNS"), QStringLiteral("0")); // no subuids
         p.setProcessEnvironment(env);
         p.setWorkingDirectory(dir.path());
         QStringList argv = prefix;
@@ -131,6 +134,186 @@ void RunDirTest::asAnOrdinaryUserUpAndStatusSayUsersAreNotIsolated()
     QVERIFY2(status.contains(QStringLiteral("users: not isolated (")), qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral("classmates can read and kill each other's work")),
         qPrintable(status));
+}
+
+namespace {
+
+// A host user with 65536 subordinate uids and gids (Debian's adduser gives them), as whom
+// `unshare --map-auto` works: the test runs minicluster as that user. Empty if none.
+struct Ordinary {
+    QString name;
+    uid_t uid = 0;
+    gid_t gid = 0;
+    QString why; // why there is none
+};
+
+bool holdsRange(const QString &file, const QString &name)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return false;
+    }
+    for (const QString &line : QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'))) {
+        const QStringList parts = line.split(QLatin1Char(':'));
+        if (parts.size() == 3 && parts[0] == name && parts[2].toLongLong() >= 65536) {
+            return true;
+        }
+    }
+    return false;
+}
+
+Ordinary ordinaryUserWithSubordinateIds()
+{
+    Ordinary o;
+    if (::geteuid() != 0) {
+        const passwd *me = ::getpwuid(::getuid());
+        o.name = me ? QString::fromUtf8(me->pw_name) : QString();
+        o.uid = ::getuid();
+        o.gid = ::getgid();
+    } else {
+        QFile f(QStringLiteral("/etc/subuid"));
+        if (f.open(QIODevice::ReadOnly)) {
+            for (const QString &line : QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'))) {
+                const QString name = line.section(QLatin1Char(':'), 0, 0);
+                const passwd *pw = name.isEmpty() ? nullptr : ::getpwnam(name.toUtf8().constData());
+                if (pw && pw->pw_uid != 0 && holdsRange(QStringLiteral("/etc/subuid"), name)
+                    && holdsRange(QStringLiteral("/etc/subgid"), name)) {
+                    o.name = name;
+                    o.uid = pw->pw_uid;
+                    o.gid = pw->pw_gid;
+                    break;
+                }
+            }
+        }
+        if (o.name.isEmpty()) {
+            o.why
+                = QStringLiteral("no host user has subordinate ids in /etc/subuid and /etc/subgid");
+        }
+    }
+    return o;
+}
+
+} // namespace
+
+// Without root, minicluster runs in a user namespace of its own when the laptop's user has
+// subordinate ids (newuidmap): each emulated user is a real uid of its own there, so a classmate
+// can neither read a 0600 file nor cancel a job, and `down` stops every daemon although it runs
+// in another namespace than `up`'s.
+void RunDirTest::anOrdinaryUserWithSubordinateIdsIsolatesClassmates()
+{
+    const Ordinary user = ordinaryUserWithSubordinateIds();
+    if (user.name.isEmpty()) {
+        QSKIP(qPrintable(user.why));
+    }
+    QStringList prefix;
+    if (::geteuid() == 0) {
+        prefix = {QStringLiteral("setpriv"), QStringLiteral("--reuid"), QString::number(user.uid),
+            QStringLiteral("--regid"), QString::number(user.gid), QStringLiteral("--clear-groups"),
+            QStringLiteral("--")};
+    }
+    auto exec = [&](const QStringList &args, const QString &home) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home);
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home);
+        env.remove(QStringLiteral("MINICLUSTER_USERNS"));
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(home);
+        QStringList argv = prefix + args;
+        p.start(argv.takeFirst(), argv);
+        p.waitForFinished(120000);
+        struct Result {
+            int code;
+            QString out;
+        };
+        return Result{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError())};
+    };
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    if (::geteuid() == 0 && ::chown(dir.path().toUtf8().constData(), user.uid, user.gid) != 0) {
+        QSKIP("cannot give the temporary directory to the test's user");
+    }
+    const auto probe = exec(
+        {QStringLiteral("unshare"), QStringLiteral("--user"), QStringLiteral("--map-root-user"),
+            QStringLiteral("--map-auto"), QStringLiteral("true")},
+        dir.path());
+    if (probe.code != 0) {
+        QSKIP(qPrintable(QStringLiteral("%1 cannot map its subordinate ids here (uidmap): %2")
+                             .arg(user.name, probe.out)));
+    }
+    const QString cluster = dir.path() + QStringLiteral("/cluster");
+    auto mc = [&](const QStringList &args) {
+        return exec(
+            QStringList{QStringLiteral(MC_BIN_DIR "/minicluster"), QStringLiteral("--dir"), cluster}
+                + args,
+            dir.path());
+    };
+    auto removeCluster = qScopeGuard([&] {
+        mc({QStringLiteral("down")});
+        // The cluster's files belong to subordinate ids: removed from inside a namespace.
+        exec(
+            {QStringLiteral("unshare"), QStringLiteral("--user"), QStringLiteral("--map-root-user"),
+                QStringLiteral("--map-auto"), QStringLiteral("rm"), QStringLiteral("-rf"), cluster},
+            dir.path());
+    });
+    const auto up
+        = mc({QStringLiteral("--sandbox"), QStringLiteral("bubblewrap"), QStringLiteral("up")});
+    if (up.out.contains(QStringLiteral("bubblewrap"))
+        && !up.out.contains(QStringLiteral("cluster up in "))) {
+        QSKIP(qPrintable(QStringLiteral("no bubblewrap sandbox here: ") + up.out));
+    }
+    QVERIFY2(up.code == 0, qPrintable(up.out));
+    const auto status = mc({QStringLiteral("status")});
+    QVERIFY2(status.out.contains(QStringLiteral("users: isolated (a user namespace of your own")),
+        qPrintable(status.out));
+
+    const auto alice = mc({QStringLiteral("--user"), QStringLiteral("alice"),
+        QStringLiteral("shell"), QStringLiteral("-c"),
+        QStringLiteral("echo mine > ~/secret.txt && chmod 600 ~/secret.txt && "
+                       "sbatch --parsable --wrap 'sleep 300'")});
+    QVERIFY2(alice.code == 0, qPrintable(alice.out));
+    const QString job = alice.out.trimmed().section(QLatin1Char('\n'), -1);
+    QVERIFY2(job.toInt() > 0, qPrintable(alice.out));
+    // On the host, alice's file belongs to a uid that is neither the test's user nor bob's.
+    struct stat st { };
+    QCOMPARE(
+        ::stat((cluster + QStringLiteral("/home/alice/secret.txt")).toUtf8().constData(), &st), 0);
+    QVERIFY(st.st_uid != user.uid);
+    struct stat bobs { };
+    QCOMPARE(::stat((cluster + QStringLiteral("/home/bob")).toUtf8().constData(), &bobs), 0);
+    QVERIFY(bobs.st_uid != st.st_uid && bobs.st_uid != user.uid);
+
+    const auto bob = mc({QStringLiteral("--user"), QStringLiteral("bob"), QStringLiteral("shell"),
+        QStringLiteral("-c"),
+        QStringLiteral("cat /home/alice/secret.txt; echo read=$?; scancel %1; echo cancel=$?")
+            .arg(job)});
+    QVERIFY2(bob.out.contains(QStringLiteral("Permission denied")), qPrintable(bob.out));
+    QVERIFY2(bob.out.contains(QStringLiteral("read=1")), qPrintable(bob.out));
+    QVERIFY2(bob.out.contains(
+                 QStringLiteral("scancel: error: Kill job error on job id %1: Access/permission "
+                                "denied")
+                     .arg(job)),
+        qPrintable(bob.out));
+    const auto queue = mc({QStringLiteral("shell"), QStringLiteral("-c"),
+        QStringLiteral("squeue -h -j %1 -o %T").arg(job)});
+    QVERIFY2(queue.out.contains(QStringLiteral("RUNNING")), qPrintable(queue.out));
+
+    // `down` runs in a namespace of its own, yet stops every daemon `up` started.
+    const auto down = mc({QStringLiteral("down")});
+    QVERIFY2(down.code == 0, qPrintable(down.out));
+    auto daemonsLeft = [&] {
+        int left = 0;
+        for (const QString &pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+            if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly)
+                && cmdline.readAll().contains(QByteArray(1, '\0') + cluster.toUtf8())) {
+                ++left;
+            }
+        }
+        return left;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(daemonsLeft(), 0, 30000);
 }
 
 QTEST_GUILESS_MAIN(RunDirTest)

@@ -131,16 +131,22 @@ pid_t verifiedPid(const ClusterOptions &o, const std::string &pidFile, const std
         return 0;
     }
     const std::string proc = "/proc/" + std::to_string(pid);
+    std::ifstream in(proc + "/cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::error_code ec;
     std::string exe = std::filesystem::read_symlink(proc + "/exe", ec).string();
+    if (ec == std::errc::permission_denied) {
+        // A daemon in another of the owner's user namespaces (user_namespace.h) hides its exe
+        // from this one; its argv[0] is ours (startDaemon), and the directory is checked below.
+        exe = cmdline.substr(0, cmdline.find('\0'));
+        ec.clear();
+    }
     if (const auto deleted = exe.rfind(" (deleted)"); deleted != std::string::npos) {
         exe.resize(deleted); // rebuilt while it ran
     }
     if (ec || std::filesystem::path(exe).filename() != program) {
         return 0;
     }
-    std::ifstream in(proc + "/cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     cmdline += ' ';
     if (cmdline.find(" " + o.layout.dir + " ") == std::string::npos
@@ -629,8 +635,8 @@ int status(const ClusterOptions &o)
         = emu::parseLoginPolicy(base::fileText(o.layout.etc() + "/minicluster.conf"));
     std::printf("login node limits: %s%s\n", emu::describeLoginLimits(sessions).c_str(),
         limitsMode == "rlimit"
-            ? (::geteuid() == 0 ? " (no cgroup here: not enforced)"
-                                : " (no cgroup here: processes only, by RLIMIT_NPROC)")
+            ? (proto::hostRoot() ? " (no cgroup here: not enforced)"
+                                 : " (no cgroup here: processes only, by RLIMIT_NPROC)")
             : "");
     std::printf("nodes:\n");
     for (const auto &n : (*reply)["nodes"].items()) {

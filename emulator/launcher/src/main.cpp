@@ -3,6 +3,7 @@
 #include "mc/launch/cluster_control.h"
 #include "mc/launch/lesson_shell.h"
 #include "mc/launch/scenario.h"
+#include "mc/launch/user_namespace.h"
 #include "mc/lessons/catalog.h"
 #include "mc/lessons/lesson_cli.h"
 #include "mc/proto/client.h"
@@ -67,6 +68,10 @@ int main(int argc, char **argv)
     std::vector<std::string> lessonArgs; // the words after `lesson`
     bool noGui = false;
     std::vector<std::string> args(argv + 1, argv + argc);
+    // Without root: isolated users in a user namespace of our own, when this machine allows it.
+    if (std::find(args.begin(), args.end(), "simulate") == args.end()) {
+        mc::launch::enterUserNamespace(argv);
+    }
     // `minicluster simulate ARGS`: the discrete-event simulator is its own program.
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "simulate") {

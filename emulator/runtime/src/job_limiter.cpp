@@ -2,6 +2,7 @@
 
 #include "mc/base/file.h"
 #include "mc/base/text.h"
+#include "mc/proto/identity.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -202,7 +203,7 @@ LimitProbe probeV1()
 {
     LimitProbe p;
     p.mode = LimitMode::CgroupV1;
-    if (::geteuid() != 0) {
+    if (!proto::hostRoot()) {
         p.detail = "cgroup v1 needs root";
         return p;
     }
@@ -436,8 +437,8 @@ bool JobLimiter::writeV1Limits(
 
 std::vector<std::pair<int, long long>> JobLimiter::rlimits() const
 {
-    if (m_mode != LimitMode::Rlimit || ::geteuid() == 0) {
-        return {}; // root ignores RLIMIT_NPROC
+    if (m_mode != LimitMode::Rlimit || proto::hostRoot()) {
+        return {}; // the host's root ignores RLIMIT_NPROC (a user namespace's root does not)
     }
     long long mine = 0;
     DIR *d = ::opendir("/proc");

@@ -1,5 +1,6 @@
 #include "mc/proto/identity.h"
 
+#include <fstream>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -10,12 +11,40 @@ namespace {
 constexpr std::uint32_t kIsolatedIdRange = 1000000;
 } // namespace
 
+bool inUserNamespace()
+{
+    // The host's map is "0 0 4294967295"; a user namespace maps less.
+    static const bool inside = [] {
+        std::ifstream map("/proc/self/uid_map");
+        std::uint64_t first = 0;
+        std::uint64_t lower = 0;
+        std::uint64_t count = 0;
+        if (!(map >> first >> lower >> count)) {
+            return false;
+        }
+        return !(first == 0 && lower == 0 && count == 4294967295ULL);
+    }();
+    return inside;
+}
+
+bool hostRoot()
+{
+    return ::geteuid() == 0 && !inUserNamespace();
+}
+
+std::uint32_t isolatedIdBase()
+{
+    return inUserNamespace() ? 0 : kIsolatedIdBase;
+}
+
 std::optional<std::uint32_t> emulatedUid(uid_t uid)
 {
-    if (uid < kIsolatedIdBase || uid >= kIsolatedIdBase + kIsolatedIdRange) {
+    const std::uint32_t base = isolatedIdBase();
+    // Uid 0 is the owner (root inside a user namespace), never an emulated user.
+    if (uid == 0 || uid < base || uid >= base + kIsolatedIdRange) {
         return std::nullopt;
     }
-    return static_cast<std::uint32_t>(uid - kIsolatedIdBase);
+    return static_cast<std::uint32_t>(uid - base);
 }
 
 bool usersIsolated()
@@ -25,12 +54,17 @@ bool usersIsolated()
 
 std::string isolationDetail()
 {
+    if (usersIsolated() && inUserNamespace()) {
+        return "isolated (a user namespace of your own: each user is a uid of its own from your "
+               "subordinate ids in /etc/subuid)";
+    }
     if (usersIsolated()) {
         return "isolated (each user is a real uid of its own, " + std::to_string(kIsolatedIdBase)
             + " + the emulated uid)";
     }
     return "not isolated (every user runs as your own uid: classmates can read and kill each "
-           "other's work; run minicluster as root to isolate them)";
+           "other's work; run minicluster as root, or give your user subordinate ids in "
+           "/etc/subuid and /etc/subgid with Debian's uidmap package, to isolate them)";
 }
 
 std::optional<uid_t> peerUid(int fd)
