@@ -24,6 +24,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -135,9 +136,12 @@ pid_t verifiedPid(const ClusterOptions &o, const std::string &pidFile, const std
     std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::error_code ec;
     std::string exe = std::filesystem::read_symlink(proc + "/exe", ec).string();
-    if (ec == std::errc::permission_denied) {
+    struct stat owner { };
+    if (ec == std::errc::permission_denied && ::stat(proc.c_str(), &owner) == 0
+        && owner.st_uid == ::geteuid()) {
         // A daemon in another of the owner's user namespaces (user_namespace.h) hides its exe
-        // from this one; its argv[0] is ours (startDaemon), and the directory is checked below.
+        // from this one. It runs as us (no other user's process is taken on its word); its
+        // argv[0] is ours (startDaemon), and the directory is checked below.
         exe = cmdline.substr(0, cmdline.find('\0'));
         ec.clear();
     }
