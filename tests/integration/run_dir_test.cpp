@@ -271,6 +271,7 @@ void RunDirTest::anOrdinaryUserWithSubordinateIdsIsolatesClassmates()
     const auto alice = mc({QStringLiteral("--user"), QStringLiteral("alice"),
         QStringLiteral("shell"), QStringLiteral("-c"),
         QStringLiteral("echo mine > ~/secret.txt && chmod 600 ~/secret.txt && "
+                       "mkdir -m 700 ~/private && "
                        "sbatch --parsable --wrap 'sleep 300'")});
     QVERIFY2(alice.code == 0, qPrintable(alice.out));
     const QString job = alice.out.trimmed().section(QLatin1Char('\n'), -1);
@@ -286,10 +287,13 @@ void RunDirTest::anOrdinaryUserWithSubordinateIdsIsolatesClassmates()
 
     const auto bob = mc({QStringLiteral("--user"), QStringLiteral("bob"), QStringLiteral("shell"),
         QStringLiteral("-c"),
-        QStringLiteral("cat /home/alice/secret.txt; echo read=$?; scancel %1; echo cancel=$?")
+        QStringLiteral("cat /home/alice/secret.txt; echo read=$?; touch /home/alice/private/x; "
+                       "echo write=$?; scancel %1; echo cancel=$?")
             .arg(job)});
     QVERIFY2(bob.out.contains(QStringLiteral("Permission denied")), qPrintable(bob.out));
     QVERIFY2(bob.out.contains(QStringLiteral("read=1")), qPrintable(bob.out));
+    QVERIFY2(bob.out.contains(QStringLiteral("write=1")), qPrintable(bob.out));
+    QVERIFY(!QFile::exists(cluster + QStringLiteral("/home/alice/private/x")));
     QVERIFY2(bob.out.contains(
                  QStringLiteral("scancel: error: Kill job error on job id %1: Access/permission "
                                 "denied")
