@@ -18,6 +18,7 @@ private slots:
     void stepsAreAccountedAndSeffReportsTheJob();
     void sstatShowsARunningStepAndAllocationsEndAtTheirTimeLimit();
     void sallocShellIsAnInteractiveStepWithUseInteractiveStep();
+    void sallocShellStaysOnTheSubmitHostWithoutUseInteractiveStep();
 };
 
 void InteractiveStepsTest::sallocGrantsRunsSrunOnTheNodeAndReleases_data()
@@ -212,21 +213,37 @@ void InteractiveStepsTest::sstatShowsARunningStepAndAllocationsEndAtTheirTimeLim
 
 void InteractiveStepsTest::sallocShellIsAnInteractiveStepWithUseInteractiveStep()
 {
-    // LaunchParameters=use_interactive_step (the Alliance's clusters): salloc without a command
-    // opens the shell on the first allocated node; with a command, it still runs locally.
+    // LaunchParameters=use_interactive_step (the Alliance's clusters, the default preset):
+    // salloc without a command opens the shell on the first allocated node, with the
+    // allocation's task and node counts (-E, as Slurm's --preserve-env); with a command, it
+    // still runs locally.
     ClusterFixture cluster;
-    QVERIFY(cluster.setSlurmConf(
-        QStringLiteral("LaunchParameters"), QStringLiteral("use_interactive_step")));
     QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
-    ShellResult shell = cluster.shell(QStringLiteral(
-        "(sleep 2; echo 'echo on=$(hostname) job=$SLURM_JOB_ID step=$SLURM_STEP_ID'; sleep 2; "
-        "echo exit) | script -qfec 'salloc -N2 -t 5' /dev/null; echo salloc=$?"));
-    QVERIFY2(shell.out.contains(QStringLiteral("on=cn01 job=1 step=0")), qPrintable(shell.out));
+    ShellResult shell = cluster.shell(
+        QStringLiteral("(sleep 2; echo 'echo on=$(hostname) job=$SLURM_JOB_ID tasks=$SLURM_NTASKS "
+                       "nodes=$SLURM_NNODES per-node=$SLURM_TASKS_PER_NODE'; sleep 2; echo exit) | "
+                       "script -qfec 'salloc -N2 -n4 -t 5' /dev/null; echo salloc=$?"));
+    QVERIFY2(shell.out.contains(QStringLiteral("on=cn01 job=1 tasks=4 nodes=2 per-node=3,1")),
+        qPrintable(shell.out));
     QVERIFY2(shell.out.contains(QStringLiteral("salloc: Relinquishing job allocation 1")),
         qPrintable(shell.out));
     QVERIFY2(shell.out.contains(QStringLiteral("salloc=0")), qPrintable(shell.out));
     ShellResult local = cluster.shell(QStringLiteral("salloc -Q -N1 hostname"));
     QCOMPARE(local.out, QStringLiteral("login1\n"));
+}
+
+void InteractiveStepsTest::sallocShellStaysOnTheSubmitHostWithoutUseInteractiveStep()
+{
+    // Slurm's default (LaunchParameters unset): the shell is salloc's own, on login1.
+    ClusterFixture cluster;
+    QVERIFY(cluster.setSlurmConf(QStringLiteral("LaunchParameters"), QString()));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    ShellResult shell = cluster.shell(QStringLiteral(
+        "(sleep 2; echo 'echo on=$(hostname) job=$SLURM_JOB_ID step=${SLURM_STEP_ID-none}'; "
+        "sleep 2; echo exit) | script -qfec 'salloc -N1 -t 5' /dev/null; echo salloc=$?"));
+    QVERIFY2(
+        shell.out.contains(QStringLiteral("on=login1 job=1 step=none")), qPrintable(shell.out));
+    QVERIFY2(shell.out.contains(QStringLiteral("salloc=0")), qPrintable(shell.out));
 }
 
 QTEST_GUILESS_MAIN(InteractiveStepsTest)

@@ -15,6 +15,7 @@ private slots:
     void init();
     void mpirunInSallocPlacesRanksOnBothNodes();
     void mpirunInABatchJobPlacesRanksOnBothNodes();
+    void mpirunTypedInSallocsShellOnTheNodePlacesRanksOnBothNodes();
 };
 
 namespace {
@@ -80,6 +81,23 @@ void MpiTest::mpirunInABatchJobPlacesRanksOnBothNodes()
     expected += QStringList{QStringLiteral("1|COMPLETED"), QStringLiteral("1.batch|COMPLETED"),
         QStringLiteral("1.0|COMPLETED"), QStringLiteral("1.1|COMPLETED")};
     QCOMPARE(outputLines(run.out), expected);
+}
+
+void MpiTest::mpirunTypedInSallocsShellOnTheNodePlacesRanksOnBothNodes()
+{
+    // The default preset's salloc opens its shell on cn01 (use_interactive_step); that step
+    // keeps the allocation's SLURM_NTASKS, SLURM_NNODES and SLURM_TASKS_PER_NODE (srun -E, as
+    // Slurm's InteractiveStepOptions), which mpirun reads to place its four ranks.
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    ShellResult run = cluster.shell(kHello
+        + QStringLiteral("(sleep 2; echo 'mpirun /usr/bin/python3 hello.py | sort > r && mv r "
+                         "ranks.txt'; until [ -s ranks.txt ]; do sleep 0.2; done; echo exit) | "
+                         "script -qfec 'salloc -N2 -n4 -t 5' /dev/null; cat ranks.txt"));
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("salloc: Relinquishing job allocation 1")),
+        qPrintable(run.out));
+    QCOMPARE(outputLines(run.out).mid(outputLines(run.out).size() - 4), kRanks);
 }
 
 QTEST_GUILESS_MAIN(MpiTest)

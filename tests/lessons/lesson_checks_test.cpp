@@ -197,6 +197,50 @@ private slots:
         }
     }
 
+    // Lesson 3's usual mistakes: each fails the step it belongs to, the steps before it pass.
+    void lessonThreeWantsTheShellThatSallocOpensOnTheNode()
+    {
+        for (const char *lang : {"en", "fr"}) {
+            const Lesson lesson = load(lang, "03");
+            QCOMPARE(lesson.steps.size(), std::size_t{4});
+            auto currentStep = [&lesson](const World &w) {
+                return mc::lessons::evaluateLesson(lesson, w.facts()).currentStep;
+            };
+
+            // srun on login1 makes an allocation of its own: not salloc's.
+            World srunAlone;
+            srunAlone.typed("login1", "srun hostname");
+            srunAlone.job(3, "hostname", "COMPLETED").set("interactive", true);
+            QCOMPARE(currentStep(srunAlone), std::size_t{0});
+
+            // salloc with a command runs it on login1: no shell on the node, no hostname there.
+            World withCommand;
+            withCommand.typed("login1", "salloc --time=1:00:00 --mem=2G hostname");
+            withCommand.job(3, "interactive", "COMPLETED").set("interactive", true);
+            QCOMPARE(currentStep(withCommand), std::size_t{1});
+
+            // salloc typed right, and hostname in the shell it opened on cn01.
+            auto onTheNode = [](World &w, const char *state) {
+                w.typed("login1", "salloc --time=1:00:00 --mem=2G");
+                w.job(3, "interactive", state).set("interactive", true);
+                w.typed("cn01", "hostname");
+            };
+            // In the allocation, then srun typed only back on login1 (a job of its own).
+            World srunAfter;
+            onTheNode(srunAfter, "COMPLETED");
+            srunAfter.typed("login1", "srun python3 interactive_test.py");
+            srunAfter.job(4, "python3", "COMPLETED").set("interactive", true);
+            srunAfter.typed("login1", "hostname");
+            QCOMPARE(currentStep(srunAfter), std::size_t{2});
+
+            // Everything done on the node, but the allocation is still held.
+            World stillThere;
+            onTheNode(stillThere, "RUNNING");
+            stillThere.typed("cn01", "srun python3 interactive_test.py");
+            QCOMPARE(currentStep(stillThere), std::size_t{3});
+        }
+    }
+
     void pythonOnTheLoginNodeHasAWayOut()
     {
         for (const char *lang : {"en", "fr"}) {

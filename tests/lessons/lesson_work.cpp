@@ -71,9 +71,12 @@ void doRight(const std::string &number, Student &w)
         w.file("~/hello-2.out", "Hello from cn01\n");
         w.typed("login1", "sacct -j 2");
     } else if (number == "03") {
+        // salloc's shell is on cn01 (LaunchParameters=use_interactive_step), until exit.
+        w.typed("login1", "salloc --time=1:00:00 --mem=2G");
         w.job(3, "interactive", "COMPLETED").set("interactive", true);
-        w.typed("login1", "srun hostname");
         w.typed("cn01", "hostname");
+        w.typed("cn01", "srun python3 interactive_test.py");
+        w.typed("login1", "hostname");
     } else if (number == "04") {
         w.job(4, "too-long", "TIMEOUT");
         w.job(5, "too-big", "OUT_OF_MEMORY");
@@ -170,7 +173,7 @@ void doRight(const std::string &number, Student &w)
         Json &alloc = w.job(82, "interactive", "COMPLETED");
         alloc.set("interactive", true);
         alloc.set("num_nodes", 2);
-        w.typed("login1", "mpirun hostname");
+        w.typed("cn01", "mpirun hostname"); // in salloc's shell, on the first node
     } else if (number == "13") {
         w.typed("login1",
             "apptainer exec /opt/minicluster/software/images/python-numpy.sif python3 -c "

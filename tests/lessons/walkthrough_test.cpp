@@ -538,43 +538,67 @@ private slots:
         QCOMPARE(cluster.shell(QStringLiteral("python3 interactive_test.py")).exitCode, 0);
         ShellResult wrong = lesson(cluster, {QStringLiteral("check")});
         QCOMPARE(wrong.exitCode, 1);
-        QVERIFY2(wrong.out.contains(QStringLiteral("Start an allocation with salloc"))
-                && wrong.out.contains(
-                    QStringLiteral("You have not submitted any job since this lesson started.")),
+        QVERIFY2(
+            wrong.out.contains(QStringLiteral("Type salloc --time=1:00:00 --mem=2G on login1."))
+                && wrong.out.contains(QStringLiteral("No command like `salloc*` was typed on a "
+                                                     "login node since this lesson started.")),
             qPrintable(wrong.out));
         const QString wrongFr = inFrench(cluster, wrong);
         QVERIFY2(wrongFr.isEmpty(), qPrintable(wrongFr));
-        // The student's keyboard: script(1) gives salloc's shell (and the srun --pty bash in
-        // it) a terminal, and reads the typed lines from the pipe, one at a time.
-        auto typed = [&](const QStringList &lines) {
-            QString feed = QStringLiteral("(sleep 1");
-            for (const QString &l : lines) {
-                feed += QStringLiteral("; echo '") + l + QStringLiteral("'; sleep 1.5");
-            }
-            return cluster.shell(feed
-                + QStringLiteral(") | script -qfec 'salloc --time=00:30:00 --mem=1G "
-                                 "--cpus-per-task=2' /dev/null"));
-        };
-        // Second wrong attempt: inside the allocation, but hostname typed on the login node.
-        ShellResult first = typed({QStringLiteral("srun python3 interactive_test.py"),
-            QStringLiteral("hostname"), QStringLiteral("exit")});
-        QVERIFY2(first.out.contains(QStringLiteral("salloc: Granted job allocation 1")),
+        // The student's keyboard: script(1) gives salloc a terminal, and the shell it opens
+        // (on the compute node: LaunchParameters=use_interactive_step) reads the typed lines
+        // from the pipe, one at a time; after exit, the login shell reads the rest.
+        auto typed
+            = [&](const QString &salloc, const QStringList &inside, const QStringList &after = {}) {
+                  QString feed = QStringLiteral("(sleep 1");
+                  for (const QString &l : inside) {
+                      feed += QStringLiteral("; echo '") + l + QStringLiteral("'; sleep 1.5");
+                  }
+                  ShellResult r = cluster.shell(feed + QStringLiteral(") | script -qfec '") + salloc
+                      + QStringLiteral("' /dev/null"));
+                  for (const QString &l : after) {
+                      r.out += cluster.shell(l).out; // noted as typed on login1, as -c commands are
+                  }
+                  return r;
+              };
+        // Second wrong attempt: salloc with a command runs it on login1, and gives the
+        // allocation back at once: no shell on the node.
+        ShellResult local
+            = cluster.shell(QStringLiteral("salloc --time=1:00:00 --mem=2G hostname"));
+        QCOMPARE(local.out, QStringLiteral("login1\n"));
+        ShellResult withCommand = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(withCommand.exitCode, 1);
+        QVERIFY2(withCommand.out.contains(QStringLiteral("[x] 1. Ask for an allocation"))
+                && withCommand.out.contains(QStringLiteral(
+                    "its prompt names the compute node, not login1. (No command like `hostname*` "
+                    "was typed on a compute node since this lesson started.)")),
+            qPrintable(withCommand.out));
+        const QString withCommandFr = inFrench(cluster, withCommand);
+        QVERIFY2(withCommandFr.isEmpty(), qPrintable(withCommandFr));
+        // Third: the shell on the node, but srun typed only after exit, back on login1.
+        ShellResult first = typed(QStringLiteral("salloc --time=1:00:00 --mem=2G"),
+            {QStringLiteral("hostname"), QStringLiteral("exit")},
+            {QStringLiteral("srun python3 interactive_test.py")});
+        QVERIFY2(first.out.contains(QStringLiteral("salloc: Granted job allocation 2")),
             qPrintable(first.out + first.err));
+        QVERIFY2(first.out.contains(QStringLiteral("[bob@cn01 ~]$ ")), qPrintable(first.out));
         QVERIFY2(first.out.contains(QStringLiteral("running on cn0")), qPrintable(first.out));
         ShellResult onLogin = lesson(cluster, {QStringLiteral("check")});
         QCOMPARE(onLogin.exitCode, 1);
-        QVERIFY2(onLogin.out.contains(QStringLiteral("[x] 2. Run a command on the allocated node"))
-                && onLogin.out.contains(QStringLiteral(
-                    "its prompt names the compute node, not login1. (No command like `hostname*` "
-                    "was typed on a compute node since this lesson started.)")),
+        QVERIFY2(onLogin.out.contains(QStringLiteral("[x] 2. Look where you are"))
+                && onLogin.out.contains(QStringLiteral("[ ] 3. Run a step with srun"))
+                && onLogin.out.contains(
+                    QStringLiteral("No command like `srun*` was typed on a compute node")),
             qPrintable(onLogin.out));
         const QString onLoginFr = inFrench(cluster, onLogin);
         QVERIFY2(onLoginFr.isEmpty(), qPrintable(onLoginFr));
-        // Right: a shell on the node, hostname there, exit twice.
-        ShellResult right = typed({QStringLiteral("srun --pty bash -i"), QStringLiteral("hostname"),
-            QStringLiteral("exit"), QStringLiteral("exit")});
-        QVERIFY2(right.out.contains(QStringLiteral("salloc: Relinquishing job allocation 2")),
+        // Right: srun in the shell on the node, exit, and hostname on login1 again.
+        ShellResult right = typed(QStringLiteral("salloc --time=1:00:00 --mem=2G"),
+            {QStringLiteral("srun python3 interactive_test.py"), QStringLiteral("exit")},
+            {QStringLiteral("hostname")});
+        QVERIFY2(right.out.contains(QStringLiteral("salloc: Relinquishing job allocation 4")),
             qPrintable(right.out + right.err));
+        QVERIFY2(right.out.endsWith(QStringLiteral("login1\n")), qPrintable(right.out));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("3")), 20000);
         const ShellResult done = lesson(cluster, {QStringLiteral("check")});
         const QString doneFr = inFrench(cluster, done);

@@ -59,6 +59,18 @@ private slots:
         QCOMPARE(line.command, (std::vector<std::string>{"hostname", "-s"}));
     }
 
+    void preserveEnvIsSrunsAndNotSallocs()
+    {
+        // salloc's interactive step is started with it (Slurm's InteractiveStepOptions).
+        QVERIFY(srun({"-E", "bash"}).opts.preserveEnv);
+        QVERIFY(srun({"--preserve-env", "bash"}).opts.preserveEnv);
+        QVERIFY(!srun({"bash"}).opts.preserveEnv);
+        expectError(salloc({"--preserve-env"}),
+            "salloc: unrecognized option '--preserve-env'\nTry \"salloc --help\" for more "
+            "information\n",
+            255);
+    }
+
     void theCommandLineWinsOverInputVariables()
     {
         auto line = salloc({"-p", "gpu"}, {"SALLOC_PARTITION=cpu", "SALLOC_TIMELIMIT=10"});

@@ -67,8 +67,10 @@ int main(int argc, char **argv)
         command = {shell && *shell ? shell : "/bin/bash"};
         if (useInteractiveStep()) {
             // Slurm's InteractiveStepOptions ("--interactive --preserve-env --pty $SHELL"): the
-            // shell is a one-task step on the first allocated node, sharing the allocation.
-            command = {"srun", "--pty", "-N1", "-n1", "--overlap", command.front()};
+            // shell is a one-task step on the first allocated node, sharing the allocation, and
+            // keeps the allocation's task and node counts, which mpirun typed in it reads.
+            command
+                = {"srun", "--pty", "-N1", "-n1", "--overlap", "--preserve-env", command.front()};
         }
     }
 

@@ -130,7 +130,7 @@ constexpr std::array kRows{
     Row{"partition", 'p', kReq, kPartition, kAll, kAll},
     Row{"power", 0, kReq, kPower, kAll, kNone},
     Row{"prefer", 0, kReq, kPrefer, kAll, kNone},
-    Row{"preserve-env", 'E', kNo, kPreserveEnv, kR, kNone},
+    Row{"preserve-env", 'E', kNo, kPreserveEnv, kR, kR},
     Row{"priority", 0, kReq, kPriority, kAll, kNone},
     Row{"profile", 0, kReq, kProfile, kAll, kNone},
     Row{"prolog", 0, kReq, kProlog, kR, kNone},

@@ -518,6 +518,9 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
     case kOverlap:
         opts.overlap = true;
         break;
+    case kPreserveEnv:
+        opts.preserveEnv = true;
+        break;
     case kUnbuffered:
         break; // the tasks write straight to srun's own descriptors: nothing is buffered
     case kWaitSeconds:

@@ -44,6 +44,9 @@ struct Options {
     std::vector<std::string> nodeList, exclude;
     bool exclusive = false, label = false, pty = false, quiet = false;
     bool killOnBadExit = false, multiProg = false, overlap = false, exact = false;
+    // -E: the tasks keep the SLURM_NTASKS, SLURM_NNODES, SLURM_TASKS_PER_NODE they inherit
+    // (salloc's interactive step: the allocation's, for srun and mpirun typed in it).
+    bool preserveEnv = false;
     int verbose = 0;
 };
 

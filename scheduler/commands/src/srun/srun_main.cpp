@@ -610,10 +610,12 @@ bool Srun::launch(const Json &step)
     ia::setEnv(env, "SLURM_STEP_NUM_NODES", std::to_string(nodes.size()));
     ia::setEnv(env, "SLURM_STEP_NUM_TASKS", std::to_string(m_ntasks));
     ia::setEnv(env, "SLURM_STEP_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
-    ia::setEnv(env, "SLURM_NTASKS", std::to_string(m_ntasks));
-    ia::setEnv(env, "SLURM_NPROCS", std::to_string(m_ntasks));
-    ia::setEnv(env, "SLURM_NNODES", std::to_string(nodes.size()));
-    ia::setEnv(env, "SLURM_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
+    if (!m_opts.preserveEnv) {
+        ia::setEnv(env, "SLURM_NTASKS", std::to_string(m_ntasks));
+        ia::setEnv(env, "SLURM_NPROCS", std::to_string(m_ntasks));
+        ia::setEnv(env, "SLURM_NNODES", std::to_string(nodes.size()));
+        ia::setEnv(env, "SLURM_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
+    }
     ia::setEnv(env, "SLURM_CPUS_ON_NODE", std::to_string(job["cpus_on_node"].toInt(1)));
     // The job's GPUs: each node's numbered from 0 (CUDA_VISIBLE_DEVICES, as the batch step);
     // SLURM_JOB_GPUS gives the first node's indices (every node holds as many).
