@@ -123,7 +123,7 @@ std::string jobFile(const proto::Json &job, std::string_view member)
     if (pattern.empty() && member == "std_err") {
         pattern = job["std_out"].toString();
     }
-    return scontrol::stdioPath(job, pattern, false);
+    return scontrol::stdioPath(record::jobObjectFromJson(job), pattern, false);
 }
 
 namespace {
