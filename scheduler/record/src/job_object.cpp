@@ -102,9 +102,8 @@ JobObject jobObjectFromJson(const Json &j)
     o.lastSchedEval = optionalInt(j["last_sched_eval"]);
     o.group = optionalString(j["group"]);
 
-    const sched::JobId id{static_cast<std::uint32_t>(o.jobId)};
     for (const Json &step : j["steps"].items()) {
-        o.steps.push_back(stepRecordFromJson(step, id));
+        o.steps.push_back(stepObjectFromJson(step));
     }
     o.cancelledBy = optionalInt(j["cancelled_by"]);
     return o;
@@ -114,10 +113,14 @@ StepObject stepObjectFromJson(const Json &j)
 {
     StepObject o;
     o.jobId = j["job_id"].toInt();
-    o.stepId = j["step_id"].toString();
-    o.name = j["name"].toString();
+    const Json &id = j.contains("step_id") ? j["step_id"] : j["step"];
+    o.stepId = id.isInt() ? std::to_string(id.toInt()) : id.toString();
+    o.name = optionalString(j["name"]);
     o.state = optionalString(j["state"]);
     o.startTime = j["start_time"].toInt();
+    o.endTime = j["end_time"].toInt();
+    o.exitCode = j["exit_code"].toInt();
+    o.exitSignal = j["exit_signal"].toInt();
     o.nodes = j["nodes"].toStringList();
     o.ntasks = optionalInt(j["ntasks"]);
     o.numCpus = optionalInt(j["num_cpus"]);

@@ -486,10 +486,10 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
             + step.state.value_or("RUNNING") + " Partition=" + step.partition + " NodeList="
             + sched::compressHostlist(nodes) + separator + "Nodes=" + std::to_string(nodes.size())
             + " CPUs=" + std::to_string(cpus) + " Tasks=" + std::to_string(step.ntasks.value_or(1))
-            + " Name=" + step.name + " Network=(null)" + separator + "TRES=" + orNull(step.tres)
-            + separator + "ResvPorts=(null)" + separator + "CPUFreqReq=Default Dist=Block"
-            + separator + "SrunHost:Pid=" + step.srunHost.value_or("(null)") + ":"
-            + std::to_string(step.srunPid) + "\n";
+            + " Name=" + step.name.value_or("") + " Network=(null)" + separator
+            + "TRES=" + orNull(step.tres) + separator + "ResvPorts=(null)" + separator
+            + "CPUFreqReq=Default Dist=Block" + separator + "SrunHost:Pid="
+            + step.srunHost.value_or("(null)") + ":" + std::to_string(step.srunPid) + "\n";
         if (!oneLiner) {
             out += "\n";
         }

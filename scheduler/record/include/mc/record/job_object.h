@@ -9,7 +9,6 @@
 // others hold the type's empty value when absent, as proto::Json's reads give it.
 
 #include "mc/proto/json.h"
-#include "mc/record/step.h"
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +16,36 @@
 #include <vector>
 
 namespace mc::record {
+
+// A step of a reply decoded once, on the same terms as JobObject: a running step of `steps`
+// (sstat, scontrol show step) or one of the `steps` of an `acct` job (seff, sacct).
+struct StepObject {
+    std::int64_t jobId = 0; // running steps only; an acct step's job is the enclosing one
+    std::string stepId; // "batch", "extern", or the step's number (`step` of older stores)
+    std::optional<std::string> name;
+    std::optional<std::string> state;
+    std::int64_t startTime = 0;
+    std::int64_t endTime = 0; // 0 while it runs
+    std::int64_t exitCode = 0;
+    std::int64_t exitSignal = 0;
+    std::vector<std::string> nodes;
+    std::optional<std::int64_t> ntasks;
+    std::optional<std::int64_t> numCpus;
+    // Usage sampled on the node (so far, for a running step).
+    std::int64_t totalCpuMs = 0;
+    std::int64_t maxRssKb = 0;
+    std::int64_t aveRssKb = 0;
+
+    // Read when present, sent by no controller yet.
+    std::int64_t uid = 0;
+    std::string partition;
+    std::optional<std::int64_t> timeLimit;
+    std::string tres;
+    std::optional<std::string> srunHost;
+    std::int64_t srunPid = 0;
+
+    bool operator==(const StepObject &) const = default;
+};
 
 struct JobObject {
     std::int64_t jobId = 0;
@@ -90,40 +119,13 @@ struct JobObject {
     std::optional<std::string> group;
 
     // An `acct` reply's job: its steps, and who cancelled it (a uid).
-    std::vector<StepRecord> steps;
+    std::vector<StepObject> steps;
     std::optional<std::int64_t> cancelledBy;
 
     bool operator==(const JobObject &) const = default;
 };
 
 JobObject jobObjectFromJson(const proto::Json &job);
-
-// A running step of a `steps` reply (docs/protocol.md), decoded once for sstat and scontrol show
-// step, on the same terms as JobObject.
-struct StepObject {
-    std::int64_t jobId = 0;
-    std::string stepId; // "batch", "extern", or the step's number
-    std::string name;
-    std::optional<std::string> state;
-    std::int64_t startTime = 0;
-    std::vector<std::string> nodes;
-    std::optional<std::int64_t> ntasks;
-    std::optional<std::int64_t> numCpus;
-    // Usage sampled on the node so far.
-    std::int64_t totalCpuMs = 0;
-    std::int64_t maxRssKb = 0;
-    std::int64_t aveRssKb = 0;
-
-    // Read when present, sent by no controller yet.
-    std::int64_t uid = 0;
-    std::string partition;
-    std::optional<std::int64_t> timeLimit;
-    std::string tres;
-    std::optional<std::string> srunHost;
-    std::int64_t srunPid = 0;
-
-    bool operator==(const StepObject &) const = default;
-};
 
 StepObject stepObjectFromJson(const proto::Json &step);
 
