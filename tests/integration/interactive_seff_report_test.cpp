@@ -34,7 +34,8 @@ Json job(std::int64_t id, const char *state, int cpus, std::int64_t start, std::
 
 QString report(const Json &j, const char *group, std::int64_t now)
 {
-    return QString::fromStdString(mc::cmd::seff::report(j, "refcluster", group, now));
+    return QString::fromStdString(
+        mc::cmd::seff::report(mc::record::jobObjectFromJson(j), "refcluster", group, now));
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // public job object. Every field of every struct is filled with a value of its own and must
 // come back; a field added to a struct and not to its codec fails here.
 #include "mc/record/job_codec.h"
+#include "mc/record/job_object.h"
 #include "mc/record/launch_order.h"
 #include "mc/record/step.h"
 
@@ -11,14 +12,17 @@
 #include <set>
 
 // A field added to one of the structs changes its size: then fill it in the test of its codec
-// below (fullSpec(), fullJob(), ...), write it in the codec (for JobSpec, kSpecKeys too), and
-// write the new size here. Sizes are those of x86-64 libstdc++, where CI builds.
+// below (fullSpec(), fullJob(), ...), write it in the codec (for JobSpec, kSpecKeys too; for a
+// member of the public object, JobObject and jobObjectFromJson() too), and write the new size
+// here. Sizes are those of x86-64 libstdc++, where CI builds.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(sizeof(mc::sched::JobSpec) == 936, "a JobSpec field is new: see above");
 static_assert(sizeof(mc::sched::Job) == 1264, "a Job field is new: see above");
 static_assert(sizeof(mc::record::LaunchOrder) == 1376, "a LaunchOrder field is new: see above");
 static_assert(sizeof(mc::record::StepSpec) == 152, "a StepSpec field is new: see above");
 static_assert(sizeof(mc::record::StepRecord) == 168, "a StepRecord field is new: see above");
+static_assert(sizeof(mc::record::JobObject) == 1488, "a JobObject field is new: see above");
+static_assert(sizeof(mc::record::StepObject) == 368, "a StepObject field is new: see above");
 #endif
 
 using namespace mc;
@@ -39,6 +43,9 @@ private slots:
     void publicObjectShowsArrayHoldAndPlannedStart();
     void publicObjectFollowsTheKeyTableAndProjects();
     void commentIsAbsentUntilSetAndSurvivesTheStore();
+    void everyPublicMemberIsDecoded();
+    void absentMembersStayAbsentWhenDecoded();
+    void everyStepMemberIsDecoded();
 };
 
 namespace {
@@ -135,6 +142,25 @@ sched::Job fullJob()
     job.plannedStart = 123;
     job.preemptEnd = 124;
     return job;
+}
+
+// The first member of `full` that `decode` does not read (its object is the same without it);
+// "" when it reads them all.
+template <typename Decode> std::string undecodedMember(const Json &full, Decode decode)
+{
+    const auto all = decode(full);
+    for (const auto &[key, value] : full.members()) {
+        Json less = Json::object();
+        for (const auto &[other, kept] : full.members()) {
+            if (other != key) {
+                less.add(other, kept);
+            }
+        }
+        if (decode(less) == all) {
+            return key;
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -402,6 +428,122 @@ void JobCodecTest::commentIsAbsentUntilSetAndSurvivesTheStore()
     rows.encode(job);
     rows.appendRow(text);
     QCOMPARE(text, std::string(R"([45,""][45,null])"));
+}
+
+// Every member of the public object, and of what the commands read beside it, reaches a
+// JobObject member of its own: taking any one away changes what is decoded.
+void JobCodecTest::everyPublicMemberIsDecoded()
+{
+    Json full = record::jobToJson(fullJob());
+    full.set("dependency", "afterok:130(unfulfilled)"); // as the controller words a wait
+    Json waits = Json::array();
+    waits.push(std::int64_t{131});
+    full.set("waiting_for", std::move(waits));
+    full.set("submit_host", "login132");
+    full.set("submit_sid", 133);
+    full.set("last_sched_eval", 134);
+    full.set("group", "group135");
+    record::StepRecord step;
+    step.job = sched::JobId{101};
+    step.step = "batch";
+    step.totalCpuMs = 136;
+    Json steps = Json::array();
+    steps.push(record::stepRecordToJson(step));
+    full.set("steps", std::move(steps));
+    full.set("cancelled_by", 137);
+    full = Json::parse(full.dump()).value();
+
+    const record::JobObject o = record::jobObjectFromJson(full);
+    QCOMPARE(o.jobId, 101);
+    QCOMPARE(o.name, std::string("name1"));
+    QCOMPARE(o.gid.value_or(0), 1004);
+    QCOMPARE(o.state, std::string("RUNNING"));
+    QCOMPARE(o.stateShort, std::string("R"));
+    QCOMPARE(o.timeLimit.value_or(0), 106);
+    QCOMPARE(o.nodes, std::vector<std::string>({"cn108", "cn109"}));
+    QCOMPARE(o.numCpus.value_or(0), 110);
+    QCOMPARE(o.minMemory, 23); // per CPU
+    QVERIFY(o.memPerCpu);
+    QCOMPARE(o.exitCode, 113);
+    QCOMPARE(o.arrayTaskId.value_or(0), 118);
+    QCOMPARE(o.arrayTaskStr, std::string("119-120%121"));
+    QCOMPARE(o.hold, std::string("admin"));
+    QCOMPARE(o.gpuIds, std::vector<std::vector<int>>({{1, 2}, {3}}));
+    QCOMPARE(o.gres, std::string("gpu:type29:28"));
+    QCOMPARE(o.tresPerJob, std::string("gres:gpu:type29:30"));
+    QCOMPARE(o.dependency, std::string("afterok:130(unfulfilled)"));
+    QCOMPARE(o.waitingFor, std::vector<std::int64_t>({131}));
+    QCOMPARE(o.comment.value_or("?"), std::string("comment42"));
+    QCOMPARE(o.nodeCpus, std::vector<int>({70, 40}));
+    QCOMPARE(o.mailUser, std::string("mail43@example.org"));
+    QCOMPARE(o.submitHost.value_or("?"), std::string("login132"));
+    QCOMPARE(o.steps.size(), 1u);
+    QCOMPARE(o.steps.front().stepId, std::string("batch"));
+    QCOMPARE(o.steps.front().totalCpuMs, 136);
+    QCOMPARE(o.cancelledBy.value_or(0), 137);
+
+    QVERIFY(full.size() >= record::kJobKeys.size());
+    QCOMPARE(undecodedMember(full, record::jobObjectFromJson), std::string());
+}
+
+// An absent member is not a zero: the optional members stay empty, so that each command keeps
+// the fallback it prints (scontrol's NumCPUs=1, squeue's TIME_LIMIT UNLIMITED).
+void JobCodecTest::absentMembersStayAbsentWhenDecoded()
+{
+    QVERIFY(record::jobObjectFromJson(Json::object()) == record::JobObject{});
+    const record::JobObject o = record::jobObjectFromJson(Json::object());
+    QVERIFY(!o.timeLimit && !o.numCpus && !o.arrayTaskId && !o.comment && !o.qos);
+    Json pending = Json::object();
+    pending.set("array_task_id", nullptr);
+    pending.set("time_limit", "soon"); // not a number: as absent, as proto::Json reads it
+    pending.set("comment", "");
+    const record::JobObject p = record::jobObjectFromJson(pending);
+    QVERIFY(!p.arrayTaskId && !p.timeLimit);
+    QCOMPARE(p.comment.value_or("?"), std::string()); // set, empty
+}
+
+// A step as the controller lists a running one (and what scontrol show step reads beside) or
+// as an acct job's steps carry it: every member reaches a StepObject member of its own.
+void JobCodecTest::everyStepMemberIsDecoded()
+{
+    Json full = Json::object();
+    full.set("job_id", 201);
+    full.set("step_id", "0");
+    full.set("name", "hostname");
+    full.set("state", "RUNNING");
+    full.set("start_time", 202);
+    full.set("end_time", 211);
+    full.set("exit_code", 212);
+    full.set("exit_signal", 213);
+    full.set("nodes", proto::stringList({"cn01", "cn02"}));
+    full.set("ntasks", 203);
+    full.set("num_cpus", 204);
+    full.set("total_cpu_ms", 205);
+    full.set("max_rss_kb", 206);
+    full.set("ave_rss_kb", 207);
+    full.set("uid", 208);
+    full.set("partition", "cpu");
+    full.set("time_limit", 209);
+    full.set("tres", "cpu=2");
+    full.set("srun_host", "login1");
+    full.set("srun_pid", 210);
+
+    const record::StepObject o = record::stepObjectFromJson(full);
+    QCOMPARE(o.jobId, 201);
+    QCOMPARE(o.stepId, std::string("0"));
+    QCOMPARE(o.nodes, std::vector<std::string>({"cn01", "cn02"}));
+    QCOMPARE(o.ntasks.value_or(0), 203);
+    QCOMPARE(o.totalCpuMs, 205);
+    QCOMPARE(o.aveRssKb, 207);
+    QCOMPARE(o.srunHost.value_or("?"), std::string("login1"));
+    QCOMPARE(undecodedMember(full, record::stepObjectFromJson), std::string());
+    const record::StepObject none = record::stepObjectFromJson(Json::object());
+    QVERIFY(!none.name && !none.state && !none.ntasks && !none.numCpus && !none.timeLimit
+        && !none.srunHost);
+    // An acct step of an older store names itself `step`, a number as a number.
+    Json older = Json::object();
+    older.set("step", 3);
+    QCOMPARE(record::stepObjectFromJson(older).stepId, std::string("3"));
 }
 
 QTEST_APPLESS_MAIN(JobCodecTest)

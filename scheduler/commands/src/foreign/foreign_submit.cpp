@@ -47,13 +47,13 @@ Submission submitWithSbatch(const Context &ctx, std::vector<std::string> args,
     if (result.jobId > 0) {
         result.errors.clear();
         if (auto jobs = listJobs(ctx, {result.jobId}); jobs && !jobs->empty()) {
-            result.partition = jobs->front()["partition"].toString();
+            result.partition = jobs->front().partition;
         }
     }
     return result;
 }
 
-std::optional<std::vector<proto::Json>> listJobs(
+std::optional<std::vector<record::JobObject>> listJobs(
     const Context &ctx, const std::vector<std::int64_t> &jobIds)
 {
     proto::Json request = proto::Json::object();
@@ -78,7 +78,11 @@ std::optional<std::vector<proto::Json>> listJobs(
     if (!reply || !(*reply)["ok"].toBool(true)) {
         return std::nullopt;
     }
-    return (*reply)["jobs"].items();
+    std::vector<record::JobObject> jobs;
+    for (const proto::Json &job : (*reply)["jobs"].items()) {
+        jobs.push_back(record::jobObjectFromJson(job));
+    }
+    return jobs;
 }
 
 std::optional<std::vector<std::pair<std::int64_t, std::string>>> actOnJobs(
@@ -117,12 +121,9 @@ std::vector<std::string> directiveWords(std::string_view script, std::string_vie
     return sched::parseDirectives(script, prefix);
 }
 
-std::string jobFile(const proto::Json &job, std::string_view member)
+std::string jobFile(const record::JobObject &job, bool error)
 {
-    std::string pattern = job[std::string(member)].toString();
-    if (pattern.empty() && member == "std_err") {
-        pattern = job["std_out"].toString();
-    }
+    const std::string &pattern = error && !job.stdErr.empty() ? job.stdErr : job.stdOut;
     return scontrol::stdioPath(job, pattern, false);
 }
 

@@ -7,6 +7,7 @@
 
 #include "mc/cmd/context.h"
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 
 #include <cstdint>
 #include <optional>
@@ -30,7 +31,7 @@ Submission submitWithSbatch(const Context &ctx, std::vector<std::string> args,
 
 // The controller's jobs (`jobs` op, active and recently finished), restricted to `jobIds` when
 // not empty; nullopt when the controller cannot be reached.
-std::optional<std::vector<proto::Json>> listJobs(
+std::optional<std::vector<record::JobObject>> listJobs(
     const Context &ctx, const std::vector<std::int64_t> &jobIds = {});
 
 // Cancels `jobIds` as the caller (`op` "cancel"), or holds them as their user ("hold") or
@@ -43,10 +44,10 @@ std::optional<std::vector<std::pair<std::int64_t, std::string>>> actOnJobs(
 // first command, in order.
 std::vector<std::string> directiveWords(std::string_view script, std::string_view prefix);
 
-// The job's output (`member` "std_out") or error ("std_err") file as scontrol shows it
+// The job's output file, or its error file (`error`), as scontrol shows them
 // (scontrol::stdioPath): patterns expanded, slurm-<id>.out when none was given; errors that
 // were not split go to the output file.
-std::string jobFile(const proto::Json &job, std::string_view member);
+std::string jobFile(const record::JobObject &job, bool error = false);
 
 // Local time as LSF prints it ("Nov 26 00:12") and as PBS -f does ("Thu Nov 26 00:12:05 2026").
 std::string lsfTime(std::int64_t epoch);

@@ -9,14 +9,14 @@
 namespace mc::cmd {
 namespace {
 
-using proto::Json;
+using record::JobObject;
 
 // LSF's job status for a Slurm state (and hold).
-std::string lsfStatus(const Json &job)
+std::string lsfStatus(const JobObject &job)
 {
-    const std::string state = job["state"].toString();
+    const std::string &state = job.state;
     if (state == "PENDING") {
-        return job["hold"].toString().empty() ? "PEND" : "PSUSP";
+        return job.hold.empty() ? "PEND" : "PSUSP";
     }
     if (state == "RUNNING" || state == "COMPLETING" || state == "CONFIGURING") {
         return "RUN";
@@ -42,9 +42,9 @@ std::string column(const std::string &text, std::size_t width)
 }
 
 // Why a job waits, in LSF's words (bjobs -p).
-std::string pendingReason(const Json &job)
+std::string pendingReason(const JobObject &job)
 {
-    const std::string reason = job["reason"].toString();
+    const std::string &reason = job.reason;
     if (reason == "Dependency") {
         return "Job dependency condition not satisfied;";
     }
@@ -70,11 +70,11 @@ std::string pendingReason(const Json &job)
 }
 
 // EXEC_HOST: "4*cn01" per node of the job.
-std::vector<std::string> execHosts(const Json &job)
+std::vector<std::string> execHosts(const JobObject &job)
 {
-    const auto nodes = job["nodes"].toStringList();
+    const std::vector<std::string> &nodes = job.nodes;
     std::vector<std::string> hosts;
-    const std::int64_t perNode = job["num_cpus"].toInt(1)
+    const std::int64_t perNode = job.numCpus.value_or(1)
         / std::max<std::int64_t>(1, static_cast<std::int64_t>(nodes.size()));
     for (const std::string &node : nodes) {
         hosts.push_back(perNode > 1 ? std::to_string(perNode) + "*" + node : node);
@@ -83,33 +83,30 @@ std::vector<std::string> execHosts(const Json &job)
 }
 
 // bjobs -l: the job's story, one dated line per event (LSF 10.1's long form, in part).
-void printLong(std::ostream &out, const Json &j, const std::string &host)
+void printLong(std::ostream &out, const JobObject &j, const std::string &host)
 {
     const std::string status = lsfStatus(j);
-    out << "\nJob <" << j["job_id"].toInt() << ">, Job Name <" << j["name"].toString()
-        << ">, User <" << j["user"].toString() << ">, Project <default>, Status <" << status
-        << ">, Queue <" << j["partition"].toString() << ">, Command <" << j["command"].toString()
-        << ">\n"
-        << foreign::lsfLongTime(j["submit_time"].toInt()) << ": Submitted from host <"
-        << j["submit_host"].toString(host) << ">, CWD <" << j["work_dir"].toString() << ">, "
-        << j["num_tasks"].toInt(1) << " Task(s);\n";
-    if (j["time_limit"].toInt() > 0) {
-        out << "\n RUNLIMIT                \n " << j["time_limit"].toInt() / 60 << ".0 min\n\n";
+    out << "\nJob <" << j.jobId << ">, Job Name <" << j.name << ">, User <" << j.user
+        << ">, Project <default>, Status <" << status << ">, Queue <" << j.partition
+        << ">, Command <" << j.command << ">\n"
+        << foreign::lsfLongTime(j.submitTime) << ": Submitted from host <"
+        << j.submitHost.value_or(host) << ">, CWD <" << j.workDir << ">, " << j.numTasks.value_or(1)
+        << " Task(s);\n";
+    if (j.timeLimit.value_or(0) > 0) {
+        out << "\n RUNLIMIT                \n " << *j.timeLimit / 60 << ".0 min\n\n";
     }
-    if (j["start_time"].toInt() > 0) {
+    if (j.startTime > 0) {
         std::string hosts;
         for (const std::string &h : execHosts(j)) {
             hosts += " <" + h + ">";
         }
-        out << foreign::lsfLongTime(j["start_time"].toInt()) << ": Started "
-            << j["num_cpus"].toInt(1) << " Task(s) on Host(s)" << hosts << ", Execution CWD <"
-            << j["work_dir"].toString() << ">;\n";
+        out << foreign::lsfLongTime(j.startTime) << ": Started " << j.numCpus.value_or(1)
+            << " Task(s) on Host(s)" << hosts << ", Execution CWD <" << j.workDir << ">;\n";
     }
     if (isFinished(status)) {
-        out << foreign::lsfLongTime(j["end_time"].toInt())
+        out << foreign::lsfLongTime(j.endTime)
             << (status == "DONE" ? std::string(": Done successfully.\n")
-                                 : ": Exited with exit code "
-                           + std::to_string(j["exit_code"].toInt()) + ".\n");
+                                 : ": Exited with exit code " + std::to_string(j.exitCode) + ".\n");
     }
     if (status == "PEND" || status == "PSUSP") {
         out << " PENDING REASONS:\n " << pendingReason(j) << '\n';
@@ -155,12 +152,11 @@ int Bjobs::run()
         *m_ctx.err << "LSF is down. Please wait ...\n";
         return 255;
     }
-    std::vector<const Json *> shown;
+    std::vector<const JobObject *> shown;
     for (const auto &job : *jobs) {
         const std::string status = lsfStatus(job);
         const bool named = !ids.empty();
-        if ((!named && user && job["user"].toString() != *user)
-            || (!named && !all && isFinished(status))
+        if ((!named && user && job.user != *user) || (!named && !all && isFinished(status))
             || (pendingOnly && status != "PEND" && status != "PSUSP")) {
             continue;
         }
@@ -168,7 +164,7 @@ int Bjobs::run()
     }
     for (const std::int64_t id : ids) {
         if (std::none_of(shown.begin(), shown.end(),
-                [id](const Json *job) { return (*job)["job_id"].toInt() == id; })) {
+                [id](const JobObject *job) { return job->jobId == id; })) {
             *m_ctx.err << "Job <" << id << "> is not found\n";
         }
     }
@@ -181,7 +177,7 @@ int Bjobs::run()
         return ids.empty() ? 0 : 255;
     }
     if (longForm) {
-        for (const Json *job : shown) {
+        for (const JobObject *job : shown) {
             printLong(*m_ctx.out, *job, m_ctx.hostname);
         }
         return 0;
@@ -189,18 +185,16 @@ int Bjobs::run()
     *m_ctx.out << (pendingOnly
             ? "JOBID   USER    STAT  QUEUE      FROM_HOST   JOB_NAME   SUBMIT_TIME\n"
             : "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME\n");
-    for (const Json *job : shown) {
-        const Json &j = *job;
+    for (const JobObject *job : shown) {
+        const JobObject &j = *job;
         const auto hosts = execHosts(j);
-        *m_ctx.out << column(std::to_string(j["job_id"].toInt()), 7) << ' '
-                   << column(j["user"].toString(), 7) << ' ' << column(lsfStatus(j), 5) << ' '
-                   << column(j["partition"].toString(), 10) << ' '
-                   << column(j["submit_host"].toString(m_ctx.hostname), 11) << ' ';
+        *m_ctx.out << column(std::to_string(j.jobId), 7) << ' ' << column(j.user, 7) << ' '
+                   << column(lsfStatus(j), 5) << ' ' << column(j.partition, 10) << ' '
+                   << column(j.submitHost.value_or(m_ctx.hostname), 11) << ' ';
         if (!pendingOnly) {
             *m_ctx.out << column(hosts.empty() ? "" : hosts.front(), 11) << ' ';
         }
-        *m_ctx.out << column(j["name"].toString(), 10) << ' '
-                   << foreign::lsfTime(j["submit_time"].toInt()) << '\n';
+        *m_ctx.out << column(j.name, 10) << ' ' << foreign::lsfTime(j.submitTime) << '\n';
         for (std::size_t h = 1; !pendingOnly && h < hosts.size(); ++h) {
             *m_ctx.out << std::string(45, ' ') << hosts[h] << '\n';
         }

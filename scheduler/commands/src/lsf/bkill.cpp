@@ -29,11 +29,11 @@ int Bkill::run()
     }
     if (everyJob) { // bkill 0: every unfinished job of the caller
         auto jobs = foreign::listJobs(m_ctx);
-        for (const auto &job : jobs.value_or(std::vector<proto::Json>{})) {
-            const std::string state = job["state"].toString();
-            if (job["user"].toString() == m_ctx.user.name
+        for (const auto &job : jobs.value_or(std::vector<record::JobObject>{})) {
+            const std::string &state = job.state;
+            if (job.user == m_ctx.user.name
                 && (state == "PENDING" || state == "RUNNING" || state == "SUSPENDED")) {
-                ids.push_back(job["job_id"].toInt());
+                ids.push_back(job.jobId);
             }
         }
         if (ids.empty()) {

@@ -27,12 +27,11 @@ int Bpeek::run()
         *m_ctx.err << "LSF is down. Please wait ...\n";
         return 255;
     }
-    const proto::Json *chosen = nullptr;
+    const record::JobObject *chosen = nullptr;
     for (const auto &job : *jobs) {
-        const bool mine = job["user"].toString() == m_ctx.user.name;
-        if ((id && job["job_id"].toInt() == *id)
-            || (!id && mine && job["state"].toString() == "RUNNING"
-                && (!chosen || job["job_id"].toInt() > (*chosen)["job_id"].toInt()))) {
+        const bool mine = job.user == m_ctx.user.name;
+        if ((id && job.jobId == *id)
+            || (!id && mine && job.state == "RUNNING" && (!chosen || job.jobId > chosen->jobId))) {
             chosen = &job;
         }
     }
@@ -41,11 +40,11 @@ int Bpeek::run()
                           : std::string("No unfinished job found\n"));
         return 255;
     }
-    if ((*chosen)["state"].toString() != "RUNNING") {
-        *m_ctx.err << "Job <" << (*chosen)["job_id"].toInt() << ">: Not a running job\n";
+    if (chosen->state != "RUNNING") {
+        *m_ctx.err << "Job <" << chosen->jobId << ">: Not a running job\n";
         return 255;
     }
-    std::ifstream file(foreign::jobFile(*chosen, "std_out"), std::ios::binary);
+    std::ifstream file(foreign::jobFile(*chosen), std::ios::binary);
     std::ostringstream text;
     text << file.rdbuf();
     *m_ctx.out << "<< output from stdout >>\n" << text.str();
@@ -71,13 +70,13 @@ int Bstop::run()
         *m_ctx.err << program << ": Job ID or one of '-m' '-u' '-q' and '-J' must be specified\n";
         return 255;
     }
-    const auto jobs = foreign::listJobs(m_ctx, ids).value_or(std::vector<proto::Json>{});
+    const auto jobs = foreign::listJobs(m_ctx, ids).value_or(std::vector<record::JobObject>{});
     std::vector<std::int64_t> pending;
     int code = 0;
     for (const std::int64_t id : ids) {
         std::string state;
         for (const auto &job : jobs) {
-            state = job["job_id"].toInt() == id ? job["state"].toString() : state;
+            state = job.jobId == id ? job.state : state;
         }
         if (state == "RUNNING") {
             *m_ctx.err << "Job <" << id << ">: " << program

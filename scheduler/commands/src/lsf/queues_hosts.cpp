@@ -53,7 +53,7 @@ int Bqueues::run()
     if (!view) {
         return 255;
     }
-    const auto jobs = foreign::listJobs(m_ctx).value_or(std::vector<proto::Json>{});
+    const auto jobs = foreign::listJobs(m_ctx).value_or(std::vector<record::JobObject>{});
     int code = 0;
     for (const std::string &name : *names) {
         if (!view->partition(name)) {
@@ -69,9 +69,9 @@ int Bqueues::run()
         std::int64_t pend = 0;
         std::int64_t run = 0;
         for (const auto &job : jobs) {
-            if (job["partition"].toString() == p.name) {
-                const std::string state = job["state"].toString();
-                const std::int64_t slots = job["num_cpus"].toInt(1);
+            if (job.partition == p.name) {
+                const std::string &state = job.state;
+                const std::int64_t slots = job.numCpus.value_or(1);
                 pend += state == "PENDING" ? slots : 0;
                 run += state == "RUNNING" ? slots : 0;
             }

@@ -10,17 +10,17 @@
 namespace mc::cmd {
 namespace {
 
-using proto::Json;
+using record::JobObject;
 
 // PBS's one-letter job state.
-char pbsState(const Json &job)
+char pbsState(const JobObject &job)
 {
-    const std::string state = job["state"].toString();
+    const std::string &state = job.state;
     if (state == "PENDING") {
-        if (!job["hold"].toString().empty()) {
+        if (!job.hold.empty()) {
             return 'H';
         }
-        return job["reason"].toString() == "BeginTime" ? 'W' : 'Q';
+        return job.reason == "BeginTime" ? 'W' : 'Q';
     }
     if (state == "RUNNING" || state == "CONFIGURING") {
         return 'R';
@@ -52,44 +52,43 @@ std::string cell(const std::string &text, std::size_t width, std::size_t pad)
     return padRight(text.substr(0, width), pad);
 }
 
-std::string jobId(const Json &job, const std::string &server)
+std::string jobId(const JobObject &job, const std::string &server)
 {
-    const std::int64_t id = job["job_id"].toInt();
-    if (job.contains("array_task_id")) {
-        return std::to_string(job["array_job_id"].toInt()) + "["
-            + std::to_string(job["array_task_id"].toInt()) + "]." + server;
+    const std::int64_t id = job.jobId;
+    if (job.arrayTaskId) {
+        return std::to_string(job.arrayJobId) + "[" + std::to_string(*job.arrayTaskId) + "]."
+            + server;
     }
-    if (!job["array_task_str"].toString().empty()) {
+    if (!job.arrayTaskStr.empty()) {
         return std::to_string(id) + "[]." + server;
     }
     return std::to_string(id) + "." + server;
 }
 
-long long elapsed(const Json &job, std::int64_t now)
+long long elapsed(const JobObject &job, std::int64_t now)
 {
-    const std::int64_t start = job["start_time"].toInt();
+    const std::int64_t start = job.startTime;
     if (start <= 0) {
         return -1;
     }
-    const std::int64_t end = job["end_time"].toInt() > 0 ? job["end_time"].toInt() : now;
+    const std::int64_t end = job.endTime > 0 ? job.endTime : now;
     return std::max<std::int64_t>(0, end - start);
 }
 
-void printDefault(std::ostream &out, const std::vector<const Json *> &jobs,
+void printDefault(std::ostream &out, const std::vector<const JobObject *> &jobs,
     const std::string &server, std::int64_t now)
 {
     out << "Job id            Name             User              Time Use S Queue\n"
            "----------------  ---------------- ----------------  -------- - -----\n";
-    for (const Json *j : jobs) {
+    for (const JobObject *j : jobs) {
         const long long used = elapsed(*j, now);
-        out << cell(jobId(*j, server), 17, 17) << ' ' << cell((*j)["name"].toString(), 15, 16)
-            << ' ' << cell((*j)["user"].toString(), 16, 17) << ' '
-            << padLeft(used < 0 ? "0" : clock(used), 8) << ' ' << pbsState(*j) << ' '
-            << cell((*j)["partition"].toString(), 16, 16) << '\n';
+        out << cell(jobId(*j, server), 17, 17) << ' ' << cell(j->name, 15, 16) << ' '
+            << cell(j->user, 16, 17) << ' ' << padLeft(used < 0 ? "0" : clock(used), 8) << ' '
+            << pbsState(*j) << ' ' << cell(j->partition, 16, 16) << '\n';
     }
 }
 
-void printAlternate(std::ostream &out, const std::vector<const Json *> &jobs,
+void printAlternate(std::ostream &out, const std::vector<const JobObject *> &jobs,
     const std::string &server, std::int64_t now)
 {
     out << "\n"
@@ -98,47 +97,46 @@ void printAlternate(std::ostream &out, const std::vector<const Json *> &jobs,
            "                                                            Req'd  Req'd   Elap\n"
            "Job ID          Username Queue    Jobname    SessID NDS TSK Memory Time  S Time\n"
            "--------------- -------- -------- ---------- ------ --- --- ------ ----- - -----\n";
-    for (const Json *j : jobs) {
+    for (const JobObject *j : jobs) {
         const long long used = elapsed(*j, now);
-        const std::int64_t limit = (*j)["time_limit"].toInt();
-        const std::int64_t mem = (*j)["min_memory"].toInt();
-        out << cell(jobId(*j, server), 15, 15) << ' ' << cell((*j)["user"].toString(), 8, 8) << ' '
-            << cell((*j)["partition"].toString(), 8, 8) << ' '
-            << cell((*j)["name"].toString(), 10, 10) << ' ' << padLeft("--", 6) << ' '
-            << padLeft(std::to_string((*j)["num_nodes"].toInt(1)), 3) << ' '
-            << padLeft(std::to_string((*j)["num_cpus"].toInt(1)), 3) << ' '
+        const std::int64_t limit = j->timeLimit.value_or(0);
+        const std::int64_t mem = j->minMemory;
+        out << cell(jobId(*j, server), 15, 15) << ' ' << cell(j->user, 8, 8) << ' '
+            << cell(j->partition, 8, 8) << ' ' << cell(j->name, 10, 10) << ' ' << padLeft("--", 6)
+            << ' ' << padLeft(std::to_string(j->numNodes.value_or(1)), 3) << ' '
+            << padLeft(std::to_string(j->numCpus.value_or(1)), 3) << ' '
             << padLeft(mem > 0 ? std::to_string(mem) + "mb" : "--", 6) << ' '
             << padLeft(limit > 0 ? clock(limit, false) : "--", 5) << ' ' << pbsState(*j) << ' '
             << padLeft(used < 0 ? "--" : clock(used, false), 5) << '\n';
     }
 }
 
-void printFull(std::ostream &out, const std::vector<const Json *> &jobs, const std::string &server,
-    std::int64_t now)
+void printFull(std::ostream &out, const std::vector<const JobObject *> &jobs,
+    const std::string &server, std::int64_t now)
 {
-    for (const Json *job : jobs) {
-        const Json &j = *job;
+    for (const JobObject *job : jobs) {
+        const JobObject &j = *job;
         const long long used = elapsed(j, now);
-        const auto nodes = j["nodes"].toStringList();
-        const std::int64_t cpus = j["num_cpus"].toInt(1);
+        const std::vector<std::string> &nodes = j.nodes;
+        const std::int64_t cpus = j.numCpus.value_or(1);
         const std::int64_t perNode
             = cpus / std::max<std::int64_t>(1, static_cast<std::int64_t>(nodes.size()));
         out << "Job Id: " << jobId(j, server) << '\n';
         auto line = [&out](const std::string &key, const std::string &value) {
             out << "    " << key << " = " << value << '\n';
         };
-        line("Job_Name", j["name"].toString());
-        line("Job_Owner", j["user"].toString() + "@" + j["submit_host"].toString("login1"));
+        line("Job_Name", j.name);
+        line("Job_Owner", j.user + "@" + j.submitHost.value_or("login1"));
         if (used >= 0) {
             line("resources_used.walltime", clock(used));
         }
         line("job_state", std::string(1, pbsState(j)));
-        line("queue", j["partition"].toString());
+        line("queue", j.partition);
         line("server", server);
-        line("ctime", foreign::pbsTime(j["submit_time"].toInt()));
-        const std::string submitHost = j["submit_host"].toString("login1");
+        line("ctime", foreign::pbsTime(j.submitTime));
+        const std::string submitHost = j.submitHost.value_or("login1");
         // PBS's paths name the host they are on.
-        line("Error_Path", submitHost + ":" + foreign::jobFile(j, "std_err"));
+        line("Error_Path", submitHost + ":" + foreign::jobFile(j, true));
         if (!nodes.empty()) {
             std::string hosts;
             std::string vnodes;
@@ -150,29 +148,29 @@ void printFull(std::ostream &out, const std::vector<const Json *> &jobs, const s
             line("exec_host", hosts);
             line("exec_vnode", vnodes);
         }
-        line("Hold_Types", j["hold"].toString().empty() ? "n" : "u");
-        line("Output_Path", submitHost + ":" + foreign::jobFile(j, "std_out"));
-        if (j["min_memory"].toInt() > 0) {
-            line("Resource_List.mem", std::to_string(j["min_memory"].toInt()) + "mb");
+        line("Hold_Types", j.hold.empty() ? "n" : "u");
+        line("Output_Path", submitHost + ":" + foreign::jobFile(j));
+        if (j.minMemory > 0) {
+            line("Resource_List.mem", std::to_string(j.minMemory) + "mb");
         }
         line("Resource_List.ncpus", std::to_string(cpus));
-        line("Resource_List.nodect", std::to_string(j["num_nodes"].toInt(1)));
-        if (j["time_limit"].toInt() > 0) {
-            line("Resource_List.walltime", clock(j["time_limit"].toInt()));
+        line("Resource_List.nodect", std::to_string(j.numNodes.value_or(1)));
+        if (j.timeLimit.value_or(0) > 0) {
+            line("Resource_List.walltime", clock(*j.timeLimit));
         }
-        if (j["start_time"].toInt() > 0) {
-            line("stime", foreign::pbsTime(j["start_time"].toInt()));
+        if (j.startTime > 0) {
+            line("stime", foreign::pbsTime(j.startTime));
         }
-        line("jobdir", j["work_dir"].toString());
+        line("jobdir", j.workDir);
         if (pbsState(j) == 'F') {
-            line("Exit_status", std::to_string(j["exit_code"].toInt()));
+            line("Exit_status", std::to_string(j.exitCode));
         }
         out << '\n';
     }
 }
 
 // qstat -q: the queues (partitions) and their running and queued jobs.
-int printQueues(Context &ctx, const std::vector<Json> &jobs, const std::string &server)
+int printQueues(Context &ctx, const std::vector<JobObject> &jobs, const std::string &server)
 {
     std::string error;
     const auto cluster = loadClusterView(ctx, error);
@@ -190,8 +188,8 @@ int printQueues(Context &ctx, const std::vector<Json> &jobs, const std::string &
     for (const PartitionView &p : cluster->partitions) {
         int run = 0;
         int que = 0;
-        for (const Json &j : jobs) {
-            if (j["partition"].toString() == p.name) {
+        for (const JobObject &j : jobs) {
+            if (j.partition == p.name) {
                 run += pbsState(j) == 'R' ? 1 : 0;
                 que += pbsState(j) == 'Q' || pbsState(j) == 'H' ? 1 : 0;
             }
@@ -253,18 +251,17 @@ int Qstat::run()
     if (form == 'q') {
         return printQueues(m_ctx, *jobs, server);
     }
-    std::vector<const Json *> shown;
+    std::vector<const JobObject *> shown;
     for (const auto &job : *jobs) {
-        if ((user && job["user"].toString() != *user)
-            || (ids.empty() && !finished && pbsState(job) == 'F')) {
+        if ((user && job.user != *user) || (ids.empty() && !finished && pbsState(job) == 'F')) {
             continue;
         }
         shown.push_back(&job);
     }
     int code = 0;
     for (const std::int64_t id : ids) {
-        if (std::none_of(shown.begin(), shown.end(),
-                [id](const Json *j) { return (*j)["job_id"].toInt() == id; })) {
+        if (std::none_of(
+                shown.begin(), shown.end(), [id](const JobObject *j) { return j->jobId == id; })) {
             *m_ctx.err << "qstat: Unknown Job Id " << id << "." << server << '\n';
             code = 153;
         }

@@ -4,6 +4,8 @@
 #include "../shared/json_commands.h"
 #include "../shared/json_out.h"
 #include "../shared/text.h"
+#include "mc/record/job_object.h"
+#include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_state.h"
 #include "sacct_select.h"
@@ -17,16 +19,11 @@ namespace mc::cmd {
 namespace {
 
 using proto::Json;
+using record::JobObject;
+using record::StepObject;
 using sacct::JobSelector;
 using sacct::Settings;
 using sched::JobState;
-
-// A step's id as sacct prints it: "batch", "extern", "0" (`step_id`, or `step` of older stores).
-std::string stepName(const Json &step)
-{
-    const Json &id = step.contains("step_id") ? step["step_id"] : step["step"];
-    return id.isInt() ? std::to_string(id.toInt()) : id.toString();
-}
 
 // Slurm's {"status", "return_code"[, "signal"]} of an end by `signal` (0: a normal exit). As
 // 22.05 writes it, every normal exit is "SUCCESS" with return code 0, whatever the exit code
@@ -68,12 +65,11 @@ Json tres(std::string_view type, Json name, std::int64_t id, Json count)
 }
 
 // cpu, mem, [energy], node, billing[, gres/gpu]: a job's TRES, mem in MiB.
-Json jobTres(const Json &job, bool withEnergy)
+Json jobTres(const JobObject &job, bool withEnergy)
 {
-    const std::int64_t cpus = job["num_cpus"].toInt();
-    const std::int64_t nodes = job["num_nodes"].toInt(1);
-    const std::int64_t memory = job["mem_per_cpu"].toBool() ? job["min_memory"].toInt() * cpus
-                                                            : job["min_memory"].toInt() * nodes;
+    const std::int64_t cpus = job.numCpus.value_or(0);
+    const std::int64_t nodes = job.numNodes.value_or(1);
+    const std::int64_t memory = job.memPerCpu ? job.minMemory * cpus : job.minMemory * nodes;
     Json list = Json::array();
     list.push(tres("cpu", Json(), 1, cpus));
     list.push(tres("mem", Json(), 2, memory));
@@ -82,7 +78,7 @@ Json jobTres(const Json &job, bool withEnergy)
     }
     list.push(tres("node", Json(), 4, nodes));
     list.push(tres("billing", Json(), 5, cpus));
-    if (const std::int64_t gpus = job["gpus_req"].toInt(); gpus > 0) {
+    if (const std::int64_t gpus = job.gpusReq; gpus > 0) {
         list.push(tres("gres", "gpu", 1001, gpus));
     }
     return list;
@@ -134,23 +130,23 @@ Json usageList(const std::vector<std::pair<std::string, std::int64_t>> &values,
     return list;
 }
 
-Json stepRecord(const Json &job, const Json &step, std::int64_t now)
+Json stepRecord(const JobObject &job, const StepObject &step, std::int64_t now)
 {
-    const std::string id = stepName(step);
+    const std::string &id = step.stepId; // "batch", "extern", "0"
     const bool numbered = id != "batch" && id != "extern";
-    const std::vector<std::string> nodes = step["nodes"].toStringList();
+    const std::vector<std::string> &nodes = step.nodes;
     const std::string firstNode = nodes.empty() ? std::string() : nodes.front();
-    const std::int64_t start = step["start_time"].toInt();
-    const std::int64_t end = step["end_time"].toInt();
-    const std::int64_t ntasks = step["ntasks"].toInt(1);
+    const std::int64_t start = step.startTime;
+    const std::int64_t end = step.endTime;
+    const std::int64_t ntasks = step.ntasks.value_or(1);
 
     Json s = Json::object();
     Json nodeInfo = Json::object();
     if (!nodes.empty()) {
-        nodeInfo.add("list", step["nodes"]);
+        nodeInfo.add("list", proto::stringList(nodes));
     }
     nodeInfo.add("count", static_cast<std::int64_t>(nodes.size()));
-    nodeInfo.add("range", hostlistText(step["nodes"]));
+    nodeInfo.add("range", sched::compressHostlist(nodes));
     s.add("nodes", std::move(nodeInfo));
 
     Json requested = Json::object();
@@ -163,20 +159,19 @@ Json stepRecord(const Json &job, const Json &step, std::int64_t now)
             consumed.add(stat, Json::array());
             continue;
         }
-        const std::int64_t maxRss = step["max_rss_kb"].toInt() * 1024;
-        const std::int64_t aveRss = step["ave_rss_kb"].toInt() * 1024;
+        const std::int64_t maxRss = step.maxRssKb * 1024;
+        const std::int64_t aveRss = step.aveRssKb * 1024;
         const std::int64_t rss = std::strcmp(stat, "average") == 0 && aveRss > 0 ? aveRss : maxRss;
         requested.add(stat,
-            usageList({{"cpu", step["total_cpu_ms"].toInt()}, {"mem", rss}, {"energy", 0},
-                          {"fs", 0}, {"vmem", 0}, {"pages", 0}},
+            usageList({{"cpu", step.totalCpuMs}, {"mem", rss}, {"energy", 0}, {"fs", 0},
+                          {"vmem", 0}, {"pages", 0}},
                 firstNode, place));
         consumed.add(stat, usageList({{"energy", 0}, {"fs", 0}}, firstNode, place));
     }
     Json allocated = Json::array();
-    const std::int64_t cpus = step["num_cpus"].toInt(job["num_cpus"].toInt());
-    const std::int64_t jobMemory = job["mem_per_cpu"].toBool()
-        ? job["min_memory"].toInt() * job["num_cpus"].toInt()
-        : job["min_memory"].toInt() * job["num_nodes"].toInt(1);
+    const std::int64_t cpus = step.numCpus.value_or(job.numCpus.value_or(0));
+    const std::int64_t jobMemory = job.memPerCpu ? job.minMemory * job.numCpus.value_or(0)
+                                                 : job.minMemory * job.numNodes.value_or(1);
     allocated.push(tres("cpu", Json(), 1, cpus));
     allocated.push(tres("mem", Json(), 2, jobMemory));
     allocated.push(tres("node", Json(), 4, static_cast<std::int64_t>(nodes.size())));
@@ -186,7 +181,7 @@ Json stepRecord(const Json &job, const Json &step, std::int64_t now)
     stepTres.add("allocated", std::move(allocated));
     s.add("tres", std::move(stepTres));
 
-    const std::int64_t cpuMs = step["total_cpu_ms"].toInt();
+    const std::int64_t cpuMs = step.totalCpuMs;
     Json time = Json::object();
     time.add("elapsed", start == 0 ? 0 : (end > 0 ? end : now) - start);
     time.add("end", end);
@@ -196,7 +191,7 @@ Json stepRecord(const Json &job, const Json &step, std::int64_t now)
     time.add("total", seconds(cpuMs / 1000, cpuMs % 1000 * 1000));
     time.add("user", seconds(cpuMs / 1000, cpuMs % 1000 * 1000));
     s.add("time", std::move(time));
-    s.add("exit_code", exitStatus(step["exit_signal"].toInt()));
+    s.add("exit_code", exitStatus(step.exitSignal));
     Json tasks = Json::object();
     tasks.add("count", ntasks);
     s.add("tasks", std::move(tasks));
@@ -213,7 +208,7 @@ Json stepRecord(const Json &job, const Json &step, std::int64_t now)
                  : Json::array());
     s.add("CPU", std::move(cpu));
     s.add("kill_request_user", Json());
-    s.add("state", step["state"].toString());
+    s.add("state", step.state.value_or(""));
     Json statistics = Json::object();
     Json actual = Json::object();
     actual.add("actual_frequency", 0);
@@ -223,7 +218,7 @@ Json stepRecord(const Json &job, const Json &step, std::int64_t now)
     statistics.add("energy", std::move(energy));
     s.add("statistics", std::move(statistics));
     Json stepId = Json::object();
-    stepId.add("job_id", job["job_id"].toInt());
+    stepId.add("job_id", job.jobId);
     Json het = Json::object();
     het.add("component", Json());
     stepId.add("het", std::move(het));
@@ -232,7 +227,7 @@ Json stepRecord(const Json &job, const Json &step, std::int64_t now)
     } else {
         stepId.add("id", id);
     }
-    stepId.add("name", step["name"].toString(id));
+    stepId.add("name", step.name.value_or(id));
     s.add("step", std::move(stepId));
     Json task = Json::object();
     task.add("distribution",
@@ -243,43 +238,39 @@ Json stepRecord(const Json &job, const Json &step, std::int64_t now)
 }
 
 // batch, extern, then the srun steps by number, as Slurm stores them.
-std::vector<const Json *> orderedSteps(const Json &job)
+std::vector<const StepObject *> orderedSteps(const JobObject &job)
 {
-    std::vector<const Json *> steps;
-    for (const auto &step : job["steps"].items()) {
+    std::vector<const StepObject *> steps;
+    for (const auto &step : job.steps) {
         steps.push_back(&step);
     }
-    auto rank = [](const Json *step) {
-        const std::string id = stepName(*step);
+    auto rank = [](const StepObject *step) {
+        const std::string &id = step->stepId;
         return id == "batch" ? -2 : id == "extern" ? -1 : parseLeadingInteger(id);
     };
     std::stable_sort(steps.begin(), steps.end(),
-        [&](const Json *a, const Json *b) { return rank(a) < rank(b); });
+        [&](const StepObject *a, const StepObject *b) { return rank(a) < rank(b); });
     return steps;
 }
 
-Json jobRecord(const Context &ctx, const Settings &s, const Json &job, const std::string &cluster,
+// `onlyStep`: the step the last -j that selects the job names ("-j 12.batch"), if any.
+Json jobRecord(const Context &ctx, const Settings &s, const JobObject &job,
+    const std::optional<std::string> &onlyStep, const std::string &cluster,
     std::int64_t arrayThrottle, std::int64_t now)
 {
-    const std::string state = job["state"].toString();
+    const std::string &state = job.state;
     const bool pending = state == "PENDING";
-    const bool started = job["start_time"].toInt() > 0;
-    const bool arrayRecord = job["array_job_id"].toInt() > 0 && !job["array_task_id"].isInt();
-    const std::int64_t start = job["start_time"].toInt();
-    const std::int64_t end = job["end_time"].toInt();
-    const std::int64_t timeLimit = job["time_limit"].toInt(-1);
-    const std::string user = job["user"].toString();
+    const bool started = job.startTime > 0;
+    const bool arrayRecord = job.arrayJobId > 0 && !job.arrayTaskId;
+    const std::int64_t start = job.startTime;
+    const std::int64_t end = job.endTime;
+    const std::int64_t timeLimit = job.timeLimit.value_or(-1);
+    const std::string &user = job.user;
 
-    std::optional<std::string> onlyStep;
-    for (const auto &selector : s.jobs) {
-        if (selects(selector, job)) {
-            onlyStep = selector.step;
-        }
-    }
     Json steps = Json::array();
     bool srunSteps = false;
-    for (const Json *step : orderedSteps(job)) {
-        const std::string id = stepName(*step);
+    for (const StepObject *step : orderedSteps(job)) {
+        const std::string &id = step->stepId;
         srunSteps = srunSteps || (id != "batch" && id != "extern");
         if (!s.allocations && (!onlyStep || *onlyStep == id)) {
             steps.push(stepRecord(job, *step, now));
@@ -287,15 +278,15 @@ Json jobRecord(const Context &ctx, const Settings &s, const Json &job, const std
     }
 
     Json j = Json::object();
-    j.add("account", job["account"].toString());
+    j.add("account", job.account);
     Json comment = Json::object();
     comment.add("administrator", Json());
-    comment.add("job", job.contains("comment") ? Json(job["comment"].toString()) : Json());
+    comment.add("job", job.comment ? Json(*job.comment) : Json());
     comment.add("system", Json());
     j.add("comment", std::move(comment));
-    j.add("allocation_nodes", started ? job["num_nodes"].toInt(1) : 0);
+    j.add("allocation_nodes", started ? job.numNodes.value_or(1) : 0);
     Json array = Json::object();
-    array.add("job_id", job["array_job_id"].toInt());
+    array.add("job_id", job.arrayJobId);
     Json running = Json::object();
     running.add("tasks", arrayThrottle);
     Json max = Json::object();
@@ -303,20 +294,20 @@ Json jobRecord(const Context &ctx, const Settings &s, const Json &job, const std
     Json limits = Json::object();
     limits.add("max", std::move(max));
     array.add("limits", std::move(limits));
-    array.add("task", arrayRecord ? taskBitmap(job["array_task_str"].toString()) : Json());
-    array.add("task_id", job["array_task_id"].isInt() ? job["array_task_id"] : Json());
+    array.add("task", arrayRecord ? taskBitmap(job.arrayTaskStr) : Json());
+    array.add("task_id", job.arrayTaskId ? Json(*job.arrayTaskId) : Json());
     j.add("array", std::move(array));
     Json association = Json::object();
-    association.add("account", job["account"].toString());
+    association.add("account", job.account);
     association.add("cluster", cluster);
     association.add("partition", Json());
     association.add("user", user);
     j.add("association", std::move(association));
     j.add("cluster", cluster);
-    j.add("constraints", job["constraint"].toString());
+    j.add("constraints", job.constraint);
     j.add("container", Json());
     j.add("derived_exit_code", exitStatus(0));
-    const std::string reason = job["reason"].toString();
+    const std::string &reason = job.reason;
     Json time = Json::object();
     time.add("elapsed", started ? (end > 0 ? end : now) - start : 0);
     if (pending
@@ -326,43 +317,42 @@ Json jobRecord(const Context &ctx, const Settings &s, const Json &job, const std
     } else if (pending && arrayRecord) {
         time.add("eligible", Json()); // a record whose tasks wait for the %N throttle
     } else {
-        time.add("eligible", job["eligible_time"].toInt());
+        time.add("eligible", job.eligibleTime.value_or(0));
     }
     time.add("end", end);
     time.add("start", start);
-    time.add("submission", job["submit_time"].toInt());
+    time.add("submission", job.submitTime);
     time.add("suspended", 0);
     time.add("system", seconds(0, 0));
     time.add("limit", timeLimit >= 0 ? Json((timeLimit + 59) / 60) : Json());
     time.add("total", seconds(0, 0));
     time.add("user", seconds(0, 0));
     j.add("time", std::move(time));
-    j.add("exit_code", exitStatus(job["exit_signal"].toInt()));
+    j.add("exit_code", exitStatus(job.exitSignal));
     j.add("flags",
         started ? proto::stringList({"CLEAR_SCHEDULING", "STARTED_ON_SCHEDULE"}) : Json::array());
-    j.add("group", groupName(ctx, user, job["gid"].toInt()));
+    j.add("group", groupName(ctx, user, job.gid.value_or(0)));
     Json het = Json::object();
     het.add("job_id", 0);
     het.add("job_offset", Json());
     j.add("het", std::move(het));
-    j.add("job_id", job["job_id"].toInt());
-    j.add("name", job["name"].toString());
+    j.add("job_id", job.jobId);
+    j.add("name", job.name);
     Json mcs = Json::object();
     mcs.add("label", "");
     j.add("mcs", std::move(mcs));
-    j.add("nodes", started ? hostlistText(job["nodes"]) : std::string("None assigned"));
-    j.add("partition", job["partition"].toString());
-    j.add("priority", job["priority"].toInt());
-    j.add("qos", job["qos"].toString());
+    j.add("nodes", started ? sched::compressHostlist(job.nodes) : std::string("None assigned"));
+    j.add("partition", job.partition);
+    j.add("priority", job.priority);
+    j.add("qos", job.qos.value_or(""));
     Json required = Json::object();
-    required.add("CPUs", job["num_cpus"].toInt());
-    required.add("memory", job["min_memory"].toInt());
+    required.add("CPUs", job.numCpus.value_or(0));
+    required.add("memory", job.minMemory);
     j.add("required", std::move(required));
     Json killer;
-    if (job["cancelled_by"].isInt()) {
-        const auto who = ctx.lookupUser
-            ? ctx.lookupUser(std::to_string(job["cancelled_by"].toInt()))
-            : std::nullopt;
+    if (job.cancelledBy) {
+        const auto who
+            = ctx.lookupUser ? ctx.lookupUser(std::to_string(*job.cancelledBy)) : std::nullopt;
         killer = who ? Json(who->name) : Json();
     }
     j.add("kill_request_user", std::move(killer));
@@ -384,7 +374,7 @@ Json jobRecord(const Context &ctx, const Settings &s, const Json &job, const std
     wckey.add("wckey", "");
     wckey.add("flags", Json::array());
     j.add("wckey", std::move(wckey));
-    j.add("working_directory", job["work_dir"].toString());
+    j.add("working_directory", job.workDir);
     return j;
 }
 
@@ -414,34 +404,46 @@ Outcome sacctJson(
             1};
     }
     const std::int64_t now = (*reply)["now"].toInt(ctx.now);
-    const Json &jobs = (*reply)["jobs"];
+    const Json &replyJobs = (*reply)["jobs"];
+    std::vector<JobObject> jobs;
+    for (const auto &job : replyJobs.items()) {
+        jobs.push_back(record::jobObjectFromJson(job));
+    }
     std::map<std::int64_t, std::int64_t> throttles; // array id -> its %N
-    for (const auto &job : jobs.items()) {
-        if (job["array_job_id"].toInt() > 0 && !job["array_task_id"].isInt()) {
-            const std::string tasks = job["array_task_str"].toString();
+    for (const auto &job : jobs) {
+        if (job.arrayJobId > 0 && !job.arrayTaskId) {
+            const std::string &tasks = job.arrayTaskStr;
             const auto percent = tasks.find('%');
-            throttles[job["array_job_id"].toInt()] = percent == std::string::npos
+            throttles[job.arrayJobId] = percent == std::string::npos
                 ? 0
                 : parseLeadingInteger(std::string_view(tasks).substr(percent + 1));
         }
     }
     Json response = openapiResponse("openapi/dbv0.0.38", "Slurm OpenAPI DB v0.0.38");
     Json records = Json::array();
-    for (const auto &job : jobs.items()) {
-        if (!selected(s, job, false) || !inWindow(s, job, start, end)) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        // The selection is the table's (sacct_select.h), which reads the reply's members.
+        const Json &selectable = replyJobs.items()[i];
+        if (!selected(s, selectable, false) || !inWindow(s, selectable, start, end)) {
             continue;
         }
+        std::optional<std::string> onlyStep;
+        for (const auto &selector : s.jobs) {
+            if (selects(selector, selectable)) {
+                onlyStep = selector.step;
+            }
+        }
+        const JobObject &job = jobs[i];
         // Slurm's accounting keeps the %N on the array's own record only (its pending tasks,
         // then its last task), not on the tasks split from it.
-        const std::int64_t arrayId = job["array_job_id"].toInt();
+        const std::int64_t arrayId = job.arrayJobId;
         const auto throttle = throttles.find(arrayId);
         std::int64_t maxTasks = 0;
-        if (arrayId > 0 && arrayId == job["job_id"].toInt()) {
-            maxTasks = job.contains("array_max_tasks")
-                ? job["array_max_tasks"].toInt()
-                : (throttle == throttles.end() ? 0 : throttle->second);
+        if (arrayId > 0 && arrayId == job.jobId) {
+            maxTasks
+                = job.arrayMaxTasks.value_or(throttle == throttles.end() ? 0 : throttle->second);
         }
-        records.push(jobRecord(ctx, s, job, *cluster, maxTasks, now));
+        records.push(jobRecord(ctx, s, job, onlyStep, *cluster, maxTasks, now));
     }
     if (records.items().empty()) {
         Json error = Json::object();

@@ -104,9 +104,9 @@ Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string>
     if (!(*reply)["ok"].toBool()) {
         return {{}, "slurm_load_jobs error: " + (*reply)["error"].toString() + "\n", 1};
     }
-    std::vector<const Json *> jobs;
+    std::vector<record::JobObject> jobs;
     for (const auto &job : (*reply)["jobs"].items()) {
-        jobs.push_back(&job);
+        jobs.push_back(record::jobObjectFromJson(job));
     }
     if (jobs.empty()) {
         if (!ids.empty()) {
@@ -114,13 +114,12 @@ Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string>
         }
         return {"No jobs in the system\n", {}, 0};
     }
-    std::sort(jobs.begin(), jobs.end(), [](const Json *a, const Json *b) {
-        return (*a)["job_id"].toInt() < (*b)["job_id"].toInt();
-    });
+    std::sort(jobs.begin(), jobs.end(),
+        [](const record::JobObject &a, const record::JobObject &b) { return a.jobId < b.jobId; });
     const std::int64_t now = (*reply)["now"].toInt(ctx.now);
     std::string out;
-    for (const Json *job : jobs) {
-        out += render(jobRecord(*job, now, s.details), s.oneLiner);
+    for (const record::JobObject &job : jobs) {
+        out += render(jobRecord(job, now, s.details), s.oneLiner);
     }
     return {out, {}, 0};
 }

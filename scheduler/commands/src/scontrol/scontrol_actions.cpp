@@ -1,6 +1,7 @@
 #include "scontrol_actions.h"
 
 #include "../shared/text.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/time_format.h"
@@ -469,26 +470,26 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
     }
     const std::string separator = oneLiner ? " " : "\n   ";
     std::string out;
-    for (const auto &step : (*reply)["steps"].items()) {
-        const std::string stepId = step["step_id"].toString();
+    for (const auto &item : (*reply)["steps"].items()) {
+        const record::StepObject step = record::stepObjectFromJson(item);
+        const std::string &stepId = step.stepId;
         if (!wantedStep.empty() && stepId != wantedStep) {
             continue;
         }
-        const std::int64_t cpus = step["num_cpus"].toInt(1);
-        const std::int64_t start = step["start_time"].toInt();
-        const auto nodes = step["nodes"].toStringList();
-        const std::int64_t limit = step["time_limit"].toInt(sched::kInfinite);
-        out += "StepId=" + std::to_string(step["job_id"].toInt()) + "." + stepId + " UserId="
-            + std::to_string(step["uid"].toInt()) + " StartTime=" + sched::formatTimestamp(start)
+        const std::int64_t cpus = step.numCpus.value_or(1);
+        const std::int64_t start = step.startTime;
+        const std::vector<std::string> &nodes = step.nodes;
+        const std::int64_t limit = step.timeLimit.value_or(sched::kInfinite);
+        out += "StepId=" + std::to_string(step.jobId) + "." + stepId
+            + " UserId=" + std::to_string(step.uid) + " StartTime=" + sched::formatTimestamp(start)
             + " TimeLimit=" + sched::formatHms(limit) + separator + "State="
-            + step["state"].toString("RUNNING") + " Partition=" + step["partition"].toString()
-            + " NodeList=" + sched::compressHostlist(nodes) + separator
-            + "Nodes=" + std::to_string(nodes.size()) + " CPUs=" + std::to_string(cpus) + " Tasks="
-            + std::to_string(step["ntasks"].toInt(1)) + " Name=" + step["name"].toString()
-            + " Network=(null)" + separator + "TRES=" + orNull(step["tres"].toString()) + separator
-            + "ResvPorts=(null)" + separator + "CPUFreqReq=Default Dist=Block" + separator
-            + "SrunHost:Pid=" + step["srun_host"].toString("(null)") + ":"
-            + std::to_string(step["srun_pid"].toInt()) + "\n";
+            + step.state.value_or("RUNNING") + " Partition=" + step.partition + " NodeList="
+            + sched::compressHostlist(nodes) + separator + "Nodes=" + std::to_string(nodes.size())
+            + " CPUs=" + std::to_string(cpus) + " Tasks=" + std::to_string(step.ntasks.value_or(1))
+            + " Name=" + step.name.value_or("") + " Network=(null)" + separator
+            + "TRES=" + orNull(step.tres) + separator + "ResvPorts=(null)" + separator
+            + "CPUFreqReq=Default Dist=Block" + separator + "SrunHost:Pid="
+            + step.srunHost.value_or("(null)") + ":" + std::to_string(step.srunPid) + "\n";
         if (!oneLiner) {
             out += "\n";
         }

@@ -17,6 +17,7 @@ namespace mc::cmd::scontrol {
 namespace {
 
 using proto::Json;
+using record::JobObject;
 
 std::string str(std::int64_t n)
 {
@@ -54,40 +55,33 @@ std::string archText()
 }
 
 // ",gres/gpu=N" of a GPU job's TRES (N for the whole job: held, or asked for while pending).
-std::string gpuTres(const Json &job)
+std::string gpuTres(const JobObject &job)
 {
-    const std::int64_t gpus = job["gpus_req"].toInt();
-    return gpus > 0 ? ",gres/gpu=" + str(gpus) : std::string();
+    return job.gpusReq > 0 ? ",gres/gpu=" + str(job.gpusReq) : std::string();
 }
 
 // scontrol -d's GRES of one node of the job, "gpu:a100:2(IDX:0-1)"; "" without GPUs there.
-std::string nodeGres(const Json &job, std::size_t node)
+std::string nodeGres(const JobObject &job, std::size_t node)
 {
-    const auto nodes = job["gpu_ids"].items();
-    if (node >= nodes.size() || nodes[node].items().empty()) {
+    if (node >= job.gpuIds.size() || job.gpuIds[node].empty()) {
         return {};
     }
-    std::vector<int> ids;
-    for (const auto &id : nodes[node].items()) {
-        ids.push_back(static_cast<int>(id.toInt()));
-    }
-    const std::string type = job["gpu_alloc_type"].toString();
-    return "gpu:" + sched::gpuCountText(type, static_cast<int>(ids.size()))
+    const std::vector<int> &ids = job.gpuIds[node];
+    return "gpu:" + sched::gpuCountText(job.gpuAllocType, static_cast<int>(ids.size()))
         + "(IDX:" + sched::gpuIndexRanges(ids) + ")";
 }
 
 // JOB_GRES=: the GPUs of the whole job, "gpu:a100:2"; (null) without.
-std::string jobGres(const Json &job)
+std::string jobGres(const JobObject &job)
 {
-    const std::int64_t gpus = job["gpus_req"].toInt();
-    return gpus > 0
-        ? "gpu:" + sched::gpuCountText(job["gpu_alloc_type"].toString(), static_cast<int>(gpus))
+    return job.gpusReq > 0
+        ? "gpu:" + sched::gpuCountText(job.gpuAllocType, static_cast<int>(job.gpusReq))
         : std::string("(null)");
 }
 
 } // namespace
 
-std::string stdioPath(const Json &job, const std::string &pattern, bool isInput)
+std::string stdioPath(const JobObject &job, const std::string &pattern, bool isInput)
 {
     if (pattern.empty()) {
         return isInput ? std::string("/dev/null") : stdioPath(job, "slurm-%j.out", false);
@@ -100,11 +94,11 @@ std::string stdioPath(const Json &job, const std::string &pattern, bool isInput)
         }
         const char c = pattern[++i];
         if (c == 'j' || c == 'A' || c == 'J') {
-            out += str(job["job_id"].toInt());
+            out += str(job.jobId);
         } else if (c == 'x') {
-            out += job["name"].toString();
+            out += job.name;
         } else if (c == 'u') {
-            out += job["user"].toString();
+            out += job.user;
         } else if (c == 'a') {
             out += "4294967294";
         } else if (c == '%') {
@@ -114,7 +108,7 @@ std::string stdioPath(const Json &job, const std::string &pattern, bool isInput)
             out += c;
         }
     }
-    return absolutePath(out, job["work_dir"].toString());
+    return absolutePath(out, job.workDir);
 }
 
 std::string render(const Record &record, bool oneLiner)
@@ -131,17 +125,17 @@ std::string render(const Record &record, bool oneLiner)
     return text;
 }
 
-Record jobRecord(const Json &job, std::int64_t now, int detail)
+Record jobRecord(const JobObject &job, std::int64_t now, int detail)
 {
-    const std::string state = job["state"].toString();
-    const std::int64_t submit = job["submit_time"].toInt();
+    const std::string &state = job.state;
+    const std::int64_t submit = job.submitTime;
     // A job held from its submission has never been eligible: Slurm prints Unknown.
-    const std::string reason = job["reason"].toString();
+    const std::string &reason = job.reason;
     const bool heldPending = sched::heldPending(state, reason);
-    const std::int64_t eligible = heldPending ? 0 : job["eligible_time"].toInt(submit);
-    const std::int64_t start = job["start_time"].toInt();
-    const std::int64_t end = job["end_time"].toInt();
-    const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
+    const std::int64_t eligible = heldPending ? 0 : job.eligibleTime.value_or(submit);
+    const std::int64_t start = job.startTime;
+    const std::int64_t end = job.endTime;
+    const std::int64_t limit = job.timeLimit.value_or(sched::kInfinite);
     const bool pending = state == "PENDING";
     const bool running = state == "RUNNING" || state == "SUSPENDED" || state == "COMPLETING";
     std::int64_t runTime = 0;
@@ -156,68 +150,63 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
     }
     const bool accrues = !pending
         || (reason != "BeginTime" && reason != "Dependency" && reason.rfind("JobHeld", 0) != 0);
-    const std::string user = job["user"].toString();
-    const auto nodes = job["nodes"].toStringList();
+    const std::string &user = job.user;
+    const std::vector<std::string> &nodes = job.nodes;
     const std::string nodeList = sched::compressHostlist(nodes);
-    const int numNodes = static_cast<int>(job["num_nodes"].toInt(1));
-    const int numCpus = static_cast<int>(job["num_cpus"].toInt(1));
-    const std::int64_t mem = job["min_memory"].toInt();
-    const bool perCpu = job["mem_per_cpu"].toBool();
+    const int numNodes = static_cast<int>(job.numNodes.value_or(1));
+    const int numCpus = static_cast<int>(job.numCpus.value_or(1));
+    const std::int64_t mem = job.minMemory;
+    const bool perCpu = job.memPerCpu;
     const std::int64_t totalMem = perCpu ? mem * numCpus : mem * numNodes;
-    const std::string command = job["command"].toString();
+    const std::string &command = job.command;
 
     Record r;
     std::string array;
-    if (const std::int64_t arrayJob = job["array_job_id"].toInt(); arrayJob > 0) {
+    if (const std::int64_t arrayJob = job.arrayJobId; arrayJob > 0) {
         array = "ArrayJobId=" + str(arrayJob) + " ArrayTaskId=";
-        if (job["array_task_id"].isNumber()) {
-            array += str(job["array_task_id"].toInt()) + " ";
+        if (job.arrayTaskId) {
+            array += str(*job.arrayTaskId) + " ";
         } else {
-            const std::string tasks = job["array_task_str"].toString();
+            const std::string &tasks = job.arrayTaskStr;
             const std::size_t percent = tasks.find('%');
             array += tasks + " ArrayTaskThrottle="
                 + (percent == std::string::npos ? "0" : tasks.substr(percent + 1)) + " ";
         }
     }
+    r.push_back("JobId=" + str(job.jobId) + " " + array + "JobName=" + job.name);
+    r.push_back("UserId=" + user + "(" + str(job.uid) + ") GroupId=" + user + "("
+        + str(job.gid.value_or(job.uid)) + ") MCS_label=N/A");
+    r.push_back("Priority=" + str(job.priority) + " Nice=" + str(job.nice)
+        + " Account=" + job.account + " QOS=" + job.qos.value_or("normal"));
     r.push_back(
-        "JobId=" + str(job["job_id"].toInt()) + " " + array + "JobName=" + job["name"].toString());
-    r.push_back("UserId=" + user + "(" + str(job["uid"].toInt()) + ") GroupId=" + user + "("
-        + str(job["gid"].toInt(job["uid"].toInt())) + ") MCS_label=N/A");
-    r.push_back("Priority=" + str(job["priority"].toInt()) + " Nice=" + str(job["nice"].toInt())
-        + " Account=" + job["account"].toString() + " QOS=" + job["qos"].toString("normal"));
-    r.push_back("JobState=" + state + " Reason=" + reason
-        + " Dependency=" + orNull(job["dependency"].toString()));
-    r.push_back("Requeue=1 Restarts=" + str(job["restarts"].toInt())
-        + " BatchFlag=1 Reboot=0 ExitCode=" + str(job["exit_code"].toInt()) + ":"
-        + str(job["exit_signal"].toInt()));
+        "JobState=" + state + " Reason=" + reason + " Dependency=" + orNull(job.dependency));
+    r.push_back("Requeue=1 Restarts=" + str(job.restarts)
+        + " BatchFlag=1 Reboot=0 ExitCode=" + str(job.exitCode) + ":" + str(job.exitSignal));
     if (detail > 0) {
         r.push_back("DerivedExitCode=0:0");
     }
     r.push_back("RunTime=" + sched::formatHms(runTime) + " TimeLimit=" + sched::formatHms(limit)
-        + " TimeMin="
-        + (job["time_min"].toInt() > 0 ? sched::formatHms(job["time_min"].toInt())
-                                       : std::string("N/A")));
+        + " TimeMin=" + (job.timeMin > 0 ? sched::formatHms(job.timeMin) : std::string("N/A")));
     r.push_back("SubmitTime=" + stamp(submit) + " EligibleTime=" + stamp(eligible));
     r.push_back("AccrueTime=" + (accrues ? stamp(eligible) : std::string("Unknown")));
     r.push_back("StartTime=" + stamp(start) + " EndTime=" + stamp(endTime) + " Deadline=N/A");
-    const std::int64_t lastEval = job["last_sched_eval"].toInt(pending ? submit : start);
+    const std::int64_t lastEval = job.lastSchedEval.value_or(pending ? submit : start);
     r.push_back(
         "SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + stamp(lastEval) + " Scheduler=Main");
-    r.push_back("Partition=" + job["partition"].toString() + " AllocNode:Sid="
-        + job["submit_host"].toString("localhost") + ":" + str(job["submit_sid"].toInt()));
-    r.push_back("ReqNodeList=" + orNull(sched::compressHostlist(job["req_nodes"].toStringList()))
-        + " ExcNodeList=" + orNull(sched::compressHostlist(job["exc_nodes"].toStringList())));
+    r.push_back("Partition=" + job.partition
+        + " AllocNode:Sid=" + job.submitHost.value_or("localhost") + ":" + str(job.submitSid));
+    r.push_back("ReqNodeList=" + orNull(sched::compressHostlist(job.reqNodes))
+        + " ExcNodeList=" + orNull(sched::compressHostlist(job.excNodes)));
     r.push_back("NodeList=" + nodeList);
     if (!nodes.empty()) {
-        r.push_back("BatchHost=" + job["batch_host"].toString(nodes.front()));
+        r.push_back("BatchHost=" + job.batchHost.value_or(nodes.front()));
     }
     r.push_back("NumNodes=" + str(numNodes) + " NumCPUs=" + str(numCpus)
-        + " NumTasks=" + str(job["num_tasks"].toInt(1))
-        + " CPUs/Task=" + str(job["cpus_per_task"].toInt(1)) + " ReqB:S:C:T=0:0:*:*");
+        + " NumTasks=" + str(job.numTasks.value_or(1))
+        + " CPUs/Task=" + str(job.cpusPerTask.value_or(1)) + " ReqB:S:C:T=0:0:*:*");
     r.push_back("TRES=cpu=" + str(numCpus) + ",mem=" + sched::formatMemory(totalMem)
         + ",node=" + str(numNodes) + ",billing=" + str(numCpus) + gpuTres(job));
-    r.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str(job["ntasks_per_node"].toInt())
-        + ":0:*:* CoreSpec=*");
+    r.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str(job.ntasksPerNode) + ":0:*:* CoreSpec=*");
     if (detail > 0 && !nodes.empty()) {
         r.push_back("JOB_GRES=" + jobGres(job));
         const int perNode = numCpus / std::max(1, static_cast<int>(nodes.size()));
@@ -227,43 +216,46 @@ Record jobRecord(const Json &job, std::int64_t now, int detail)
                 + " Mem=" + str(memPerNode) + " GRES=" + nodeGres(job, i));
         }
     }
-    r.push_back("MinCPUsNode=" + str(job["cpus_per_task"].toInt(1))
+    r.push_back("MinCPUsNode=" + str(job.cpusPerTask.value_or(1))
         + (perCpu ? " MinMemoryCPU=" : " MinMemoryNode=") + sched::formatMemory(mem)
         + " MinTmpDiskNode=0");
-    r.push_back("Features=" + orNull(job["constraint"].toString()) + " DelayBoot=00:00:00");
-    r.push_back(std::string("OverSubscribe=") + (job["exclusive"].toBool() ? "NO" : "OK")
+    r.push_back("Features=" + orNull(job.constraint) + " DelayBoot=00:00:00");
+    r.push_back(std::string("OverSubscribe=") + (job.exclusive ? "NO" : "OK")
         + " Contiguous=0 Licenses=(null) Network=(null)");
     r.push_back("Command=" + orNull(command));
-    r.push_back("WorkDir=" + job["work_dir"].toString());
-    if (job["comment"].isString()) {
-        r.push_back("Comment=" + job["comment"].toString() + " "); // Slurm's trailing space
+    r.push_back("WorkDir=" + job.workDir);
+    if (job.comment) {
+        r.push_back("Comment=" + *job.comment + " "); // Slurm's trailing space
     }
-    const std::string errPattern = job["std_err"].toString();
-    r.push_back("StdErr="
-        + stdioPath(job, errPattern.empty() ? job["std_out"].toString() : errPattern, false));
-    r.push_back("StdIn=" + stdioPath(job, job["std_in"].toString(), true));
-    r.push_back("StdOut=" + stdioPath(job, job["std_out"].toString(), false));
+    const std::string &errPattern = job.stdErr;
+    r.push_back("StdErr=" + stdioPath(job, errPattern.empty() ? job.stdOut : errPattern, false));
+    r.push_back("StdIn=" + stdioPath(job, job.stdIn, true));
+    r.push_back("StdOut=" + stdioPath(job, job.stdOut, false));
     r.push_back("Power=");
     // The GPU requests, each in the field of the option that asked (slurm_sprint_job_info()).
-    const std::string gres = job["gres"].toString();
+    const std::string &gres = job.gres;
     const std::pair<const char *, std::string> perTres[] = {
-        {"CpusPerTres=", job["cpus_per_tres"].toString()},
-        {"MemPerTres=", job["mem_per_tres"].toString()},
-        {"TresPerJob=", job["tres_per_job"].toString()},
+        {"CpusPerTres=", job.cpusPerTres},
+        {"MemPerTres=", job.memPerTres},
+        {"TresPerJob=", job.tresPerJob},
         {"TresPerNode=", gres.empty() ? gres : "gres:" + gres},
-        {"TresPerTask=", job["tres_per_task"].toString()},
+        {"TresPerTask=", job.tresPerTask},
     };
     for (const auto &[field, value] : perTres) {
         if (!value.empty()) {
             r.push_back(field + value);
         }
     }
-    if (!job["mail_type"].toString().empty()) {
-        r.push_back(
-            "MailUser=" + job["mail_user"].toString() + " MailType=" + job["mail_type"].toString());
+    if (!job.mailType.empty()) {
+        r.push_back("MailUser=" + job.mailUser + " MailType=" + job.mailType);
     }
     r.push_back("");
     return r;
+}
+
+Record jobRecord(const Json &job, std::int64_t now, int detail)
+{
+    return jobRecord(record::jobObjectFromJson(job), now, detail);
 }
 
 Record nodeRecord(const NodeView &n, const ClusterView &)

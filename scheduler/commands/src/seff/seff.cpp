@@ -66,11 +66,11 @@ int Seff::run()
     if (!reply || !(*reply)["ok"].toBool() || (*reply)["jobs"].size() == 0) {
         return deliver(m_ctx, notFound);
     }
-    const proto::Json &job = (*reply)["jobs"].items().front();
+    const record::JobObject job = record::jobObjectFromJson((*reply)["jobs"].items().front());
     const std::int64_t now = (*pong)["now"].toInt(m_ctx.now);
     return deliver(m_ctx,
         Outcome{seff::report(
-                    job, (*pong)["cluster_name"].toString(), groupName(job["gid"].toInt()), now),
+                    job, (*pong)["cluster_name"].toString(), groupName(job.gid.value_or(0)), now),
             {}, 0});
 }
 

@@ -6,7 +6,7 @@
 
 namespace mc::cmd::seff {
 
-using proto::Json;
+using record::JobObject;
 
 std::string time2str(std::int64_t seconds)
 {
@@ -39,29 +39,29 @@ std::string kbytes2str(double kbytes)
     return buffer;
 }
 
-std::string report(
-    const Json &job, const std::string &clusterName, const std::string &groupName, std::int64_t now)
+std::string report(const JobObject &job, const std::string &clusterName,
+    const std::string &groupName, std::int64_t now)
 {
     std::string out;
     auto line = [&out](const std::string &text) {
         out += text;
         out += '\n';
     };
-    const std::string state = job["state"].toString();
-    out += "Job ID: " + std::to_string(job["job_id"].toInt()) + "\n";
-    if (job["array_task_id"].isNumber()) {
-        out += "Array Job ID: " + std::to_string(job["array_job_id"].toInt()) + "_"
-            + std::to_string(job["array_task_id"].toInt()) + "\n";
+    const std::string &state = job.state;
+    out += "Job ID: " + std::to_string(job.jobId) + "\n";
+    if (job.arrayTaskId) {
+        out += "Array Job ID: " + std::to_string(job.arrayJobId) + "_"
+            + std::to_string(*job.arrayTaskId) + "\n";
     }
     line("Cluster: " + clusterName);
-    line("User/Group: " + job["user"].toString() + "/" + groupName);
+    line("User/Group: " + job.user + "/" + groupName);
     if (state == "PENDING" || state == "RUNNING") {
         line("State: " + state);
     } else {
-        line("State: " + state + " (exit code " + std::to_string(job["exit_code"].toInt()) + ")");
+        line("State: " + state + " (exit code " + std::to_string(job.exitCode) + ")");
     }
-    const std::int64_t ncpus = std::max<std::int64_t>(1, job["num_cpus"].toInt(1));
-    const std::int64_t nnodes = std::max<std::int64_t>(1, job["num_nodes"].toInt(1));
+    const std::int64_t ncpus = std::max<std::int64_t>(1, job.numCpus.value_or(1));
+    const std::int64_t nnodes = std::max<std::int64_t>(1, job.numNodes.value_or(1));
     if (ncpus == 1) {
         line("Cores: 1");
     } else {
@@ -74,13 +74,12 @@ std::string report(
     }
     std::int64_t cpuMs = 0;
     std::int64_t maxRssKb = 0;
-    for (const auto &step : job["steps"].items()) {
-        cpuMs += step["total_cpu_ms"].toInt();
-        maxRssKb = std::max(maxRssKb, step["max_rss_kb"].toInt());
+    for (const auto &step : job.steps) {
+        cpuMs += step.totalCpuMs;
+        maxRssKb = std::max(maxRssKb, step.maxRssKb);
     }
-    const std::int64_t start = job["start_time"].toInt();
-    const std::int64_t end
-        = state == "RUNNING" || job["end_time"].toInt() == 0 ? now : job["end_time"].toInt();
+    const std::int64_t start = job.startTime;
+    const std::int64_t end = state == "RUNNING" || job.endTime == 0 ? now : job.endTime;
     const std::int64_t wall = start > 0 ? std::max<std::int64_t>(0, end - start) : 0;
     const std::int64_t coreWall = wall * ncpus;
     const std::int64_t cpuSeconds = cpuMs / 1000;
@@ -93,8 +92,8 @@ std::string report(
     line("Job Wall-clock time: " + time2str(wall));
 
     // Requested memory: per CPU (sbatch --mem-per-cpu, DefMemPerCPU) or per node.
-    const bool perCpu = job["mem_per_cpu"].toBool();
-    const double unitKb = static_cast<double>(job["min_memory"].toInt()) * 1024.0;
+    const bool perCpu = job.memPerCpu;
+    const double unitKb = static_cast<double>(job.minMemory) * 1024.0;
     const double allocKb = unitKb * static_cast<double>(perCpu ? ncpus : nnodes);
     const bool estimated = perCpu || nnodes > 1;
     std::snprintf(pct, sizeof pct, "%.2f",

@@ -2,7 +2,7 @@
 // seff's report (Slurm's contribs/seff, 22.05), computed from the controller's accounting
 // record of a job and its steps: CPU and memory efficiency against what the job was given.
 
-#include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 
 #include <cstdint>
 #include <string>
@@ -11,7 +11,7 @@ namespace mc::cmd::seff {
 
 // `job` is one entry of an `acct` reply (with its `steps`); `now` the cluster clock, for
 // running jobs. Returns the whole stdout text.
-std::string report(const proto::Json &job, const std::string &clusterName,
+std::string report(const record::JobObject &job, const std::string &clusterName,
     const std::string &groupName, std::int64_t now);
 
 // Seconds as seff's time2str: "HH:MM:SS", "D-HH:MM:SS" past a day.

@@ -141,11 +141,11 @@ Cell orNull(const JobRow &r, std::string_view key)
 // default slurm-%j.out when none was given (as scontrol's StdOut).
 std::string stdioPath(const JobRow &r, const std::string &pattern)
 {
-    proto::Json job = proto::Json::object();
-    job.add("job_id", r.job["job_id"].toInt());
-    job.add("name", text(r, "name"));
-    job.add("user", text(r, "user"));
-    job.add("work_dir", text(r, "work_dir"));
+    record::JobObject job;
+    job.jobId = r.job["job_id"].toInt();
+    job.name = text(r, "name");
+    job.user = text(r, "user");
+    job.workDir = text(r, "work_dir");
     return scontrol::stdioPath(job, pattern, false);
 }
 

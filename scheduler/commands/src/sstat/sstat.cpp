@@ -3,6 +3,7 @@
 #include "../shared/outcome.h"
 #include "../shared/text.h"
 #include "mc/cmd/option_parser.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/hostlist.h"
 
 #include <array>
@@ -79,33 +80,32 @@ std::string cpuTime(std::int64_t ms)
     return buffer;
 }
 
-std::string value(const std::string &field, const Json &step)
+std::string value(const std::string &field, const record::StepObject &step)
 {
     std::string f = toLower(field);
-    std::int64_t ntasks = std::max<std::int64_t>(1, step["ntasks"].toInt(1));
+    std::int64_t ntasks = std::max<std::int64_t>(1, step.ntasks.value_or(1));
     if (f == "jobid") {
-        return std::to_string(step["job_id"].toInt()) + "." + step["step_id"].toString();
+        return std::to_string(step.jobId) + "." + step.stepId;
     }
     if (f == "ntasks") {
         return std::to_string(ntasks);
     }
     if (f == "nodelist") {
-        return sched::compressHostlist(step["nodes"].toStringList()); // node[01-02]
+        return sched::compressHostlist(step.nodes); // node[01-02]
     }
     if (f == "maxrss") {
-        return std::to_string(step["max_rss_kb"].toInt()) + "K";
+        return std::to_string(step.maxRssKb) + "K";
     }
     if (f == "maxrssnode") {
-        auto nodes = step["nodes"].toStringList();
-        return nodes.empty() ? std::string() : nodes.front();
+        return step.nodes.empty() ? std::string() : step.nodes.front();
     }
     if (f == "averss") {
-        return std::to_string(step["ave_rss_kb"].toInt()) + "K";
+        return std::to_string(step.aveRssKb) + "K";
     }
     if (f == "avecpu" || f == "mincpu") {
-        return cpuTime(step["total_cpu_ms"].toInt() / ntasks);
+        return cpuTime(step.totalCpuMs / ntasks);
     }
-    return cpuTime(step["total_cpu_ms"].toInt()); // totalcpu
+    return cpuTime(step.totalCpuMs); // totalcpu
 }
 
 } // namespace
@@ -178,7 +178,7 @@ int Sstat::run()
         }
     }
 
-    std::vector<Json> rows;
+    std::vector<record::StepObject> rows;
     bool contacted = false; // the first request is where the connection fails
     for (const auto &spec : splitList(jobs)) {
         auto dot = spec.find('.');
@@ -201,16 +201,17 @@ int Sstat::run()
                     1});
         }
         contacted = true;
-        std::vector<Json> found;
+        std::vector<record::StepObject> found;
         bool running = false;
         if (reply) {
-            for (const auto &s : (*reply)["steps"].items()) {
+            for (const auto &item : (*reply)["steps"].items()) {
                 running = true;
-                const std::string step = s["step_id"].toString();
+                record::StepObject s = record::stepObjectFromJson(item);
+                const std::string &step = s.stepId;
                 const bool numbered
                     = !step.empty() && std::isdigit(static_cast<unsigned char>(step[0]));
                 if (wantedStep.empty() ? all || (numbered && found.empty()) : step == wantedStep) {
-                    found.push_back(s); // without -a: the lowest numbered step running
+                    found.push_back(std::move(s)); // without -a: the lowest numbered step running
                 }
             }
         }
