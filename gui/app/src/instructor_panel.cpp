@@ -140,6 +140,14 @@ InstructorPanel::InstructorPanel(RequestClient *requests, NodeTableModel *nodes,
     layout->addStretch(1);
 
     connect(m_setSpeed, &QPushButton::clicked, this, [this] { setClock(m_speed->value(), 0); });
+    auto *tick = new QTimer(this);
+    tick->setInterval(1000);
+    connect(tick, &QTimer::timeout, this, [this] {
+        if (m_clockNow > 0 && m_clockError.isEmpty()) {
+            renderClock();
+        }
+    });
+    tick->start();
     connect(m_advance, &QPushButton::clicked, this,
         [this] { setClock(0, (qint64{m_days->value()} * 24 + m_hours->value()) * 3600); });
     const auto nodeAction = [this](QPushButton *button, const char *state) {
@@ -260,11 +268,19 @@ void InstructorPanel::showClock(qint64 now, double speed)
 {
     m_clockNow = now;
     m_clockSpeed = speed;
+    m_clockSince.start();
     m_clockError.clear();
+    renderClock();
+}
+
+void InstructorPanel::renderClock()
+{
+    const auto now = m_clockNow
+        + static_cast<qint64>(static_cast<double>(m_clockSince.elapsed()) * m_clockSpeed / 1000.0);
     m_clock->setText(
         tr("Cluster clock: %1, running at %2× real time.")
             .arg(QDateTime::fromSecsSinceEpoch(now).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")))
-            .arg(speed));
+            .arg(m_clockSpeed));
 }
 
 void InstructorPanel::updateNode(const QString &node, const QString &state, const QString &reason)
@@ -488,7 +504,7 @@ void InstructorPanel::retranslateUi()
     m_hours->setSuffix(tr(" h"));
     m_advance->setText(tr("Fast-forward"));
     if (m_clockNow > 0) {
-        showClock(m_clockNow, m_clockSpeed);
+        renderClock();
     } else if (m_clockError.isEmpty()) {
         m_clock->setText(tr("The scheduler, time limits and the scratch purge follow the "
                             "cluster clock."));

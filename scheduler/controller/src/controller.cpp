@@ -783,6 +783,9 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
     const Json &running = message["running"];
     for (const auto &item : running.items()) {
         auto job = m_jobs.find(JobId{static_cast<std::uint32_t>(item.toInt())});
+        if (job != m_jobs.end() && job->second.batchHost == node) {
+            m_launching.erase(job->first); // it runs there: launched (BatchStartTimeout)
+        }
         if (job == m_jobs.end() || !job->second.isActive() || job->second.batchHost != node) {
             Json order = Json::object();
             order.set("op", "signal");
@@ -872,6 +875,13 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
         if (pass) {
             schedule(now);
         }
+    } else if (op == "job_started") {
+        if (auto it = m_launching.find(JobId{id}); it != m_launching.end()) {
+            const auto job = m_jobs.find(JobId{id});
+            if (job != m_jobs.end() && job->second.batchHost == node) {
+                m_launching.erase(it); // launched in time (BatchStartTimeout)
+            }
+        }
     } else if (op == "batch_usage") {
         auto job = m_jobs.find(JobId{id});
         if (job != m_jobs.end() && job->second.isActive() && job->second.batchHost == node) {
@@ -898,19 +908,24 @@ void Controller::failJobsOn(const std::string &node, JobId spared, bool killHere
     }
     for (JobId id : lost) {
         Job &job = m_jobs[id];
-        if (job.batchHost != node || killHere) {
-            Json order = Json::object();
-            order.set("op", "signal");
-            order.set("job_id", static_cast<std::int64_t>(id.value));
-            order.set("signal", SIGKILL);
-            order.set("cancel", false);
-            m_gateway.send(job.batchHost, order);
-        }
-        Json report = Json::object();
-        report.set("job_id", static_cast<std::int64_t>(id.value));
-        report.set("node_fail", true);
-        jobEnded(job, report, now);
+        loseJob(job, job.batchHost != node || killHere, now);
     }
+}
+
+void Controller::loseJob(Job &job, bool kill, Seconds now)
+{
+    if (kill) {
+        Json order = Json::object();
+        order.set("op", "signal");
+        order.set("job_id", static_cast<std::int64_t>(job.id.value));
+        order.set("signal", SIGKILL);
+        order.set("cancel", false);
+        m_gateway.send(job.batchHost, order);
+    }
+    Json report = Json::object();
+    report.set("job_id", static_cast<std::int64_t>(job.id.value));
+    report.set("node_fail", true);
+    jobEnded(job, report, now);
 }
 
 void Controller::nodeRebooting(NodeInfo &node, JobId culprit, Seconds now)

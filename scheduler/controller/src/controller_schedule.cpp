@@ -222,6 +222,7 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
         jobEnded(job, report, now);
         return;
     }
+    noteLaunched(job); // BatchStartTimeout runs from here
     emitJob(job, now);
 }
 

@@ -273,6 +273,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
         }
         m_nodes.nextStep()[id] = next;
     }
+    noteActive(job.id, now); // a new step is a sign of life of the allocation (slurmctld)
     RunningStep step;
     step.id = m_nodes.nextStep()[id]++;
     step.name = spec.name;
@@ -469,12 +470,14 @@ Json Controller::allocationRelease(const Json &request, Seconds now)
     return reply;
 }
 
-void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit, Seconds now)
+void Controller::endAllocation(Job &job, JobState state, sched::ExitStatus exit, Seconds now,
+    std::optional<sched::Reason> reason)
 {
     job.state = state;
-    job.reason = state == JobState::Failed ? sched::Reason::NonZeroExitCode
-        : state == JobState::Timeout       ? sched::Reason::TimeLimit
-                                           : sched::Reason::None;
+    job.reason = reason              ? *reason
+        : state == JobState::Failed  ? sched::Reason::NonZeroExitCode
+        : state == JobState::Timeout ? sched::Reason::TimeLimit
+                                     : sched::Reason::None;
     job.exit = exit;
     job.endTime = now;
     // Steps still running end with their job.

@@ -35,6 +35,9 @@ void periodic(
         auto now = server.now();
         controller.purgeOldJobs(now);
         controller.enforceTimeLimits(now);
+        controller.enforceInactiveLimit(
+            now, [&server](mc::sched::JobId job) { return server.allocationResponds(job); });
+        controller.enforceBatchStartTimeout(now);
         controller.schedule(now);
         periodic(loop, controller, server);
     });

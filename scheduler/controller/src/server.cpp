@@ -1,8 +1,10 @@
 #include "mc/ctl/server.h"
 
+#include "mc/base/file.h"
 #include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <poll.h>
@@ -70,9 +72,37 @@ bool Server::listenNodes(const std::string &socketPath, std::string &error)
     return true;
 }
 
+std::optional<bool> Server::allocationResponds(sched::JobId job) const
+{
+    for (const auto &[fd, jobs] : m_allocations) {
+        if (std::find(jobs.begin(), jobs.end(), job.value) == jobs.end()) {
+            continue;
+        }
+        auto peer = m_peers.find(fd);
+        if (peer == m_peers.end() || peer->second.pid <= 0) {
+            return std::nullopt;
+        }
+        // /proc/PID/stat: "PID (COMM) S ..."; COMM may hold spaces and parentheses.
+        const std::string stat
+            = base::fileText("/proc/" + std::to_string(peer->second.pid) + "/stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos || close + 2 >= stat.size()) {
+            return false; // gone: its connection's end releases the allocation
+        }
+        const char state = stat[close + 2];
+        return state != 'T' && state != 't';
+    }
+    return std::nullopt;
+}
+
 Server::Peer Server::identify(int fd, bool nodeSocket) const
 {
     Peer peer;
+    ucred cred{};
+    socklen_t size = sizeof cred;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0) {
+        peer.pid = cred.pid;
+    }
     auto uid = proto::peerUid(fd);
     if (uid && *uid == ::geteuid()) {
         peer.owner = true;

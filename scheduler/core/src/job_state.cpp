@@ -63,6 +63,7 @@ constexpr std::array kReasons{
     ReasonName{Reason::OutOfMemory, "OutOfMemory"},
     ReasonName{Reason::Prolog, "Prolog"},
     ReasonName{Reason::JobLaunchFailure, "JobLaunchFailure"},
+    ReasonName{Reason::InactiveLimit, "InactiveLimit"},
 };
 
 const StateNames &namesOf(JobState state)

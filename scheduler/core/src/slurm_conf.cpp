@@ -419,8 +419,8 @@ void ConfParser::globalKey(const Pair &pair)
         return;
     } else if (contains(kAcceptedKeys, key)) {
         // Read by others (commands, controller, node set-up) or what minicluster does anyway.
-        constexpr std::array<std::string_view, 6> kReadElsewhere{"MessageTimeout", "PrologFlags",
-            "SelectType", "SelectTypeParameters", "GresTypes", "SlurmUser"};
+        constexpr std::array<std::string_view, 5> kReadElsewhere{
+            "PrologFlags", "SelectType", "SelectTypeParameters", "GresTypes", "SlurmUser"};
         if (!contains(kReadElsewhere, key)) {
             m_result.notImplemented.push_back(key);
         }
@@ -430,8 +430,8 @@ void ConfParser::globalKey(const Pair &pair)
     }
 }
 
-// KillWait, MinJobAge, InactiveLimit, BatchStartTimeout (seconds) and OverTimeLimit (minutes,
-// or UNLIMITED), each of Slurm's width. False when `pair` is none of them.
+// KillWait, MinJobAge, InactiveLimit, BatchStartTimeout, MessageTimeout (seconds) and
+// OverTimeLimit (minutes, or UNLIMITED), each of Slurm's width. False when `pair` is none of them.
 bool ConfParser::timingKey(const Pair &pair)
 {
     const std::string &key = pair.key;
@@ -450,26 +450,19 @@ bool ConfParser::timingKey(const Pair &pair)
         std::string_view name;
         Seconds *field;
         std::uint64_t max;
-        Seconds slurmDefault; // other values are reported when minicluster ignores the key
-        bool honoured;
-    } keys[] = {{"KillWait", &m_config.killWait, kMax16, 30, true},
-        {"MinJobAge", &m_config.minJobAge, kMax32, 300, true},
-        {"InactiveLimit", &m_config.inactiveLimit, kMax16, 0, false},
-        {"BatchStartTimeout", &m_config.batchStartTimeout, kMax16, 10, false}};
+    } keys[]
+        = {{"KillWait", &m_config.killWait, kMax16}, {"MinJobAge", &m_config.minJobAge, kMax32},
+            {"InactiveLimit", &m_config.inactiveLimit, kMax16},
+            {"BatchStartTimeout", &m_config.batchStartTimeout, kMax16},
+            {"MessageTimeout", &m_config.messageTimeout, kMax16}};
     for (const auto &k : keys) {
         if (!equalsIgnoreCase(key, k.name)) {
             continue;
         }
-        const auto seconds = parseCount(value, k.max);
-        if (!seconds) {
+        if (const auto seconds = parseCount(value, k.max)) {
+            *k.field = static_cast<Seconds>(*seconds);
+        } else {
             badValue(key, value);
-            return true;
-        }
-        *k.field = static_cast<Seconds>(*seconds);
-        if (!k.honoured && *k.field != k.slurmDefault) {
-            problem(std::string(k.name) + "=" + value
-                + " is accepted but not enforced by minicluster (it keeps Slurm's default of "
-                + std::to_string(k.slurmDefault) + ")");
         }
         return true;
     }

@@ -169,6 +169,7 @@ void JobStateTest::reasonNamesAreSlurmsStrings_data()
     QTest::newRow("OutOfMemory") << Reason::OutOfMemory << "OutOfMemory";
     QTest::newRow("Prolog") << Reason::Prolog << "Prolog";
     QTest::newRow("JobLaunchFailure") << Reason::JobLaunchFailure << "JobLaunchFailure";
+    QTest::newRow("InactiveLimit") << Reason::InactiveLimit << "InactiveLimit";
 }
 
 void JobStateTest::reasonNamesAreSlurmsStrings()

@@ -144,8 +144,8 @@ void SlurmConfTest::readsTheReferenceClusterWithoutProblems()
     for (const char *key : {"SlurmdUser", "AuthType", "ProctrackType", "AccountingStorageType"}) {
         QVERIFY2(notImplemented.contains(QLatin1String(key)), key);
     }
-    for (const char *key :
-        {"SlurmUser", "SelectType", "SchedulerType", "DefMemPerCPU", "KillWait", "ClusterName"}) {
+    for (const char *key : {"SlurmUser", "SelectType", "SchedulerType", "DefMemPerCPU", "KillWait",
+             "ClusterName", "InactiveLimit", "BatchStartTimeout", "MessageTimeout"}) {
         QVERIFY2(!notImplemented.contains(QLatin1String(key)), key);
     }
 
@@ -499,14 +499,17 @@ void SlurmConfTest::readsTimingKeysAndSchedulerParameters()
     QVERIFY(!mc::sched::parseSlurmConf("OverTimeLimit=UNLIMITED\n").config.overTimeLimit);
     QVERIFY(
         !mc::sched::parseSlurmConf("SchedulerParameters=bf_continue\n").config.killInvalidDepend);
-    // Keys minicluster reads but does not act on say so when set to anything but the default.
-    const ParsedConfig ignored
-        = mc::sched::parseSlurmConf("InactiveLimit=120\nBatchStartTimeout=30\n");
-    QCOMPARE(ignored.problems.size(), std::size_t(2));
-    QCOMPARE(ignored.problems[0].message,
-        std::string("InactiveLimit=120 is accepted but not enforced by minicluster (it keeps "
-                    "Slurm's default of 0)"));
-    QCOMPARE(ignored.config.inactiveLimit, 120); // shown as configured by scontrol show config
+    // InactiveLimit, BatchStartTimeout and MessageTimeout are honoured (controller_inactive.cpp):
+    // read without a word, and none of them is named as accepted without effect.
+    const ParsedConfig liveness
+        = mc::sched::parseSlurmConf("InactiveLimit=120\nBatchStartTimeout=30\nMessageTimeout=20\n");
+    QCOMPARE(problemsOf(liveness), QStringList{});
+    QCOMPARE(liveness.config.inactiveLimit, 120);
+    QCOMPARE(liveness.config.batchStartTimeout, 30);
+    QCOMPARE(liveness.config.messageTimeout, 20);
+    QCOMPARE(liveness.notImplemented, std::vector<std::string>{});
+    QCOMPARE(defaults.messageTimeout, 10);
+    QCOMPARE(problemsOf(mc::sched::parseSlurmConf("InactiveLimit=65536\n")).size(), 1);
     // A requeued job waits the launch credential's lifetime + 1 s.
     QCOMPARE(defaults.requeueDelay, 121);
     QCOMPARE(mc::sched::parseSlurmConf("AuthInfo=socket=/run/munge.sock,cred_expire=30\n")

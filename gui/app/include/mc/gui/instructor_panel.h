@@ -13,6 +13,7 @@
 // Every answer of the controller is shown as it is; an op it does not have yet is said so.
 
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QStringList>
 #include <QWidget>
 
@@ -63,7 +64,8 @@ public:
     void setClock(double speed, qint64 advance);
     // Sends `node_update` for `node` with `state` ("drain", "fail", "down", "resume").
     void updateNode(const QString &node, const QString &state, const QString &reason);
-    // The clock moved (a `clock` event or reply).
+    // The clock moved (a `clock` event or reply). Between such moves the label ticks on at
+    // `speed` from `now`, once a second.
     void showClock(qint64 now, double speed);
 
     // `--sandbox`, `--limits` and `--time-scale` with their values, as `minicluster up`
@@ -81,6 +83,7 @@ protected:
 
 private:
     void retranslateUi();
+    void renderClock(); // the label at m_clockNow + the wall time since, at m_clockSpeed
     void refreshNodeNames();
     void showLoad();
     void loadWorkloadFile();
@@ -102,6 +105,7 @@ private:
     BackgroundLoad *m_load;
     qint64 m_clockNow = 0;
     double m_clockSpeed = 0;
+    QElapsedTimer m_clockSince; // wall time since m_clockNow was told
     QString m_clockError;
 
     QGroupBox *m_clockBox;

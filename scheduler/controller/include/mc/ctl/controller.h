@@ -56,6 +56,7 @@ public:
     Seconds at(double wall) const;
     // How many wall milliseconds `seconds` of cluster time last at today's speed.
     std::int64_t wallMs(Seconds seconds) const;
+    double wall() const { return m_wall(); } // the wall clock it reads (seconds since the epoch)
     double speed() const { return m_speed; }
     double offset() const { return m_offset; }
     void setSpeed(double speed); // > 0
@@ -151,6 +152,18 @@ public:
     // The cluster clock's speed (1 without a clock).
     double clockSpeed() const { return m_clock ? m_clock->speed() : 1.0; }
 
+    // Liveness of what runs (controller_inactive.cpp), slurmctld's rules. InactiveLimit: every
+    // InactiveLimit/3 s of the cluster clock the salloc/srun of each running allocation is
+    // "pinged" through `responds` (true: it answers; false: it is stopped; nullopt: no client
+    // known, as after a controller restart: exempt); one unheard of for InactiveLimit*4/3 +
+    // MessageTimeout + 1 s ends TIMEOUT, reason InactiveLimit. Batch jobs are exempt; 0: off.
+    void enforceInactiveLimit(
+        Seconds now, const std::function<std::optional<bool>(sched::JobId)> &responds);
+    // BatchStartTimeout: a batch job whose node has not reported it started (job_started)
+    // BatchStartTimeout + min(10, MessageTimeout) s of wall time after its launch order is lost
+    // with the node: requeued, or NODE_FAIL. Needs setClock() (its wall clock).
+    void enforceBatchStartTimeout(Seconds now);
+
 private:
     proto::Json submit(const proto::Json &request, Seconds now);
     proto::Json listJobs(const proto::Json &request, Seconds now) const;
@@ -207,6 +220,9 @@ private:
         const std::function<bool(const CachedRow &)> &keep) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
     void failJobsOn(const std::string &node, sched::JobId spared, bool killHere, Seconds now);
+    // `job` is lost with its node: requeued (JobRequeue=1) or NODE_FAIL; with `kill` its batch
+    // host is told to kill what runs of it there.
+    void loseJob(sched::Job &job, bool kill, Seconds now);
     // A node restarting after a job's memory overrun (node_reboot): down, its other jobs lost
     // as in a node failure; back (node_rebooted, or a new registration): up, and the
     // culprit's Comment written (the Inserm site's mechanism).
@@ -304,6 +320,14 @@ private:
     proto::Json m_lastPlan; // the last `plan` event sent
     ClusterClock *m_clock = nullptr;
     std::set<sched::JobId> m_warned; // running jobs whose --signal warning was sent
+    // controller_inactive.cpp: when each allocation's client last answered (cluster clock),
+    // when the last ping round was, and the launches not yet reported started (wall time of
+    // the launch order, with the start it was for).
+    std::map<sched::JobId, Seconds> m_lastActive;
+    Seconds m_lastPing = 0;
+    std::map<sched::JobId, std::pair<double, Seconds>> m_launching;
+    void noteLaunched(const sched::Job &job);
+    void noteActive(sched::JobId id, Seconds now) { m_lastActive[id] = now; }
     std::size_t m_passes = 0;
     std::set<sched::JobId> m_unsaved; // records the store refused, written again each pass
     std::vector<acct::StepRecord> m_unsavedSteps;
@@ -317,7 +341,9 @@ private:
     proto::Json stepEnd(const proto::Json &request, Seconds now);
     proto::Json listSteps(const proto::Json &request, Seconds now) const;
     proto::Json allocationRelease(const proto::Json &request, Seconds now);
-    void endAllocation(sched::Job &job, sched::JobState state, sched::ExitStatus exit, Seconds now);
+    // `reason`: the job's end reason (by default from `state`: NonZeroExitCode, TimeLimit).
+    void endAllocation(sched::Job &job, sched::JobState state, sched::ExitStatus exit, Seconds now,
+        std::optional<sched::Reason> reason = std::nullopt);
     bool jobCancelled(sched::JobId id) const;
     // The steps `acct` lists for `job`, from its `stored` records, in Slurm's order (batch,
     // extern, then the srun steps by number). While the job runs, its batch step and (with

@@ -33,6 +33,10 @@ public:
     bool send(const std::string &node, const proto::Json &order) override;
     // The cluster clock: wall clock * speed + offset (the `clock` request changes it).
     sched::Seconds now() const { return m_clock.now(); }
+    // Whether the salloc/srun that holds allocation `job` answers, for InactiveLimit: false
+    // while its process is stopped (SIGSTOP, a backgrounded salloc stopped by SIGTTIN),
+    // what makes a real salloc miss slurmctld's pings; nullopt when no connection holds it.
+    std::optional<bool> allocationResponds(sched::JobId job) const;
 
 private:
     // Who a connection is: the owner, an emulated user (by name), or nobody we know.
@@ -40,6 +44,7 @@ private:
         bool owner = false;
         bool node = false; // accepted on the node socket
         std::string user; // an isolated emulated user's name
+        int pid = 0; // the connecting process (SO_PEERCRED), in our pid namespace
     };
     void accept(int listenFd, bool nodeSocket);
     Peer identify(int fd, bool nodeSocket) const;

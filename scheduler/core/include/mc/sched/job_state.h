@@ -58,6 +58,7 @@ enum class Reason {
     OutOfMemory,
     Prolog,
     JobLaunchFailure,
+    InactiveLimit, // an allocation whose salloc/srun stopped responding (InactiveLimit=)
 };
 
 // "None", "Priority", "Resources", ... exactly as squeue %r prints them.

@@ -89,10 +89,14 @@ struct ClusterConfig {
     // OverTimeLimit= (minutes in the file, seconds here): how long past its time limit a job
     // may run before it is ended; nullopt: UNLIMITED.
     std::optional<Seconds> overTimeLimit = Seconds{0};
-    // InactiveLimit= and BatchStartTimeout= (seconds): read and shown by scontrol show config;
-    // minicluster does not act on them (a value other than the default is reported).
+    // InactiveLimit= (seconds of the cluster clock; 0: unlimited): an salloc or srun
+    // allocation whose command stops responding this long ends TIMEOUT, reason InactiveLimit.
     Seconds inactiveLimit = 0;
+    // BatchStartTimeout= (seconds): a batch job its node has not reported started this long
+    // (plus min(10, MessageTimeout)) after its launch is lost with the node (requeued or
+    // NODE_FAIL). Measured on the wall clock: a launch is process work, like a message.
     Seconds batchStartTimeout = 10;
+    Seconds messageTimeout = 10; // MessageTimeout= (seconds): part of both limits above
     // SchedulerParameters= as written ("" when absent); kill_invalid_depend cancels a job whose
     // dependency can never be satisfied instead of leaving it DependencyNeverSatisfied.
     std::string schedulerParameters;
