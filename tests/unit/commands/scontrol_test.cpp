@@ -314,6 +314,11 @@ void ScontrolTest::unknownJobIsALoadError()
     COMPARE_TEXT(r.out, "");
     COMPARE_TEXT(r.err, "slurm_load_jobs error: Invalid job id specified\n");
     QCOMPARE(r.exitCode, 1);
+    for (const char *malformed : {"abc", "12abc", "1,2"}) { // refused before asking
+        r = runScontrol({"show", "job", malformed});
+        COMPARE_TEXT(r.err, "scontrol_print_job error: Invalid job id specified\n");
+        QCOMPARE(r.exitCode, 1);
+    }
     Harness h;
     r = h.run<Scontrol>({"show", "job"});
     COMPARE_TEXT(
@@ -546,8 +551,8 @@ void ScontrolTest::pingReportsTheControllerUpOrDown()
     COMPARE_TEXT(r.out, "Slurmctld(primary) at vm is UP\n");
     QCOMPARE(r.exitCode, 0);
     Harness h;
-    r = h.run<Scontrol>({"ping"});
-    COMPARE_TEXT(r.out, "Slurmctld(primary) at localhost is DOWN\n");
+    r = h.run<Scontrol>({"ping"}); // no slurm.conf: SlurmctldHost's localhost, named as the host
+    COMPARE_TEXT(r.out, "Slurmctld(primary) at vm is DOWN\n");
     QCOMPARE(r.exitCode, 1);
 }
 

@@ -88,13 +88,23 @@ Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string>
     if (!ids.empty()) {
         Json list = Json::array();
         for (const auto &id : ids) {
-            const std::int64_t value = parseLeadingInteger(id);
-            if (value <= 0) {
-                return {{}, "Invalid job id specified\n", 1};
+            // slurm_xlate_job_id(): digits, then "_<task>" or "+<component>"; anything else
+            // ("abc", "12abc", "1,2") is refused before asking. Job 0 is every job.
+            std::string_view rest;
+            const std::int64_t value = parseLeadingInteger(id, &rest);
+            const bool suffix = rest.size() > 1 && (rest[0] == '_' || rest[0] == '+')
+                && rest.find_first_not_of("0123456789", 1) == std::string_view::npos;
+            if (id.empty() || id.find_first_not_of("0123456789") == 0 || value < 0
+                || (!rest.empty() && !suffix)) {
+                return {{}, "scontrol_print_job error: Invalid job id specified\n", 1};
             }
-            list.push(value);
+            if (value > 0) {
+                list.push(value);
+            }
         }
-        request.set("job_ids", std::move(list));
+        if (list.size() > 0) {
+            request.set("job_ids", std::move(list));
+        }
     }
     auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
     if (!reply) {
@@ -290,6 +300,9 @@ Outcome ping(Context &ctx)
     std::string host = "localhost";
     if (auto conf = ctx.readSlurmConf ? ctx.readSlurmConf() : std::nullopt) {
         host = sched::parseSlurmConf(*conf).config.controlMachine;
+    }
+    if (host == "localhost" && !ctx.hostname.empty()) {
+        host = ctx.hostname; // slurmctld names its own host for localhost (the login node's)
     }
     Json request = Json::object();
     request.set("op", "ping");

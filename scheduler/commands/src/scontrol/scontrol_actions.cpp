@@ -493,6 +493,21 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
             out += "\n";
         }
     }
+    if (out.empty() && !args.empty()) {
+        // Slurm's answer for a job it does not know, else for a step the job does not have
+        // ("Job step 12. not found" when no step was named).
+        Json jobs = Json::object();
+        jobs.set("op", "jobs");
+        jobs.set("job_ids", request["job_ids"]);
+        auto known = call(ctx, jobs);
+        if (known && (*known)["ok"].toBool() && (*known)["jobs"].size() == 0) {
+            return {{}, "slurm_get_job_steps error: Invalid job id specified\n", 1};
+        }
+        const std::string &arg = args.front();
+        return {
+            "Job step " + arg + (arg.find('.') == std::string::npos ? "." : "") + " not found\n",
+            {}, 1};
+    }
     if (out.empty()) {
         return {"No job steps in the system\n", {}, 0};
     }
