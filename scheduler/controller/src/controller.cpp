@@ -492,9 +492,8 @@ Json Controller::cancel(const Json &request, Seconds now)
             continue;
         }
         std::uint32_t by = isRoot ? 0 : (user ? user->uid : 0);
-        if (job.state == JobState::Pending) {
+        if (job.state == JobState::Pending) { // its reason stays (JobHeldUser...), as Slurm's
             job.state = JobState::Cancelled;
-            job.reason = Reason::None;
             job.cancelledBy = by;
             job.endTime = now;
             persist(job);
