@@ -166,6 +166,7 @@ private slots:
     void showConfigListsEverySlurmKeyInSlurmsOrder();
     void hostnamesExpandsAndHostlistCompresses();
     void pingReportsTheControllerUpOrDown();
+    void pipedCommandsRunEachAfterThePromptAndItsEcho();
     void changingCommandsAreNotSupported();
     void entitiesTheClusterLacksAnswerAsSlurm();
     void badHostlistRangeIsNamedAndExitsZero();
@@ -575,9 +576,34 @@ void ScontrolTest::changingCommandsAreNotSupported()
     Result r = root.run<Scontrol>({"suspend", "112"});
     COMPARE_TEXT(r.err, "scontrol: error: suspend is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);
-    r = runScontrol({});
+    r = runScontrol({}); // at a terminal
     COMPARE_TEXT(r.err, "scontrol: error: Interactive mode is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);
+}
+
+void ScontrolTest::pipedCommandsRunEachAfterThePromptAndItsEcho()
+{
+    Harness h;
+    h.ctx.now = kT0 + 2;
+    serveAll(h, kT0 + 2);
+    h.ctx.stdinIsTerminal = false;
+    std::string input = "show job 999\n\nversion\n";
+    h.ctx.readStdin = [&input] {
+        return input;
+    };
+    Result r = h.run<Scontrol>({});
+    COMPARE_TEXT(r.out,
+        "scontrol: show job 999\nscontrol: \nscontrol: version\nslurm-wlm 22.05.8\nscontrol: \n");
+    COMPARE_TEXT(r.err, "slurm_load_jobs error: Invalid job id specified\n");
+    QCOMPARE(r.exitCode, 0); // the last command's
+    input = "show job 999\nquit\nversion\n";
+    r = h.run<Scontrol>({});
+    COMPARE_TEXT(r.out, "scontrol: show job 999\nscontrol: quit\n");
+    QCOMPARE(r.exitCode, 1);
+    input.clear();
+    r = h.run<Scontrol>({});
+    COMPARE_TEXT(r.out, "scontrol: \n");
+    QCOMPARE(r.exitCode, 0);
 }
 
 void ScontrolTest::unknownKeywordAndEntityAreErrors()

@@ -15,6 +15,7 @@
 #include <array>
 #include <charconv>
 #include <ostream>
+#include <sstream>
 
 namespace mc::cmd {
 namespace {
@@ -381,6 +382,68 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
     return {{}, "invalid entity:" + entity + " for keyword:show \n", 1}; // sic: the space
 }
 
+// One scontrol command (its words after the options), as on the command line.
+Outcome dispatch(Context &ctx, const Settings &s, const std::vector<std::string> &words)
+{
+    const std::string &command = words.front();
+    if (keyword(command, "show")) {
+        return show(ctx, s, words);
+    }
+    if (keyword(command, "ping")) {
+        return ping(ctx);
+    }
+    if (keyword(command, "version")) {
+        return Outcome{std::string(kSlurmVersion), {}, 0};
+    }
+    if (keyword(command, "help")) {
+        return Outcome{std::string(scontrolHelp()), {}, 0};
+    }
+    const std::vector<std::string> rest(words.begin() + 1, words.end());
+    if (equalsIgnoreCase(command, "hold")) {
+        return holdJobs(ctx, HoldKind::Admin, rest);
+    }
+    if (equalsIgnoreCase(command, "uhold") || equalsIgnoreCase(command, "holdu")) {
+        return holdJobs(ctx, HoldKind::User, rest);
+    }
+    if (equalsIgnoreCase(command, "release")) {
+        return holdJobs(ctx, HoldKind::Release, rest);
+    }
+    if (equalsIgnoreCase(command, "requeue")) {
+        return requeueJobs(ctx, false, rest);
+    }
+    if (equalsIgnoreCase(command, "requeuehold")) {
+        return requeueJobs(ctx, true, rest);
+    }
+    if (equalsIgnoreCase(command, "listpids")) {
+        return listPids(ctx, rest);
+    }
+    if (equalsIgnoreCase(command, "write") && rest.size() >= 1
+        && equalsIgnoreCase(rest.front(), "batch_script")) {
+        return writeBatchScript(ctx, std::vector<std::string>(rest.begin() + 1, rest.end()));
+    }
+    for (const char *operatorCommand : {"suspend", "resume", "top"}) {
+        if (equalsIgnoreCase(command, operatorCommand)) {
+            return operatorOnly(ctx, operatorCommand, rest);
+        }
+    }
+    if (keyword(command, "update")) {
+        return update(ctx, rest);
+    }
+    if (keyword(command, "exit", 4) || keyword(command, "quit", 4)) {
+        return Outcome{};
+    }
+    static constexpr std::array kChanging{"abort", "cancel_reboot", "create", "delete", "errnumstr",
+        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure",
+        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "takeover", "token", "wait_job",
+        "write", "cluster", "completing"};
+    for (const char *known : kChanging) {
+        if (equalsIgnoreCase(command, known)) {
+            return notSupported(kProgram, known);
+        }
+    }
+    return Outcome{{}, "invalid keyword: " + command + "\n", 1};
+}
+
 } // namespace
 
 std::span<const OptionDef> scontrol::optionTable()
@@ -417,67 +480,34 @@ int Scontrol::run()
         return deliver(m_ctx, *end);
     }
     const auto &words = cli.operands;
-    if (words.empty()) {
+    if (!words.empty()) {
+        return deliver(m_ctx, dispatch(m_ctx, s, words));
+    }
+    if (m_ctx.stdinIsTerminal || !m_ctx.readStdin) {
         return deliver(m_ctx, notSupported(kProgram, "Interactive mode"));
     }
-    const std::string &command = words.front();
-    if (keyword(command, "show")) {
-        return deliver(m_ctx, show(m_ctx, s, words));
-    }
-    if (keyword(command, "ping")) {
-        return deliver(m_ctx, ping(m_ctx));
-    }
-    if (keyword(command, "version")) {
-        return deliver(m_ctx, {std::string(kSlurmVersion), {}, 0});
-    }
-    if (keyword(command, "help")) {
-        return deliver(m_ctx, {std::string(scontrolHelp()), {}, 0});
-    }
-    const std::vector<std::string> rest(words.begin() + 1, words.end());
-    if (equalsIgnoreCase(command, "hold")) {
-        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Admin, rest));
-    }
-    if (equalsIgnoreCase(command, "uhold") || equalsIgnoreCase(command, "holdu")) {
-        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::User, rest));
-    }
-    if (equalsIgnoreCase(command, "release")) {
-        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Release, rest));
-    }
-    if (equalsIgnoreCase(command, "requeue")) {
-        return deliver(m_ctx, requeueJobs(m_ctx, false, rest));
-    }
-    if (equalsIgnoreCase(command, "requeuehold")) {
-        return deliver(m_ctx, requeueJobs(m_ctx, true, rest));
-    }
-    if (equalsIgnoreCase(command, "listpids")) {
-        return deliver(m_ctx, listPids(m_ctx, rest));
-    }
-    if (equalsIgnoreCase(command, "write") && rest.size() >= 1
-        && equalsIgnoreCase(rest.front(), "batch_script")) {
-        return deliver(
-            m_ctx, writeBatchScript(m_ctx, std::vector<std::string>(rest.begin() + 1, rest.end())));
-    }
-    for (const char *operatorCommand : {"suspend", "resume", "top"}) {
-        if (equalsIgnoreCase(command, operatorCommand)) {
-            return deliver(m_ctx, operatorOnly(m_ctx, operatorCommand, rest));
+    // Commands piped in, one a line, as scontrol reads them without a terminal: each after
+    // its prompt and the line itself (readline's echo), the run's code being the last one's.
+    std::istringstream lines(m_ctx.readStdin());
+    std::string line;
+    int exitCode = 0;
+    while (*m_ctx.out << "scontrol: ", std::getline(lines, line)) {
+        *m_ctx.out << line << '\n';
+        std::istringstream split(line);
+        std::vector<std::string> commandWords;
+        for (std::string word; split >> word;) {
+            commandWords.push_back(word);
         }
-    }
-    if (keyword(command, "update")) {
-        return deliver(m_ctx, update(m_ctx, rest));
-    }
-    if (keyword(command, "exit", 4) || keyword(command, "quit", 4)) {
-        return deliver(m_ctx, {});
-    }
-    static constexpr std::array kChanging{"abort", "cancel_reboot", "create", "delete", "errnumstr",
-        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure",
-        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "takeover", "token", "wait_job",
-        "write", "cluster", "completing"};
-    for (const char *known : kChanging) {
-        if (equalsIgnoreCase(command, known)) {
-            return deliver(m_ctx, notSupported(kProgram, known));
+        if (commandWords.empty()) {
+            continue;
         }
+        if (keyword(commandWords.front(), "exit", 4) || keyword(commandWords.front(), "quit", 4)) {
+            return exitCode;
+        }
+        exitCode = deliver(m_ctx, dispatch(m_ctx, s, commandWords));
     }
-    return deliver(m_ctx, {{}, "invalid keyword: " + command + "\n", 1});
+    *m_ctx.out << '\n';
+    return exitCode;
 }
 
 } // namespace mc::cmd
