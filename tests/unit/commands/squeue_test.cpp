@@ -149,6 +149,7 @@ class SqueueTest : public QObject {
 private slots:
     void initTestCase();
     void defaultListingSortsByPartitionStateThenPriority();
+    void stepsAreListedInSlurmsStepFormatAndOrder();
     void userAndMeShowOnlyThatUsersJobs();
     void statesFilterKeepsOnlyThoseStates();
     void explicitDefaultFormatPrintsTheSameTable();
@@ -414,6 +415,43 @@ void SqueueTest::unknownStateIsRejectedWithTheValidList()
         "REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED\n\n");
     QCOMPARE(r.exitCode, 1);
     QVERIFY(h.requests.empty());
+}
+
+void SqueueTest::stepsAreListedInSlurmsStepFormatAndOrder()
+{
+    Harness h;
+    h.reply = [](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("now", std::int64_t{1065});
+        Json steps = Json::array();
+        for (const char *id : {"batch", "0"}) {
+            Json step = Json::object();
+            step.set("job_id", std::int64_t{4939});
+            step.set("step_id", id);
+            step.set("name", std::string(id) == "0" ? "mystepname" : "batch");
+            step.set("user", "alice");
+            step.set("partition", "cpu");
+            step.set("start_time", std::int64_t{1060});
+            step.set("nodes", mc::proto::stringList({"node01"}));
+            steps.push(std::move(step));
+        }
+        reply.set("steps",
+            request["job_ids"].size() == 0 || request["job_ids"].items().at(0).toInt() == 4939
+                ? std::move(steps)
+                : Json::array());
+        return reply;
+    };
+    const std::string header = "         STEPID     NAME PARTITION     USER      TIME NODELIST\n";
+    Result r = h.run<Squeue>({"-s"});
+    COMPARE_TEXT(r.out,
+        header
+            + "         4939.0 mystepna       cpu    alice      0:05 node01\n"
+              "     4939.batch    batch       cpu    alice      0:05 node01\n");
+    QCOMPARE(h.requests.back()["op"].toString(), std::string("steps"));
+    COMPARE_TEXT(h.run<Squeue>({"-s", "4939.0", "-h"}).out,
+        "         4939.0 mystepna       cpu    alice      0:05 node01\n");
+    COMPARE_TEXT(h.run<Squeue>({"-s", "-j", "12"}).out, header); // a held job: no steps
+    COMPARE_TEXT(h.run<Squeue>({"-s", "-u", "bob"}).out, header);
 }
 
 void SqueueTest::unknownPartitionShowsOnlyTheHeader()

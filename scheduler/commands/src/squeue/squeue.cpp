@@ -12,6 +12,7 @@
 #include "squeue_filter.h"
 #include "squeue_keys.h"
 #include "squeue_options.h"
+#include "squeue_steps.h"
 
 #include <algorithm>
 #include <ctime>
@@ -37,6 +38,7 @@ struct Settings {
     std::optional<std::string> clusters; // -M
     bool longList = false, noHeader = false, start = false, noConvert = false, jobFlag = false;
     bool expandArrays = false; // -r: one line per pending array task
+    std::optional<std::vector<std::string>> steps; // -s: the steps (all when empty), not jobs
     std::string userErrors; // "Invalid user" lines; squeue carries on without those users
     Filter filter;
 };
@@ -184,6 +186,9 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     case kArray:
         s.expandArrays = true;
         break;
+    case kSteps:
+        s.steps = splitList(value);
+        break;
     case kStates:
         return setStates(s, value);
     case kUsers:
@@ -307,6 +312,9 @@ int Squeue::run()
             return finish(*end);
         }
     }
+    if (s.steps && s.steps->empty() && operand < cli.operands.size()) {
+        s.steps = splitList(cli.operands[operand++]); // squeue -s 12.0: the steps to list
+    }
     if (operand < cli.operands.size()) {
         return finish(Outcome{std::string(squeueUsage()),
             errorLine(kProgram, "Unrecognized option: " + cli.operands[operand]), 1});
@@ -326,6 +334,12 @@ int Squeue::run()
     }
     if (auto end = unknownNode(s.filter.nodes, m_ctx)) {
         return finish(*end);
+    }
+    if (s.steps) {
+        if (s.format || s.longFormat || s.longList || s.start) {
+            return finish(notSupported(kProgram, "-s with a format of its own"));
+        }
+        return finish(listSteps(m_ctx, s.filter.jobIds, s.filter.users, *s.steps, s.noHeader));
     }
     if (auto data = dataFormat(cli, kJson, kYaml)) {
         return finish(squeueJson(m_ctx, *data)); // Slurm 22.05: every job, whatever the filters

@@ -43,7 +43,7 @@ constexpr std::array kOptions{
     OptionDef{"sibling", 0, kNo, kSibling, kRefused},
     OptionDef{"sort", 'S', kReq, kSort},
     OptionDef{"start", 0, kNo, kStart},
-    OptionDef{"steps", 's', kOptArg, kSteps, kRefused},
+    OptionDef{"steps", 's', kOptArg, kSteps, true},
     OptionDef{"states", 't', kReq, kStates},
     OptionDef{"usage", 0, kNo, kUsage},
     OptionDef{"user", 'u', kReq, kUsers},
