@@ -150,6 +150,7 @@ private slots:
     void initTestCase();
     void defaultListingSortsByPartitionStateThenPriority();
     void stepsAreListedInSlurmsStepFormatAndOrder();
+    void verboseDumpsTheOptionsReadBeforeTheListing();
     void userAndMeShowOnlyThatUsersJobs();
     void statesFilterKeepsOnlyThoseStates();
     void explicitDefaultFormatPrintsTheSameTable();
@@ -452,6 +453,42 @@ void SqueueTest::stepsAreListedInSlurmsStepFormatAndOrder()
         "         4939.0 mystepna       cpu    alice      0:05 node01\n");
     COMPARE_TEXT(h.run<Squeue>({"-s", "-j", "12"}).out, header); // a held job: no steps
     COMPARE_TEXT(h.run<Squeue>({"-s", "-u", "bob"}).out, header);
+}
+
+void SqueueTest::verboseDumpsTheOptionsReadBeforeTheListing()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 9);
+    const Result r = h.run<Squeue>({"-v", "-j", "14", "-p", "debug", "-h", "-o", "%i"});
+    const std::string dump = "-----------------------------\n"
+                             "all         = true\n"
+                             "array       = false\n"
+                             "federation  = false\n"
+                             "format      = %i\n"
+                             "iterate     = 0\n"
+                             "job_flag    = 1\n"
+                             "jobs        = 14\n"
+                             "licenses    = (null)\n"
+                             "local       = false\n"
+                             "names       = (null)\n"
+                             "nodes       = \n"
+                             "partitions  = debug\n"
+                             "priority    = false\n"
+                             "reservation = (null)\n"
+                             "sibling      = false\n"
+                             "sort        = (null)\n"
+                             "start_flag  = 0\n"
+                             "states      = (null)\n"
+                             "step_flag   = 0\n"
+                             "steps       = (null)\n"
+                             "users       = (null)\n"
+                             "verbose     = 1\n"
+                             "-----------------------------\n\n\n";
+    QVERIFY2(r.out.rfind(dump, 0) == 0, r.out.c_str());
+    const std::string after = r.out.substr(dump.size());
+    // The date, the load (one job asked for: no update time), then the listing.
+    QVERIFY(after.find("\nlast_update_time=0 records=1\n14\n") != std::string::npos);
+    QCOMPARE(r.exitCode, 0);
 }
 
 void SqueueTest::unknownPartitionShowsOnlyTheHeader()

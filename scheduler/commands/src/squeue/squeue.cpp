@@ -13,6 +13,7 @@
 #include "squeue_keys.h"
 #include "squeue_options.h"
 #include "squeue_steps.h"
+#include "squeue_verbose.h"
 
 #include <algorithm>
 #include <ctime>
@@ -39,6 +40,7 @@ struct Settings {
     bool longList = false, noHeader = false, start = false, noConvert = false, jobFlag = false;
     bool expandArrays = false; // -r: one line per pending array task
     std::optional<std::vector<std::string>> steps; // -s: the steps (all when empty), not jobs
+    VerboseFacts verbose; // -v: what Slurm's dump lists
     std::string userErrors; // "Invalid user" lines; squeue carries on without those users
     Filter filter;
 };
@@ -55,6 +57,7 @@ std::string dateLine(std::int64_t now)
 
 std::optional<Outcome> setJobs(Settings &s, const std::string &text)
 {
+    s.verbose.given[kJobs] = text;
     s.filter.jobIds.clear();
     s.filter.tasks.clear();
     for (const auto &word : splitJobIdList(text)) {
@@ -111,6 +114,7 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         return notSupported(kProgram, optionName(def));
     }
     const std::string value = option.value.value_or("");
+    s.verbose.given[def.id] = value;
     switch (def.id) {
     case kHelp:
         return Outcome{std::string(squeueHelp()), {}, 0};
@@ -146,6 +150,10 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         break;
     case kMe:
         s.filter.users = std::vector<std::string>{ctx.user.name};
+        s.verbose.me = std::to_string(ctx.user.uid);
+        break;
+    case kVerbose:
+        ++s.verbose.verbose;
         break;
     case kName:
         s.filter.names = splitList(value);
@@ -352,6 +360,11 @@ int Squeue::run()
         }
     }
 
+    if (s.verbose.verbose > 0) { // Slurm prints it once the options are read
+        s.verbose.format = s.format;
+        s.verbose.sort = s.sort;
+        out = optionDump(s.verbose) + out;
+    }
     std::string errors;
     const std::vector<Column> columns = s.format
         ? parseFormat(*s.format, errors)
@@ -386,6 +399,12 @@ int Squeue::run()
         return finish(Outcome{out, "slurm_load_jobs error: " + head["error"].toString() + "\n", 1});
     }
     const std::size_t count = table->rowCount();
+    if (s.verbose.verbose > 0) {
+        // One job asked for is loaded alone (slurm_load_job: no update time), else them all.
+        const bool one = s.filter.jobIds.size() == 1;
+        out += dateLine(now) + "last_update_time=" + std::to_string(one ? 0 : now)
+            + " records=" + std::to_string(count) + "\n";
+    }
     if (s.filter.jobIds.size() == 1) {
         bool known = false;
         for (std::size_t i = 0; i < count && !known; ++i) {

@@ -48,7 +48,7 @@ constexpr std::array kOptions{
     OptionDef{"usage", 0, kNo, kUsage},
     OptionDef{"user", 'u', kReq, kUsers},
     OptionDef{"users", 0, kReq, kUsers},
-    OptionDef{"verbose", 'v', kNo, kVerbose, kRefused},
+    OptionDef{"verbose", 'v', kNo, kVerbose},
     OptionDef{"version", 'V', kNo, kVersion},
     OptionDef{"json", 0, kNo, kJson},
     OptionDef{"yaml", 0, kNo, kYaml},
