@@ -486,6 +486,25 @@ void ScontrolTest::entitiesTheClusterLacksAnswerAsSlurm()
     QCOMPARE(r.exitCode, 0);
     r = runScontrol({"show", "daemons"});
     COMPARE_TEXT(r.err, "scontrol: error: show daemons is not supported by minicluster\n");
+    // The association manager's user records: the site's users and root, by name.
+    Harness h;
+    h.ctx.readSiteConf = [] {
+        return std::optional<std::string>("User=bob UID=1002 DefaultAccount=students\n"
+                                          "User=alice UID=1001 DefaultAccount=students\n");
+    };
+    r = h.run<Scontrol>({"show", "assoc_mgr", "flags=users"});
+    COMPARE_TEXT(r.out,
+        "Current Association Manager state\n\nUser Records\n\n"
+        "UserName=alice(1001) DefAccount=students DefWckey= AdminLevel=None\n"
+        "UserName=bob(1002) DefAccount=students DefWckey= AdminLevel=None\n"
+        "UserName=root(0) DefAccount=root DefWckey= AdminLevel=Administrator\n");
+    r = h.run<Scontrol>({"show", "assoc_mgr", "users=bob", "flags=users"});
+    COMPARE_TEXT(r.out,
+        "Current Association Manager state\n\nUser Records\n\n"
+        "UserName=bob(1002) DefAccount=students DefWckey= AdminLevel=None\n");
+    r = h.run<Scontrol>({"show", "assoc_mgr"});
+    COMPARE_TEXT(r.err,
+        "scontrol: error: show assoc_mgr without flags=users is not supported by minicluster\n");
 }
 
 void ScontrolTest::badHostlistRangeIsNamedAndExitsZero()

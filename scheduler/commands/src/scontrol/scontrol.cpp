@@ -373,7 +373,10 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
             return {{}, {}, 0};
         }
     }
-    static constexpr std::array kKnown{"assoc_mgr", "daemons", "slurmd"};
+    if (keyword(entity, "assoc_mgr")) {
+        return showAssocManager(ctx, args);
+    }
+    static constexpr std::array kKnown{"daemons", "slurmd"};
     for (const char *known : kKnown) {
         if (keyword(entity, known)) {
             return notSupported(kProgram, "show " + std::string(known));
