@@ -428,6 +428,11 @@ void NodeDaemon::launch(const record::LaunchOrder &order)
             : job.memPerNode / std::max<std::int64_t>(1, facts.cpusOnNode);
     }
     facts.submitDir = workDir;
+    for (const std::string &entry : spec.env) { // where sbatch ran: --chdir moves only the job
+        if (entry.rfind("SLURM_SUBMIT_DIR=", 0) == 0) {
+            facts.submitDir = entry.substr(std::string_view("SLURM_SUBMIT_DIR=").size());
+        }
+    }
     facts.submitHost = spec.submitHost;
     facts.confPath = view.etcDir + "/slurm.conf";
     facts.home = view.home;

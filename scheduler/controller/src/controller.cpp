@@ -63,6 +63,43 @@ std::string knownDependencies(const sched::Dependency &dep, std::uint32_t lastJo
     return text;
 }
 
+// Whether every feature --constraint names ("a&b", "[a|b]", "a*2") is some node's: Slurm
+// refuses a name no node has (Invalid feature specification), not only unsatisfiable sets.
+bool knownFeatures(const std::string &constraint, const sched::ClusterConfig &config)
+{
+    std::size_t at = 0;
+    while (at < constraint.size()) {
+        std::size_t end = constraint.find_first_of("&|,[]()", at);
+        end = end == std::string::npos ? constraint.size() : end;
+        const std::string name
+            = constraint.substr(at, std::min(end, constraint.find('*', at)) - at);
+        at = end + 1;
+        if (name.empty()) {
+            continue;
+        }
+        const bool known = std::any_of(
+            config.nodes.begin(), config.nodes.end(), [&](const sched::NodeConfig &node) {
+                return std::find(node.features.begin(), node.features.end(), name)
+                    != node.features.end();
+            });
+        if (!known) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Whether slurmctld refuses the submission only once it has given the job its id (in
+// select_nodes() and the checks after _job_create()), which then is used up: the next job
+// gets the one after.
+bool usesUpJobId(const Json &refusal)
+{
+    static constexpr std::string_view kAfterId[] = {"Requested node configuration is not available",
+        "Invalid feature specification", "Job dependency problem"};
+    const std::string error = refusal["error"].toString();
+    return std::find(std::begin(kAfterId), std::end(kAfterId), error) != std::end(kAfterId);
+}
+
 // The `steps` of an `acct` job (docs/protocol.md).
 Json stepsJson(const std::vector<acct::StepRecord> &records)
 {
@@ -215,6 +252,9 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
     }
     spec.uid = user->uid;
     spec.gid = user->gid;
+    if (spec.nice < 0 && spec.user != "root") { // only an operator may raise a job's priority
+        return failure("Invalid --nice value");
+    }
     const sched::PartitionConfig *part
         = spec.partition.empty() ? m_config.defaultPartition() : m_config.partition(spec.partition);
     if (!part) {
@@ -255,11 +295,18 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
     }
     // More nodes than the partition has: accepted, and it waits with PartitionNodeLimit
     // (Slurm's EnforcePartLimits=NO default), if the partition's nodes could hold it.
+    for (const auto &name : spec.nodeList) {
+        if (!m_config.node(name)) {
+            return failure("Invalid node name specified");
+        }
+    }
     const int needed = std::min(shape.nodes, static_cast<int>(part->nodes.size()));
     int fitting = 0;
     for (const auto &name : part->nodes) {
         const sched::NodeConfig *n = m_config.node(name);
-        if (n && n->cpus >= shape.cpusPerNode && n->realMemory >= shape.memPerNode
+        const bool excluded = std::find(spec.excludeNodes.begin(), spec.excludeNodes.end(), name)
+            != spec.excludeNodes.end();
+        if (n && !excluded && n->cpus >= shape.cpusPerNode && n->realMemory >= shape.memPerNode
             && n->gpus >= shape.gpusPerNode && sched::hasGpuType(n, spec.gpuType)) {
             ++fitting;
         }
@@ -271,6 +318,9 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
         if (std::find(part->nodes.begin(), part->nodes.end(), name) == part->nodes.end()) {
             return failure("Requested node configuration is not available");
         }
+    }
+    if (!knownFeatures(spec.constraint, m_config)) {
+        return failure("Invalid feature specification");
     }
     if (!spec.array.empty()) {
         auto array = sched::parseArraySpec(spec.array);
@@ -319,10 +369,14 @@ Json Controller::submit(const Json &request, Seconds now)
     Job job;
     job.spec = record::specFromJson(request["job"]);
     if (auto refused = validate(job, now)) {
+        if (usesUpJobId(*refused)) {
+            m_store.setLastJobId(++m_lastJobId);
+        }
         return *refused;
     }
     job.id = JobId{m_lastJobId + 1};
     if (job.spec.testOnly || request["test_only"].toBool()) {
+        m_store.setLastJobId(++m_lastJobId); // as Slurm's will-run: the id it answers is used
         return testOnly(std::move(job), now); // sbatch --test-only: nothing is stored
     }
     if (!job.arrayPending.empty()) {
@@ -438,9 +492,8 @@ Json Controller::cancel(const Json &request, Seconds now)
             continue;
         }
         std::uint32_t by = isRoot ? 0 : (user ? user->uid : 0);
-        if (job.state == JobState::Pending) {
+        if (job.state == JobState::Pending) { // its reason stays (JobHeldUser...), as Slurm's
             job.state = JobState::Cancelled;
-            job.reason = Reason::None;
             job.cancelledBy = by;
             job.endTime = now;
             persist(job);

@@ -111,8 +111,8 @@ Json Controller::holdOrRelease(const Json &request, Seconds now, bool hold)
             continue;
         }
         Job &job = it->second;
-        if (!admin && job.spec.user != user) {
-            fail("Access/permission denied", kAccessDenied);
+        if (!admin && job.spec.user != user) { // an update of the job, as `scontrol update`
+            fail("Invalid user id", kInvalidUser);
             continue;
         }
         if (sched::isFinished(job.state)) {

@@ -367,10 +367,13 @@ Json Controller::listSteps(const Json &request, Seconds now) const
 {
     const Json &ids = request["job_ids"];
     Json list = Json::array();
-    auto add = [&list](std::uint32_t jobId, const std::string &stepId, const RunningStep &step) {
+    auto add = [&list](const Job &job, const std::string &stepId, const RunningStep &step) {
         Json s = Json::object();
-        s.set("job_id", static_cast<std::int64_t>(jobId));
+        s.set("job_id", static_cast<std::int64_t>(job.id.value));
         s.set("step_id", stepId);
+        s.set("user", job.spec.user); // the job's, as squeue -s and scontrol show step name it
+        s.set("uid", static_cast<std::int64_t>(job.spec.uid));
+        s.set("partition", job.spec.partition);
         s.set("name", step.name);
         s.set("state", "RUNNING");
         s.set("start_time", step.start);
@@ -397,16 +400,16 @@ Json Controller::listSteps(const Json &request, Seconds now) const
                 usage != m_nodes.batchUsage().end()) {
                 batch.usage = usage->second;
             }
-            add(id.value, "batch", batch);
+            add(job, "batch", batch);
         }
         if (m_externSteps) {
-            add(id.value, "extern",
+            add(job, "extern",
                 RunningStep{0, "extern", job.nodeList, static_cast<int>(job.nodeList.size()),
                     job.allocCpus, job.startTime, {}});
         }
         if (auto steps = m_nodes.steps().find(id.value); steps != m_nodes.steps().end()) {
             for (const auto &[stepId, step] : steps->second) {
-                add(id.value, std::to_string(stepId), step);
+                add(job, std::to_string(stepId), step);
             }
         }
     }

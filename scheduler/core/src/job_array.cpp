@@ -22,11 +22,11 @@ std::optional<ArraySpec> parseArraySpec(std::string_view text)
 {
     ArraySpec spec;
     if (const auto percent = text.find('%'); percent != std::string_view::npos) {
-        const auto limit = number(text.substr(percent + 1));
-        if (!limit || *limit == 0) {
-            return std::nullopt;
-        }
-        spec.maxRunning = static_cast<int>(std::min<std::uint32_t>(*limit, 1u << 16));
+        // Slurm reads the throttle with strtol: its leading digits, the rest ignored; none, a
+        // sign or 0 is no limit ("1-3%" is accepted).
+        const std::string_view after = text.substr(percent + 1);
+        const auto digits = number(after.substr(0, after.find_first_not_of("0123456789")));
+        spec.maxRunning = digits ? static_cast<int>(std::min<std::uint32_t>(*digits, 1u << 16)) : 0;
         text = text.substr(0, percent);
     }
     while (!text.empty()) {

@@ -71,6 +71,10 @@ private slots:
     void badTimeAndMemoryAreRejectedWithExit255();
     void memAndMemPerCpuTogetherAreFatal();
     void unsupportedOptionsAreRefusedNeverIgnored();
+    void whatTheClusterHasNoneOfIsRefusedInSlurmsWords();
+    void valuesSlurmChecksFirstEndWithItsWordsAndExit255();
+    void clustersOptionNamesTheOneCluster();
+    void priorityOfAUserIsAcceptedAndIgnoredAsSlurmDoes();
     void unknownOptionsGetGetoptsMessageAndTheHelpHint();
     void strayWordInDirectivesIsAnInvalidDirective();
     void controllerRefusalIsReported();
@@ -418,17 +422,124 @@ void SbatchTest::memAndMemPerCpuTogetherAreFatal()
 void SbatchTest::unsupportedOptionsAreRefusedNeverIgnored()
 {
     Harness h = harness();
-    const Result cli = h.run<Sbatch>({"--reservation=r1", "hello.sh"});
-    COMPARE_TEXT(cli.err, "sbatch: error: --reservation is not supported by minicluster\n");
+    const Result cli = h.run<Sbatch>({"--wckey=w1", "hello.sh"});
+    COMPARE_TEXT(cli.err, "sbatch: error: --wckey is not supported by minicluster\n");
     QCOMPARE(cli.exitCode, 1);
-    const Result shortForm = h.run<Sbatch>({"-L", "matlab", "hello.sh"});
-    COMPARE_TEXT(shortForm.err, "sbatch: error: --licenses is not supported by minicluster\n");
+    const Result shortForm = h.run<Sbatch>({"-S", "1", "hello.sh"});
+    COMPARE_TEXT(shortForm.err, "sbatch: error: --core-spec is not supported by minicluster\n");
     write("dep.sh", "#!/bin/sh\n#SBATCH --exclusive=user\ntrue\n");
     const Result directive = h.run<Sbatch>({"dep.sh"});
     COMPARE_TEXT(
         directive.err, "sbatch: error: --exclusive=user is not supported by minicluster\n");
     QCOMPARE(directive.exitCode, 1);
     QVERIFY(h.requests.empty());
+}
+
+void SbatchTest::whatTheClusterHasNoneOfIsRefusedInSlurmsWords()
+{
+    Harness h = harness();
+    std::string conf = "ClusterName=refcluster\nNodeName=node01 CPUs=4\n";
+    h.ctx.readSlurmConf = [&conf] {
+        return std::optional<std::string>(conf);
+    };
+    const Result reservation = h.run<Sbatch>({"--reservation=r1", "hello.sh"});
+    COMPARE_TEXT(reservation.err,
+        "sbatch: error: Batch job submission failed: Requested reservation is invalid\n");
+    QCOMPARE(reservation.exitCode, 1);
+    const Result license = h.run<Sbatch>({"-L", "matlab", "hello.sh"});
+    COMPARE_TEXT(
+        license.err, "sbatch: error: Batch job submission failed: Invalid license specification\n");
+    for (const char *gpu : {"--gres=gpu:1", "--gpus=1", "--gpus-per-node=v100:1"}) {
+        const Result r = h.run<Sbatch>({gpu, "hello.sh"});
+        COMPARE_TEXT(r.err, "sbatch: error: Invalid generic resource (gres) specification\n");
+        QCOMPARE(r.exitCode, 1);
+    }
+    QVERIFY(h.requests.empty());
+    // Licenses= and GresTypes=gpu in slurm.conf: the GPUs go to the controller; licenses
+    // minicluster does not count.
+    conf += "Licenses=matlab:2\nGresTypes=gpu\n";
+    COMPARE_TEXT(h.run<Sbatch>({"-L", "matlab", "hello.sh"}).err,
+        "sbatch: error: --licenses is not supported by minicluster\n");
+    QCOMPARE(h.run<Sbatch>({"--gres=gpu:1", "hello.sh"}).exitCode, 0);
+    QCOMPARE(h.requests.back()["job"]["gpus_per_node"].toInt(), std::int64_t{1});
+}
+
+void SbatchTest::valuesSlurmChecksFirstEndWithItsWordsAndExit255()
+{
+    Harness h = harness();
+    h.ctx.now = 1700000000;
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"--open-mode=bogus"}, "sbatch: error: Invalid --open-mode specification\n"},
+        {{"--signal=BOGUS"}, "sbatch: error: Invalid --signal specification\n"},
+        {{"--signal=USR1@99999"}, "sbatch: error: Invalid --signal specification\n"},
+        {{"-m", "bogus"}, "sbatch: error: Invalid --distribution specification\n"},
+        {{"-m", "block:block:block:block"},
+            "sbatch: error: Invalid --distribution specification\n"},
+        {{"-m", "plane"},
+            "sbatch: error: Invalid plane size or size not specified\n"
+            "sbatch: error: Invalid --distribution specification\n"},
+        {{"--deadline=bogus"},
+            "Invalid time specification (pos=0): bogus\n"
+            "sbatch: error: Invalid --deadline specification\n"},
+    };
+    for (const auto &[args, err] : cases) {
+        std::vector<std::string> words = args;
+        words.push_back("hello.sh");
+        const Result r = h.run<Sbatch>(words);
+        COMPARE_TEXT(r.err, err);
+        QCOMPARE(r.exitCode, 255);
+    }
+    // A valid value of an option minicluster does not implement: then refused as such.
+    COMPARE_TEXT(h.run<Sbatch>({"-m", "cyclic:fcyclic,Pack", "hello.sh"}).err,
+        "sbatch: error: --distribution is not supported by minicluster\n");
+    COMPARE_TEXT(h.run<Sbatch>({"--deadline=now+1hour", "hello.sh"}).err,
+        "sbatch: error: --deadline is not supported by minicluster\n");
+    const Result past = h.run<Sbatch>({"--deadline=2020-01-01", "hello.sh"});
+    COMPARE_TEXT(past.err,
+        "sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or "
+        "exceeds some limit)\n");
+    QCOMPARE(past.exitCode, 1);
+    QVERIFY(std::none_of(h.requests.begin(), h.requests.end(),
+        [](const Json &request) { return request["op"].toString() == "submit"; }));
+    // -t -5: five days below zero in minutes (rounded up towards zero), read unsigned.
+    QCOMPARE(h.run<Sbatch>({"-t", "-5", "hello.sh"}).exitCode, 0);
+    QCOMPARE(h.requests.back()["job"]["time_limit"].toInt(),
+        ((std::int64_t{1} << 32) - 5 * 1440 + 1) * 60);
+}
+
+void SbatchTest::clustersOptionNamesTheOneCluster()
+{
+    Harness h = harness();
+    h.reply = withClusterName(acceptingAs(3));
+    const Result named = h.run<Sbatch>({"-M", "refcluster", "hello.sh"});
+    COMPARE_TEXT(named.out, "Submitted batch job 3 on cluster refcluster\n");
+    QCOMPARE(named.exitCode, 0);
+    const Result parsable = h.run<Sbatch>({"--parsable", "--clusters=REFCLUSTER", "hello.sh"});
+    COMPARE_TEXT(parsable.out, "3;refcluster\n");
+    const Result oneUnknown = h.run<Sbatch>({"-M", "foo,refcluster", "hello.sh"});
+    COMPARE_TEXT(oneUnknown.err, "sbatch: error: No cluster 'foo' known by database.\n");
+    COMPARE_TEXT(oneUnknown.out, "Submitted batch job 3 on cluster refcluster\n");
+    const Result none = h.run<Sbatch>({"-M", "foo,bar", "hello.sh"});
+    COMPARE_TEXT(none.err,
+        "sbatch: error: No cluster 'foo' known by database.\n"
+        "sbatch: error: No cluster 'bar' known by database.\n"
+        "sbatch: error: 'foo,bar' can't be reached now, or it is an invalid entry for --cluster.  "
+        "Use 'sacctmgr list clusters' to see available clusters.\n");
+    QCOMPARE(none.exitCode, 1);
+    QVERIFY(none.out.empty());
+}
+
+void SbatchTest::priorityOfAUserIsAcceptedAndIgnoredAsSlurmDoes()
+{
+    Harness h = harness();
+    const Result user = h.run<Sbatch>({"--priority=100", "hello.sh"});
+    QCOMPARE(user.exitCode, 0);
+    QVERIFY(!h.requests.back()["job"].contains("priority"));
+    Harness root("root");
+    root.ctx.cwd = h.ctx.cwd;
+    root.reply = acceptingAs(4);
+    COMPARE_TEXT(root.run<Sbatch>({"--priority=100", "hello.sh"}).err,
+        "sbatch: error: --priority is not supported by minicluster\n");
 }
 
 void SbatchTest::unknownOptionsGetGetoptsMessageAndTheHelpHint()

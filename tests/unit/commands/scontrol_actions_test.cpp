@@ -239,6 +239,24 @@ void ScontrolActionsTest::showStepsPrintsRunningSteps()
         return std::optional<Json>(reply);
     };
     COMPARE_TEXT(h.run<Scontrol>({"show", "steps"}).out, "No job steps in the system\n");
+    // Named: a job the controller does not know, else a step its job does not have.
+    h.reply = [](const Json &request) {
+        Json reply = okReply();
+        reply.set("steps", Json::array());
+        Json jobs = Json::array();
+        if (ids(request["job_ids"]) == std::vector<std::int64_t>{120}) {
+            jobs.push(Json::object());
+        }
+        reply.set("jobs", std::move(jobs));
+        return std::optional<Json>(reply);
+    };
+    const Result unknown = h.run<Scontrol>({"show", "step", "999999.0"});
+    COMPARE_TEXT(unknown.err, "slurm_get_job_steps error: Invalid job id specified\n");
+    QCOMPARE(unknown.exitCode, 1);
+    const Result stepless = h.run<Scontrol>({"show", "step", "120.3"});
+    COMPARE_TEXT(stepless.out, "Job step 120.3 not found\n");
+    QCOMPARE(stepless.exitCode, 1);
+    COMPARE_TEXT(h.run<Scontrol>({"show", "step", "120"}).out, "Job step 120. not found\n");
 }
 
 // 06_arrays.txt: "scontrol show job 43", first line.

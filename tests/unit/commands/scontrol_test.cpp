@@ -166,6 +166,7 @@ private slots:
     void showConfigListsEverySlurmKeyInSlurmsOrder();
     void hostnamesExpandsAndHostlistCompresses();
     void pingReportsTheControllerUpOrDown();
+    void pipedCommandsRunEachAfterThePromptAndItsEcho();
     void changingCommandsAreNotSupported();
     void entitiesTheClusterLacksAnswerAsSlurm();
     void badHostlistRangeIsNamedAndExitsZero();
@@ -314,6 +315,11 @@ void ScontrolTest::unknownJobIsALoadError()
     COMPARE_TEXT(r.out, "");
     COMPARE_TEXT(r.err, "slurm_load_jobs error: Invalid job id specified\n");
     QCOMPARE(r.exitCode, 1);
+    for (const char *malformed : {"abc", "12abc", "1,2"}) { // refused before asking
+        r = runScontrol({"show", "job", malformed});
+        COMPARE_TEXT(r.err, "scontrol_print_job error: Invalid job id specified\n");
+        QCOMPARE(r.exitCode, 1);
+    }
     Harness h;
     r = h.run<Scontrol>({"show", "job"});
     COMPARE_TEXT(
@@ -480,6 +486,25 @@ void ScontrolTest::entitiesTheClusterLacksAnswerAsSlurm()
     QCOMPARE(r.exitCode, 0);
     r = runScontrol({"show", "daemons"});
     COMPARE_TEXT(r.err, "scontrol: error: show daemons is not supported by minicluster\n");
+    // The association manager's user records: the site's users and root, by name.
+    Harness h;
+    h.ctx.readSiteConf = [] {
+        return std::optional<std::string>("User=bob UID=1002 DefaultAccount=students\n"
+                                          "User=alice UID=1001 DefaultAccount=students\n");
+    };
+    r = h.run<Scontrol>({"show", "assoc_mgr", "flags=users"});
+    COMPARE_TEXT(r.out,
+        "Current Association Manager state\n\nUser Records\n\n"
+        "UserName=alice(1001) DefAccount=students DefWckey= AdminLevel=None\n"
+        "UserName=bob(1002) DefAccount=students DefWckey= AdminLevel=None\n"
+        "UserName=root(0) DefAccount=root DefWckey= AdminLevel=Administrator\n");
+    r = h.run<Scontrol>({"show", "assoc_mgr", "users=bob", "flags=users"});
+    COMPARE_TEXT(r.out,
+        "Current Association Manager state\n\nUser Records\n\n"
+        "UserName=bob(1002) DefAccount=students DefWckey= AdminLevel=None\n");
+    r = h.run<Scontrol>({"show", "assoc_mgr"});
+    COMPARE_TEXT(r.err,
+        "scontrol: error: show assoc_mgr without flags=users is not supported by minicluster\n");
 }
 
 void ScontrolTest::badHostlistRangeIsNamedAndExitsZero()
@@ -546,8 +571,8 @@ void ScontrolTest::pingReportsTheControllerUpOrDown()
     COMPARE_TEXT(r.out, "Slurmctld(primary) at vm is UP\n");
     QCOMPARE(r.exitCode, 0);
     Harness h;
-    r = h.run<Scontrol>({"ping"});
-    COMPARE_TEXT(r.out, "Slurmctld(primary) at localhost is DOWN\n");
+    r = h.run<Scontrol>({"ping"}); // no slurm.conf: SlurmctldHost's localhost, named as the host
+    COMPARE_TEXT(r.out, "Slurmctld(primary) at vm is DOWN\n");
     QCOMPARE(r.exitCode, 1);
 }
 
@@ -570,9 +595,34 @@ void ScontrolTest::changingCommandsAreNotSupported()
     Result r = root.run<Scontrol>({"suspend", "112"});
     COMPARE_TEXT(r.err, "scontrol: error: suspend is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);
-    r = runScontrol({});
+    r = runScontrol({}); // at a terminal
     COMPARE_TEXT(r.err, "scontrol: error: Interactive mode is not supported by minicluster\n");
     QCOMPARE(r.exitCode, 1);
+}
+
+void ScontrolTest::pipedCommandsRunEachAfterThePromptAndItsEcho()
+{
+    Harness h;
+    h.ctx.now = kT0 + 2;
+    serveAll(h, kT0 + 2);
+    h.ctx.stdinIsTerminal = false;
+    std::string input = "show job 999\n\nversion\n";
+    h.ctx.readStdin = [&input] {
+        return input;
+    };
+    Result r = h.run<Scontrol>({});
+    COMPARE_TEXT(r.out,
+        "scontrol: show job 999\nscontrol: \nscontrol: version\nslurm-wlm 22.05.8\nscontrol: \n");
+    COMPARE_TEXT(r.err, "slurm_load_jobs error: Invalid job id specified\n");
+    QCOMPARE(r.exitCode, 0); // the last command's
+    input = "show job 999\nquit\nversion\n";
+    r = h.run<Scontrol>({});
+    COMPARE_TEXT(r.out, "scontrol: show job 999\nscontrol: quit\n");
+    QCOMPARE(r.exitCode, 1);
+    input.clear();
+    r = h.run<Scontrol>({});
+    COMPARE_TEXT(r.out, "scontrol: \n");
+    QCOMPARE(r.exitCode, 0);
 }
 
 void ScontrolTest::unknownKeywordAndEntityAreErrors()

@@ -149,6 +149,8 @@ class SqueueTest : public QObject {
 private slots:
     void initTestCase();
     void defaultListingSortsByPartitionStateThenPriority();
+    void stepsAreListedInSlurmsStepFormatAndOrder();
+    void verboseDumpsTheOptionsReadBeforeTheListing();
     void userAndMeShowOnlyThatUsersJobs();
     void statesFilterKeepsOnlyThoseStates();
     void explicitDefaultFormatPrintsTheSameTable();
@@ -414,6 +416,79 @@ void SqueueTest::unknownStateIsRejectedWithTheValidList()
         "REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED\n\n");
     QCOMPARE(r.exitCode, 1);
     QVERIFY(h.requests.empty());
+}
+
+void SqueueTest::stepsAreListedInSlurmsStepFormatAndOrder()
+{
+    Harness h;
+    h.reply = [](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        reply.set("now", std::int64_t{1065});
+        Json steps = Json::array();
+        for (const char *id : {"batch", "0"}) {
+            Json step = Json::object();
+            step.set("job_id", std::int64_t{4939});
+            step.set("step_id", id);
+            step.set("name", std::string(id) == "0" ? "mystepname" : "batch");
+            step.set("user", "alice");
+            step.set("partition", "cpu");
+            step.set("start_time", std::int64_t{1060});
+            step.set("nodes", mc::proto::stringList({"node01"}));
+            steps.push(std::move(step));
+        }
+        reply.set("steps",
+            request["job_ids"].size() == 0 || request["job_ids"].items().at(0).toInt() == 4939
+                ? std::move(steps)
+                : Json::array());
+        return reply;
+    };
+    const std::string header = "         STEPID     NAME PARTITION     USER      TIME NODELIST\n";
+    Result r = h.run<Squeue>({"-s"});
+    COMPARE_TEXT(r.out,
+        header
+            + "         4939.0 mystepna       cpu    alice      0:05 node01\n"
+              "     4939.batch    batch       cpu    alice      0:05 node01\n");
+    QCOMPARE(h.requests.back()["op"].toString(), std::string("steps"));
+    COMPARE_TEXT(h.run<Squeue>({"-s", "4939.0", "-h"}).out,
+        "         4939.0 mystepna       cpu    alice      0:05 node01\n");
+    COMPARE_TEXT(h.run<Squeue>({"-s", "-j", "12"}).out, header); // a held job: no steps
+    COMPARE_TEXT(h.run<Squeue>({"-s", "-u", "bob"}).out, header);
+}
+
+void SqueueTest::verboseDumpsTheOptionsReadBeforeTheListing()
+{
+    Harness h;
+    h.reply = controllerWith(referenceJobs(), kT0 + 9);
+    const Result r = h.run<Squeue>({"-v", "-j", "14", "-p", "debug", "-h", "-o", "%i"});
+    const std::string dump = "-----------------------------\n"
+                             "all         = true\n"
+                             "array       = false\n"
+                             "federation  = false\n"
+                             "format      = %i\n"
+                             "iterate     = 0\n"
+                             "job_flag    = 1\n"
+                             "jobs        = 14\n"
+                             "licenses    = (null)\n"
+                             "local       = false\n"
+                             "names       = (null)\n"
+                             "nodes       = \n"
+                             "partitions  = debug\n"
+                             "priority    = false\n"
+                             "reservation = (null)\n"
+                             "sibling      = false\n"
+                             "sort        = (null)\n"
+                             "start_flag  = 0\n"
+                             "states      = (null)\n"
+                             "step_flag   = 0\n"
+                             "steps       = (null)\n"
+                             "users       = (null)\n"
+                             "verbose     = 1\n"
+                             "-----------------------------\n\n\n";
+    QVERIFY2(r.out.rfind(dump, 0) == 0, r.out.c_str());
+    const std::string after = r.out.substr(dump.size());
+    // The date, the load (one job asked for: no update time), then the listing.
+    QVERIFY(after.find("\nlast_update_time=0 records=1\n14\n") != std::string::npos);
+    QCOMPARE(r.exitCode, 0);
 }
 
 void SqueueTest::unknownPartitionShowsOnlyTheHeader()

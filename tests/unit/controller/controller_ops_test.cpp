@@ -144,12 +144,18 @@ void ControllerOpsTest::ownerHoldsAndReleasesAdminHoldNeedsAnOperator()
     QCOMPARE(reason(1), std::string("JobHeldUser"));
     Json other = call(request("release", fields({{"job_ids", ids({1, 7})}, {"user", "bob"}})));
     QCOMPARE(other["results"].items().at(0)["error"].toString(),
-        std::string("Access/permission denied"));
+        std::string("Invalid user id")); // Slurm's answer to an update of another's job
     QCOMPARE(other["results"].items().at(1)["error"].toString(),
         std::string("Invalid job id specified"));
     call(request("release", fields({{"job_ids", ids({1})}, {"user", "alice"}})));
     m_ctl->schedule(102);
     QCOMPARE(state(1), std::string("RUNNING"));
+
+    // A held job cancelled keeps the reason it waited for, as in Slurm.
+    call(submitRequest("alice", 1, fields({{"hold", true}})));
+    call(request("cancel", fields({{"job_ids", ids({2})}, {"user", "alice"}})));
+    QCOMPARE(state(2), std::string("CANCELLED"));
+    QCOMPARE(reason(2), std::string("JobHeldUser"));
 }
 
 void ControllerOpsTest::requeueOfRunningJobBringsItBackWithRestarts()
@@ -460,7 +466,8 @@ void ControllerOpsTest::testOnlyAnswersWithoutStoringAnything()
     QCOMPARE(r["partition"].toString(), std::string("cpu"));
     QCOMPARE(r["num_cpus"].toInt(), 2);
     QCOMPARE(r["nodes"].toStringList(), std::vector<std::string>{"cn01"});
-    QCOMPARE(call(submitRequest("bob", 1))["job_id"].toInt(), 2);
+    QVERIFY(job(2).isNull()); // not stored; its id is used up, as Slurm's will-run does
+    QCOMPARE(call(submitRequest("bob", 1))["job_id"].toInt(), 3);
 }
 
 void ControllerOpsTest::prioritiesAndSharesShowTheFactorsAndDecayedUsage()

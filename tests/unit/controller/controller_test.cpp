@@ -29,6 +29,7 @@ private slots:
     void jobStartsOnFirstFreeNodeAndCompletes();
     void secondJobWaitsForResourcesWhenNodesAreFull();
     void badPartitionIsRefusedWithSlurmsWords();
+    void refusalsAfterTheIdAndTestOnlyUseUpAJobIdAsSlurms();
     void cancellingARunningJobSignalsItsNodeAndEndsCancelled();
     void onlyTheOwnerMayCancel();
     void restartedControllerKeepsQueueAndNextId();
@@ -151,6 +152,33 @@ void ControllerTest::badPartitionIsRefusedWithSlurmsWords()
         tooBig["error"].toString(), std::string("Requested node configuration is not available"));
     Json nobody = call(submitRequest("mallory", 1));
     QCOMPARE(nobody["error"].toString(), std::string("Invalid user id"));
+}
+
+void ControllerTest::refusalsAfterTheIdAndTestOnlyUseUpAJobIdAsSlurms()
+{
+    const auto error = [this](const Json &extra) {
+        return call(submitRequest("alice", 1, extra))["error"].toString();
+    };
+    // Refused before slurmctld gives an id: the next job still gets 1.
+    QCOMPARE(error(fields({{"node_list", proto::stringList({"cn99"})}})),
+        std::string("Invalid node name specified"));
+    QCOMPARE(error(fields({{"nice", -10}})), std::string("Invalid --nice value"));
+    QCOMPARE(call(submitRequest("alice", 1))["job_id"].toInt(), 1);
+    // Refused once the job has its id (2, 3, 4, then 5 answered by --test-only): used up.
+    QCOMPARE(error(fields({{"exclude", proto::stringList({"cn01", "cn02"})}})),
+        std::string("Requested node configuration is not available"));
+    QCOMPARE(
+        error(fields({{"constraint", "bigmem"}})), std::string("Invalid feature specification"));
+    QCOMPARE(error(fields({{"dependency", "afterok"}})), std::string("Job dependency problem"));
+    QCOMPARE(call(submitRequest("alice", 1, fields({{"test_only", true}})))["job_id"].toInt(), 5);
+    QCOMPARE(call(submitRequest("alice", 1))["job_id"].toInt(), 6);
+    // A restarted controller goes on from there, as slurmctld's saved state does.
+    m_ctl.reset();
+    m_store.reset();
+    m_ctl = makeController();
+    QCOMPARE(error(fields({{"exclude", proto::stringList({"cn01", "cn02"})}})),
+        std::string("Requested node configuration is not available"));
+    QCOMPARE(call(submitRequest("alice", 1))["job_id"].toInt(), 8);
 }
 
 void ControllerTest::cancellingARunningJobSignalsItsNodeAndEndsCancelled()

@@ -16,6 +16,11 @@ private slots:
         QCOMPARE(parseArraySpec("0-20:2")->taskIds.size(), std::size_t(11));
         QCOMPARE(parseArraySpec("0-20:2")->taskIds.back(), 20u);
         QCOMPARE(parseArraySpec("1-10%2")->maxRunning, 2);
+        // Slurm's strtol throttle: "%", "%0" and "%abc" are no limit, "%2x" is 2.
+        QCOMPARE(parseArraySpec("1-10%")->maxRunning, 0);
+        QCOMPARE(parseArraySpec("1-10%0")->maxRunning, 0);
+        QCOMPARE(parseArraySpec("1-10%abc")->maxRunning, 0);
+        QCOMPARE(parseArraySpec("1-10%2x")->maxRunning, 2);
         QCOMPARE(parseArraySpec("5,1-3")->taskIds, (std::vector<std::uint32_t>{1, 2, 3, 5}));
     }
 
@@ -23,7 +28,6 @@ private slots:
     {
         QVERIFY(!parseArraySpec(""));
         QVERIFY(!parseArraySpec("5-1"));
-        QVERIFY(!parseArraySpec("1-10%0"));
         QVERIFY(!parseArraySpec("1-10:0"));
         QVERIFY(!parseArraySpec("a-b"));
         QVERIFY(!parseArraySpec("0-1001"));

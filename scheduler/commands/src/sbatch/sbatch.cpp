@@ -1,6 +1,7 @@
 #include "mc/cmd/sbatch.h"
 
 #include "../shared/cluster_view.h"
+#include "../shared/json_out.h"
 #include "../shared/text.h"
 #include "mc/record/job_codec.h"
 #include "mc/sched/batch_script.h"
@@ -40,11 +41,35 @@ void setGpus(sched::JobSpec &spec, const JobOptions &opts)
     spec.gpuType = opts.gpuType;
 }
 
+// A global key of the cluster's slurm.conf (lower-case `key`), as written.
+std::optional<std::string> slurmConfKey(const Context &ctx, const std::string &key)
+{
+    const auto text = ctx.readSlurmConf ? ctx.readSlurmConf() : std::nullopt;
+    const auto keys = text ? slurmConfKeys(*text) : std::map<std::string, std::string>();
+    const auto it = keys.find(key);
+    return it == keys.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
+// Whether slurm.conf's GresTypes names gpu: without it sbatch's GRES plugin knows no GPU and
+// refuses every GPU request itself. Without a slurm.conf to read, the controller judges.
+bool knowsGpus(const Context &ctx)
+{
+    if (!ctx.readSlurmConf || !ctx.readSlurmConf()) {
+        return true;
+    }
+    const auto types = slurmConfKey(ctx, "grestypes");
+    const auto names = splitList(types.value_or(""));
+    return std::any_of(names.begin(), names.end(),
+        [](const std::string &name) { return equalsIgnoreCase(name, "gpu"); });
+}
+
 // The contract's scheduler fields of the submit spec (array, dependency, placement, GPUs...).
 std::optional<Outcome> setSchedulerRequests(
     sched::JobSpec &spec, const JobOptions &opts, const Context &ctx)
 {
-    if (opts.badGres) {
+    const bool gpus = opts.gpus || opts.gpusPerNode || opts.gpusPerTask || opts.cpusPerGpu
+        || opts.memPerGpu || !opts.gpuType.empty();
+    if (opts.badGres || (gpus && !knowsGpus(ctx))) {
         return failure("Invalid generic resource (gres) specification", kExitError);
     }
     spec.array = opts.array;
@@ -169,6 +194,60 @@ std::string causeLine(const std::string &cause)
     return cause.empty() ? std::string() : errorLine(kProgram, cause);
 }
 
+// The requests minicluster answers on sbatch's side, as slurmctld answers them on a cluster
+// like it: no reservations, licenses only if slurm.conf has Licenses= (which minicluster does
+// not act on), --deadline refused when past and else not supported (nothing would end the job
+// at its deadline).
+std::optional<Outcome> settleClusterRequests(const JobOptions &opts, Context &ctx)
+{
+    if (!opts.deadlineText.empty()) {
+        const auto deadline = sched::parseTimeSpec(opts.deadlineText, clusterNow(ctx));
+        if (deadline && *deadline < clusterNow(ctx)) {
+            return failure("Batch job submission failed: Requested time limit is invalid "
+                           "(missing or exceeds some limit)",
+                kExitError);
+        }
+        return notSupported(kProgram, "--deadline", kExitError);
+    }
+    if (!opts.licenses.empty()) {
+        if (slurmConfKey(ctx, "licenses")) {
+            return notSupported(kProgram, "--licenses", kExitError);
+        }
+        return failure("Batch job submission failed: Invalid license specification", kExitError);
+    }
+    if (!opts.reservation.empty()) {
+        return failure("Batch job submission failed: Requested reservation is invalid", kExitError);
+    }
+    return std::nullopt;
+}
+
+// -M/--clusters: minicluster is one cluster, so the list must name it (any case) or "all".
+// Each other name gets Slurm's "No cluster" line; with none left, its "can't be reached" line
+// and exit 1. Returns the cluster's name in `name` when it is named.
+std::optional<Outcome> settleClusters(const std::string &list, Context &ctx, std::string &name)
+{
+    const std::optional<std::string> local = clusterName(ctx);
+    if (!local) {
+        return failure("Unable to contact slurm controller (connect failure)", kExitError);
+    }
+    std::string err;
+    for (const std::string &each : splitList(list)) {
+        if (equalsIgnoreCase(each, *local) || equalsIgnoreCase(each, "all")) {
+            name = *local;
+        } else {
+            err += errorLine(kProgram, "No cluster '" + each + "' known by database.");
+        }
+    }
+    *ctx.err << err;
+    if (name.empty()) {
+        return failure("'" + list
+                + "' can't be reached now, or it is an invalid entry for --cluster.  Use "
+                  "'sacctmgr list clusters' to see available clusters.",
+            kExitError);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int Sbatch::run()
@@ -266,6 +345,12 @@ int Sbatch::run()
     if (auto end = settleMemory(opts)) {
         return finish(*end);
     }
+    std::string cluster; // -M's cluster: named in sbatch's answer
+    if (!opts.clusters.empty()) {
+        if (auto end = settleClusters(opts.clusters, m_ctx, cluster)) {
+            return finish(*end);
+        }
+    }
     if (opts.nodes == 0) { // slurmctld's refusal (it also uses up a job id there)
         return finish(
             failure("Batch job submission failed: Node count specification invalid", kExitError));
@@ -318,6 +403,9 @@ int Sbatch::run()
     if (auto end = setSchedulerRequests(spec, opts, m_ctx)) {
         return finish(*end);
     }
+    if (auto end = settleClusterRequests(opts, m_ctx)) {
+        return finish(*end);
+    }
     if (m_ctx.quotaWarnings && !opts.testOnly) {
         // The storage node's word, before the job goes: it may fail writing its output there.
         for (const std::string &warning : m_ctx.quotaWarnings()) {
@@ -355,7 +443,12 @@ int Sbatch::run()
     }
     if (!early.quiet) {
         const std::string id = std::to_string((*reply)["job_id"].toInt());
-        *m_ctx.out << (opts.parsable ? id : "Submitted batch job " + id) << '\n';
+        if (opts.parsable) {
+            *m_ctx.out << id << (cluster.empty() ? "" : ";" + cluster) << '\n';
+        } else {
+            *m_ctx.out << "Submitted batch job " << id
+                       << (cluster.empty() ? "" : " on cluster " + cluster) << '\n';
+        }
     }
     if (opts.wait) {
         m_ctx.out->flush();

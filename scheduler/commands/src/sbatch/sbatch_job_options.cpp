@@ -71,14 +71,14 @@ std::optional<Outcome> parseSignal(JobOptions &opts, const std::string &value)
     if (at != std::string_view::npos) {
         auto parsed = parseInteger(std::string(text.substr(at + 1)));
         if (!parsed || *parsed < 0 || *parsed > 0xffff) {
-            return failure("Invalid --signal specification", kExitError);
+            return failure("Invalid --signal specification", kExitBadOption);
         }
         seconds = *parsed;
         text = text.substr(0, at);
     }
     auto number = scancel::signalNumber(text);
     if (!number) {
-        return failure("Invalid --signal specification", kExitError);
+        return failure("Invalid --signal specification", kExitBadOption);
     }
     opts.signal = (batch ? "B:" : "") + std::to_string(*number) + "@" + std::to_string(seconds);
     return std::nullopt;
@@ -159,6 +159,62 @@ std::optional<std::string> mailTypeText(const std::string &value)
     return text;
 }
 
+// Slurm's verify_dist_type(): {*|block|cyclic|arbitrary|plane=<size>}, then up to two levels
+// of {*|block|cyclic|fcyclic}, then ,Pack or ,NoPack; any case. Only checked: sbatch does not
+// implement the option (it is srun's task layout).
+std::optional<Outcome> checkDistribution(const std::string &value)
+{
+    const std::string lower = toLower(value);
+    const std::size_t comma = lower.find(',');
+    const std::string flag = comma == std::string::npos ? "pack" : lower.substr(comma + 1);
+    std::vector<std::string> levels;
+    for (std::string rest = lower.substr(0, comma);;) {
+        const std::size_t colon = rest.find(':');
+        levels.push_back(rest.substr(0, colon));
+        if (colon == std::string::npos) {
+            break;
+        }
+        rest.erase(0, colon + 1);
+    }
+    if (levels.front().rfind("plane", 0) == 0) {
+        const auto size = levels.front().size() > 6 && levels.front()[5] == '='
+            ? parseInteger(levels.front().substr(6))
+            : std::nullopt;
+        if (!size || *size <= 0 || levels.size() > 1) {
+            Outcome bad = failure("Invalid --distribution specification", kExitBadOption);
+            bad.err = errorLine(kProgram, "Invalid plane size or size not specified") + bad.err;
+            return bad;
+        }
+        return notSupported(kProgram, "--distribution", kExitError);
+    }
+    bool valid = levels.size() <= 3 && (flag == "pack" || flag == "nopack");
+    for (std::size_t i = 0; i < levels.size() && valid; ++i) {
+        const std::string &level = levels[i];
+        valid = level == "*" || level == "block" || level == "cyclic"
+            || (i == 0 ? level == "arbitrary" : level == "fcyclic");
+    }
+    if (!valid) {
+        return failure("Invalid --distribution specification", kExitBadOption);
+    }
+    return notSupported(kProgram, "--distribution", kExitError);
+}
+
+// Slurm's time_str2mins() on "-<days>" (a valid timespec to it): days below zero, rounded up
+// to minutes in C's int and read by slurmctld as unsigned, so -t -5 is a limit of
+// 4294960097 minutes, not a refusal. nullopt for any other text.
+std::optional<sched::Seconds> negativeDaysLimit(const std::string &value)
+{
+    const auto days = value.size() > 1 && value[0] == '-' && value != "-1"
+            && value.find_first_not_of("0123456789", 1) == std::string::npos
+        ? parseInteger(value.substr(1))
+        : std::nullopt;
+    if (!days || *days <= 0 || *days > 1000000) {
+        return std::nullopt;
+    }
+    const std::int64_t minutes = (-*days * 86400 + 59) / 60; // C division: towards zero
+    return (minutes + (std::int64_t{1} << 32)) * 60;
+}
+
 } // namespace
 
 Outcome failure(std::string_view message, int exitCode)
@@ -225,7 +281,7 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         } else if (!value.empty() && (value[0] == 't' || value[0] == 'T')) {
             opts.openAppend = false;
         } else {
-            return failure("Invalid --open-mode argument: " + value + ".", kExitError);
+            return failure("Invalid --open-mode specification", kExitBadOption);
         }
         break;
     case kSignal:
@@ -313,6 +369,31 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kTestOnly:
         opts.testOnly = true;
         break;
+    case kDistribution:
+        return checkDistribution(value);
+    case kDeadline:
+        if (!sched::parseTimeSpec(value, ctx.now)) {
+            Outcome bad = failure("Invalid --deadline specification", kExitBadOption);
+            bad.err = invalidTimeLine(value) + bad.err;
+            return bad;
+        }
+        opts.deadlineText = value;
+        break;
+    case kPriority: // slurmctld ignores a user's --priority; an operator's sets it
+        if (ctx.user.uid == 0) {
+            return notSupported(kProgram, "--priority", kExitError);
+        }
+        break;
+    case kLicenses:
+        opts.licenses = value;
+        break;
+    case kReservation:
+        opts.reservation = value;
+        break;
+    case kCluster:
+    case kClusters:
+        opts.clusters = value;
+        break;
     case kIgnorePbs:
         opts.ignorePbs = true;
         break;
@@ -336,6 +417,10 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         break;
     }
     case kTime: {
+        if (auto wrapped = negativeDaysLimit(value)) {
+            opts.timeLimit = *wrapped;
+            break;
+        }
         auto limit = sched::parseTimeLimit(value);
         if (!limit) {
             return failure("Invalid --time specification", kExitBadOption);

@@ -57,6 +57,9 @@ struct JobOptions {
     Source memPerGpuSource = Source::CommandLine;
     std::string gpuType; // the type named by a GPU option ("a100"); empty: any
     bool badGres = false; // malformed, or a GRES other than gpu: refused by sbatch itself
+    // Checked as Slurm checks them, then settled at submission (sbatch.cpp): --deadline as
+    // given, -L, --reservation, -M (empty: not given).
+    std::string deadlineText, licenses, reservation, clusters;
 };
 
 // Applies one option (`arg` as given, nullopt when none); returns how the run ends when the

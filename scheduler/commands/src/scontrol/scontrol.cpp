@@ -15,6 +15,7 @@
 #include <array>
 #include <charconv>
 #include <ostream>
+#include <sstream>
 
 namespace mc::cmd {
 namespace {
@@ -88,13 +89,23 @@ Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string>
     if (!ids.empty()) {
         Json list = Json::array();
         for (const auto &id : ids) {
-            const std::int64_t value = parseLeadingInteger(id);
-            if (value <= 0) {
-                return {{}, "Invalid job id specified\n", 1};
+            // slurm_xlate_job_id(): digits, then "_<task>" or "+<component>"; anything else
+            // ("abc", "12abc", "1,2") is refused before asking. Job 0 is every job.
+            std::string_view rest;
+            const std::int64_t value = parseLeadingInteger(id, &rest);
+            const bool suffix = rest.size() > 1 && (rest[0] == '_' || rest[0] == '+')
+                && rest.find_first_not_of("0123456789", 1) == std::string_view::npos;
+            if (id.empty() || id.find_first_not_of("0123456789") == 0 || value < 0
+                || (!rest.empty() && !suffix)) {
+                return {{}, "scontrol_print_job error: Invalid job id specified\n", 1};
             }
-            list.push(value);
+            if (value > 0) {
+                list.push(value);
+            }
         }
-        request.set("job_ids", std::move(list));
+        if (list.size() > 0) {
+            request.set("job_ids", std::move(list));
+        }
     }
     auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
     if (!reply) {
@@ -290,6 +301,9 @@ Outcome ping(Context &ctx)
     if (auto conf = ctx.readSlurmConf ? ctx.readSlurmConf() : std::nullopt) {
         host = sched::parseSlurmConf(*conf).config.controlMachine;
     }
+    if (host == "localhost" && !ctx.hostname.empty()) {
+        host = ctx.hostname; // slurmctld names its own host for localhost (the login node's)
+    }
     Json request = Json::object();
     request.set("op", "ping");
     auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
@@ -358,13 +372,78 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
             return {{}, {}, 0};
         }
     }
-    static constexpr std::array kKnown{"assoc_mgr", "daemons", "slurmd"};
+    if (keyword(entity, "assoc_mgr")) {
+        return showAssocManager(ctx, args);
+    }
+    static constexpr std::array kKnown{"daemons", "slurmd"};
     for (const char *known : kKnown) {
         if (keyword(entity, known)) {
             return notSupported(kProgram, "show " + std::string(known));
         }
     }
     return {{}, "invalid entity:" + entity + " for keyword:show \n", 1}; // sic: the space
+}
+
+// One scontrol command (its words after the options), as on the command line.
+Outcome dispatch(Context &ctx, const Settings &s, const std::vector<std::string> &words)
+{
+    const std::string &command = words.front();
+    if (keyword(command, "show")) {
+        return show(ctx, s, words);
+    }
+    if (keyword(command, "ping")) {
+        return ping(ctx);
+    }
+    if (keyword(command, "version")) {
+        return Outcome{std::string(kSlurmVersion), {}, 0};
+    }
+    if (keyword(command, "help")) {
+        return Outcome{std::string(scontrolHelp()), {}, 0};
+    }
+    const std::vector<std::string> rest(words.begin() + 1, words.end());
+    if (equalsIgnoreCase(command, "hold")) {
+        return holdJobs(ctx, HoldKind::Admin, rest);
+    }
+    if (equalsIgnoreCase(command, "uhold") || equalsIgnoreCase(command, "holdu")) {
+        return holdJobs(ctx, HoldKind::User, rest);
+    }
+    if (equalsIgnoreCase(command, "release")) {
+        return holdJobs(ctx, HoldKind::Release, rest);
+    }
+    if (equalsIgnoreCase(command, "requeue")) {
+        return requeueJobs(ctx, false, rest);
+    }
+    if (equalsIgnoreCase(command, "requeuehold")) {
+        return requeueJobs(ctx, true, rest);
+    }
+    if (equalsIgnoreCase(command, "listpids")) {
+        return listPids(ctx, rest);
+    }
+    if (equalsIgnoreCase(command, "write") && rest.size() >= 1
+        && equalsIgnoreCase(rest.front(), "batch_script")) {
+        return writeBatchScript(ctx, std::vector<std::string>(rest.begin() + 1, rest.end()));
+    }
+    for (const char *operatorCommand : {"suspend", "resume", "top"}) {
+        if (equalsIgnoreCase(command, operatorCommand)) {
+            return operatorOnly(ctx, operatorCommand, rest);
+        }
+    }
+    if (keyword(command, "update")) {
+        return update(ctx, rest);
+    }
+    if (keyword(command, "exit", 4) || keyword(command, "quit", 4)) {
+        return Outcome{};
+    }
+    static constexpr std::array kChanging{"abort", "cancel_reboot", "create", "delete", "errnumstr",
+        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure",
+        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "takeover", "token", "wait_job",
+        "write", "cluster", "completing"};
+    for (const char *known : kChanging) {
+        if (equalsIgnoreCase(command, known)) {
+            return notSupported(kProgram, known);
+        }
+    }
+    return Outcome{{}, "invalid keyword: " + command + "\n", 1};
 }
 
 } // namespace
@@ -403,67 +482,34 @@ int Scontrol::run()
         return deliver(m_ctx, *end);
     }
     const auto &words = cli.operands;
-    if (words.empty()) {
+    if (!words.empty()) {
+        return deliver(m_ctx, dispatch(m_ctx, s, words));
+    }
+    if (m_ctx.stdinIsTerminal || !m_ctx.readStdin) {
         return deliver(m_ctx, notSupported(kProgram, "Interactive mode"));
     }
-    const std::string &command = words.front();
-    if (keyword(command, "show")) {
-        return deliver(m_ctx, show(m_ctx, s, words));
-    }
-    if (keyword(command, "ping")) {
-        return deliver(m_ctx, ping(m_ctx));
-    }
-    if (keyword(command, "version")) {
-        return deliver(m_ctx, {std::string(kSlurmVersion), {}, 0});
-    }
-    if (keyword(command, "help")) {
-        return deliver(m_ctx, {std::string(scontrolHelp()), {}, 0});
-    }
-    const std::vector<std::string> rest(words.begin() + 1, words.end());
-    if (equalsIgnoreCase(command, "hold")) {
-        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Admin, rest));
-    }
-    if (equalsIgnoreCase(command, "uhold") || equalsIgnoreCase(command, "holdu")) {
-        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::User, rest));
-    }
-    if (equalsIgnoreCase(command, "release")) {
-        return deliver(m_ctx, holdJobs(m_ctx, HoldKind::Release, rest));
-    }
-    if (equalsIgnoreCase(command, "requeue")) {
-        return deliver(m_ctx, requeueJobs(m_ctx, false, rest));
-    }
-    if (equalsIgnoreCase(command, "requeuehold")) {
-        return deliver(m_ctx, requeueJobs(m_ctx, true, rest));
-    }
-    if (equalsIgnoreCase(command, "listpids")) {
-        return deliver(m_ctx, listPids(m_ctx, rest));
-    }
-    if (equalsIgnoreCase(command, "write") && rest.size() >= 1
-        && equalsIgnoreCase(rest.front(), "batch_script")) {
-        return deliver(
-            m_ctx, writeBatchScript(m_ctx, std::vector<std::string>(rest.begin() + 1, rest.end())));
-    }
-    for (const char *operatorCommand : {"suspend", "resume", "top"}) {
-        if (equalsIgnoreCase(command, operatorCommand)) {
-            return deliver(m_ctx, operatorOnly(m_ctx, operatorCommand, rest));
+    // Commands piped in, one a line, as scontrol reads them without a terminal: each after
+    // its prompt and the line itself (readline's echo), the run's code being the last one's.
+    std::istringstream lines(m_ctx.readStdin());
+    std::string line;
+    int exitCode = 0;
+    while (*m_ctx.out << "scontrol: ", std::getline(lines, line)) {
+        *m_ctx.out << line << '\n';
+        std::istringstream split(line);
+        std::vector<std::string> commandWords;
+        for (std::string word; split >> word;) {
+            commandWords.push_back(word);
         }
-    }
-    if (keyword(command, "update")) {
-        return deliver(m_ctx, update(m_ctx, rest));
-    }
-    if (keyword(command, "exit", 4) || keyword(command, "quit", 4)) {
-        return deliver(m_ctx, {});
-    }
-    static constexpr std::array kChanging{"abort", "cancel_reboot", "create", "delete", "errnumstr",
-        "fsdampeningfactor", "listpids", "notify", "pidinfo", "reboot", "reconfigure",
-        "schedloglevel", "setdebug", "setdebugflags", "shutdown", "takeover", "token", "wait_job",
-        "write", "cluster", "completing"};
-    for (const char *known : kChanging) {
-        if (equalsIgnoreCase(command, known)) {
-            return deliver(m_ctx, notSupported(kProgram, known));
+        if (commandWords.empty()) {
+            continue;
         }
+        if (keyword(commandWords.front(), "exit", 4) || keyword(commandWords.front(), "quit", 4)) {
+            return exitCode;
+        }
+        exitCode = deliver(m_ctx, dispatch(m_ctx, s, commandWords));
     }
-    return deliver(m_ctx, {{}, "invalid keyword: " + command + "\n", 1});
+    *m_ctx.out << '\n';
+    return exitCode;
 }
 
 } // namespace mc::cmd

@@ -4,8 +4,10 @@
 #include "mc/record/job_object.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
+#include "mc/sched/site_conf.h"
 #include "mc/sched/time_format.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -494,8 +496,61 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
             out += "\n";
         }
     }
+    if (out.empty() && !args.empty()) {
+        // Slurm's answer for a job it does not know, else for a step the job does not have
+        // ("Job step 12. not found" when no step was named).
+        Json jobs = Json::object();
+        jobs.set("op", "jobs");
+        jobs.set("job_ids", request["job_ids"]);
+        auto known = call(ctx, jobs);
+        if (known && (*known)["ok"].toBool() && (*known)["jobs"].size() == 0) {
+            return {{}, "slurm_get_job_steps error: Invalid job id specified\n", 1};
+        }
+        const std::string &arg = args.front();
+        return {
+            "Job step " + arg + (arg.find('.') == std::string::npos ? "." : "") + " not found\n",
+            {}, 1};
+    }
     if (out.empty()) {
         return {"No job steps in the system\n", {}, 0};
+    }
+    return {out, {}, 0};
+}
+
+Outcome showAssocManager(Context &ctx, const std::vector<std::string> &args)
+{
+    std::optional<std::vector<std::string>> wanted;
+    std::string flags;
+    for (const std::string &arg : args) {
+        const std::size_t eq = arg.find('=');
+        const std::string key = arg.substr(0, eq);
+        const std::string value = eq == std::string::npos ? std::string() : arg.substr(eq + 1);
+        if (equalsIgnoreCase(key, "users")) {
+            wanted = splitList(value);
+        } else if (equalsIgnoreCase(key, "flags")) {
+            flags = value;
+        } else {
+            return notSupported(kProgram, "show assoc_mgr " + key + "=");
+        }
+    }
+    if (!equalsIgnoreCase(flags, "users")) {
+        return notSupported(kProgram, "show assoc_mgr without flags=users");
+    }
+    std::vector<sched::SiteUser> users{sched::SiteUser{"root", 0, 0, "root", {"root"}, {}}};
+    if (auto text = ctx.readSiteConf ? ctx.readSiteConf() : std::nullopt) {
+        const auto site = sched::parseSiteUsers(*text);
+        users.insert(users.end(), site.users.begin(), site.users.end());
+    }
+    std::sort(users.begin(), users.end(),
+        [](const sched::SiteUser &a, const sched::SiteUser &b) { return a.name < b.name; });
+    std::string out = "Current Association Manager state\n\nUser Records\n\n";
+    for (const sched::SiteUser &user : users) {
+        if (wanted && std::find(wanted->begin(), wanted->end(), user.name) == wanted->end()) {
+            continue;
+        }
+        out += "UserName=" + user.name + "(" + std::to_string(user.uid)
+            + ") DefAccount=" + user.defaultAccount
+            + " DefWckey= AdminLevel=" + (user.name == "root" ? "Administrator" : "None") + "\n";
     }
     return {out, {}, 0};
 }

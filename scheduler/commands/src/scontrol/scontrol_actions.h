@@ -36,6 +36,11 @@ Outcome requeueJobs(Context &ctx, bool hold, const std::vector<std::string> &arg
 // `node_update`. What a user may change of a job; the rest is refused in plain words.
 Outcome update(Context &ctx, const std::vector<std::string> &args);
 
+// scontrol show assoc_mgr flags=users [users=a,b]: the user records of the association
+// manager (the site's users, and root), as Slurm prints them; its association and QOS records
+// are not supported by minicluster.
+Outcome showAssocManager(Context &ctx, const std::vector<std::string> &args);
+
 // scontrol show steps [<job_id>[.<step_id>]]: the `steps` op.
 Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &args);
 

@@ -1,5 +1,6 @@
 #include "scontrol_config.h"
 
+#include "../shared/cluster_view.h"
 #include "../shared/text.h"
 #include "mc/sched/slurm_conf.h"
 #include "mc/sched/slurm_version.h"
@@ -248,40 +249,11 @@ std::string line(std::string_view key, std::string_view value)
     return padRight(key, 23) + " = " + std::string(value) + "\n";
 }
 
-// slurm.conf's global keys (not NodeName=, PartitionName=... lines), by lower-case name.
-std::map<std::string, std::string> globalKeys(const std::string &slurmConf)
-{
-    std::map<std::string, std::string> keys;
-    std::istringstream lines(slurmConf);
-    std::string text;
-    while (std::getline(lines, text)) {
-        text = text.substr(0, text.find('#'));
-        std::istringstream words(text);
-        std::string word;
-        bool first = true;
-        while (words >> word) {
-            const auto eq = word.find('=');
-            if (eq == std::string::npos) {
-                break;
-            }
-            const std::string key = toLower(word.substr(0, eq));
-            if (first
-                && (key == "nodename" || key == "partitionname" || key == "downnodes"
-                    || key == "nodeset")) {
-                break;
-            }
-            first = false;
-            keys[key] = word.substr(eq + 1);
-        }
-    }
-    return keys;
-}
-
 } // namespace
 
 std::string configText(const ConfigFacts &facts)
 {
-    const auto keys = globalKeys(facts.slurmConf);
+    const auto keys = slurmConfKeys(facts.slurmConf);
     auto given = [&keys](std::string_view key) -> std::optional<std::string> {
         auto it = keys.find(toLower(key));
         return it == keys.end() ? std::nullopt : std::optional<std::string>(it->second);

@@ -5,6 +5,7 @@
 #include "text.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace mc::cmd {
 
@@ -162,6 +163,34 @@ std::string nodeGresUsed(const NodeView &node)
     const int used = static_cast<int>(node.gpuIds.size());
     return "gpu:" + sched::gpuCountText(node.gpuType, used)
         + "(IDX:" + (used > 0 ? sched::gpuIndexRanges(node.gpuIds) : std::string("N/A")) + ")";
+}
+
+std::map<std::string, std::string> slurmConfKeys(const std::string &slurmConf)
+{
+    std::map<std::string, std::string> keys;
+    std::istringstream lines(slurmConf);
+    std::string text;
+    while (std::getline(lines, text)) {
+        text = text.substr(0, text.find('#'));
+        std::istringstream words(text);
+        std::string word;
+        bool first = true;
+        while (words >> word) {
+            const auto eq = word.find('=');
+            if (eq == std::string::npos) {
+                break;
+            }
+            const std::string key = toLower(word.substr(0, eq));
+            if (first
+                && (key == "nodename" || key == "partitionname" || key == "downnodes"
+                    || key == "nodeset")) {
+                break;
+            }
+            first = false;
+            keys[key] = word.substr(eq + 1);
+        }
+    }
+    return keys;
 }
 
 Outcome clustersOption(Context &ctx, std::string_view program, const std::string &list)

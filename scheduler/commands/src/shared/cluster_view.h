@@ -8,6 +8,7 @@
 #include "outcome.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,10 @@ struct ClusterView {
 // sets `error` to Slurm's words for the caller's "<what> error: " prefix (e.g. "Unable to
 // contact slurm controller (connect failure)").
 std::optional<ClusterView> loadClusterView(Context &ctx, std::string &error);
+
+// slurm.conf's global keys (not NodeName=, PartitionName=... lines) and their values as
+// written, by lower-case name: for the keys minicluster reads without acting on them.
+std::map<std::string, std::string> slurmConfKeys(const std::string &slurmConf);
 
 // -M/--clusters of sinfo and squeue: minicluster is one cluster, so the list may name only it
 // (or "all"). The output then starts with the "CLUSTER: <name>\n" line (`out`); a name no

@@ -83,6 +83,7 @@ Context systemContext(int argc, char **argv)
     }
     ctx.cwd = currentDirectory();
     ctx.readStdin = readAllStdin;
+    ctx.stdinIsTerminal = isatty(STDIN_FILENO) != 0;
     ctx.out = &std::cout;
     ctx.err = &std::cerr;
     ctx.lookupUser = lookupSystemUser;

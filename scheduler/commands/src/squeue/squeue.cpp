@@ -12,6 +12,8 @@
 #include "squeue_filter.h"
 #include "squeue_keys.h"
 #include "squeue_options.h"
+#include "squeue_steps.h"
+#include "squeue_verbose.h"
 
 #include <algorithm>
 #include <ctime>
@@ -37,6 +39,8 @@ struct Settings {
     std::optional<std::string> clusters; // -M
     bool longList = false, noHeader = false, start = false, noConvert = false, jobFlag = false;
     bool expandArrays = false; // -r: one line per pending array task
+    std::optional<std::vector<std::string>> steps; // -s: the steps (all when empty), not jobs
+    VerboseFacts verbose; // -v: what Slurm's dump lists
     std::string userErrors; // "Invalid user" lines; squeue carries on without those users
     Filter filter;
 };
@@ -53,6 +57,7 @@ std::string dateLine(std::int64_t now)
 
 std::optional<Outcome> setJobs(Settings &s, const std::string &text)
 {
+    s.verbose.given[kJobs] = text;
     s.filter.jobIds.clear();
     s.filter.tasks.clear();
     for (const auto &word : splitJobIdList(text)) {
@@ -109,6 +114,7 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         return notSupported(kProgram, optionName(def));
     }
     const std::string value = option.value.value_or("");
+    s.verbose.given[def.id] = value;
     switch (def.id) {
     case kHelp:
         return Outcome{std::string(squeueHelp()), {}, 0};
@@ -144,6 +150,10 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         break;
     case kMe:
         s.filter.users = std::vector<std::string>{ctx.user.name};
+        s.verbose.me = std::to_string(ctx.user.uid);
+        break;
+    case kVerbose:
+        ++s.verbose.verbose;
         break;
     case kName:
         s.filter.names = splitList(value);
@@ -183,6 +193,9 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
         break;
     case kArray:
         s.expandArrays = true;
+        break;
+    case kSteps:
+        s.steps = splitList(value);
         break;
     case kStates:
         return setStates(s, value);
@@ -307,6 +320,9 @@ int Squeue::run()
             return finish(*end);
         }
     }
+    if (s.steps && s.steps->empty() && operand < cli.operands.size()) {
+        s.steps = splitList(cli.operands[operand++]); // squeue -s 12.0: the steps to list
+    }
     if (operand < cli.operands.size()) {
         return finish(Outcome{std::string(squeueUsage()),
             errorLine(kProgram, "Unrecognized option: " + cli.operands[operand]), 1});
@@ -327,6 +343,12 @@ int Squeue::run()
     if (auto end = unknownNode(s.filter.nodes, m_ctx)) {
         return finish(*end);
     }
+    if (s.steps) {
+        if (s.format || s.longFormat || s.longList || s.start) {
+            return finish(notSupported(kProgram, "-s with a format of its own"));
+        }
+        return finish(listSteps(m_ctx, s.filter.jobIds, s.filter.users, *s.steps, s.noHeader));
+    }
     if (auto data = dataFormat(cli, kJson, kYaml)) {
         return finish(squeueJson(m_ctx, *data)); // Slurm 22.05: every job, whatever the filters
     }
@@ -338,6 +360,11 @@ int Squeue::run()
         }
     }
 
+    if (s.verbose.verbose > 0) { // Slurm prints it once the options are read
+        s.verbose.format = s.format;
+        s.verbose.sort = s.sort;
+        out = optionDump(s.verbose) + out;
+    }
     std::string errors;
     const std::vector<Column> columns = s.format
         ? parseFormat(*s.format, errors)
@@ -372,6 +399,12 @@ int Squeue::run()
         return finish(Outcome{out, "slurm_load_jobs error: " + head["error"].toString() + "\n", 1});
     }
     const std::size_t count = table->rowCount();
+    if (s.verbose.verbose > 0) {
+        // One job asked for is loaded alone (slurm_load_job: no update time), else them all.
+        const bool one = s.filter.jobIds.size() == 1;
+        out += dateLine(now) + "last_update_time=" + std::to_string(one ? 0 : now)
+            + " records=" + std::to_string(count) + "\n";
+    }
     if (s.filter.jobIds.size() == 1) {
         bool known = false;
         for (std::size_t i = 0; i < count && !known; ++i) {

@@ -38,6 +38,7 @@ struct Context {
     std::vector<std::string> environment; // "NAME=value", as in environ
     std::string cwd; // absolute
     std::function<std::string()> readStdin; // called at most once, only when a command needs it
+    bool stdinIsTerminal = true; // false: piped (scontrol then reads its commands from it)
     std::ostream *out = nullptr;
     std::ostream *err = nullptr;
     ControllerCall controller;
