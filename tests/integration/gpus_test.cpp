@@ -12,7 +12,8 @@ namespace {
 
 // The job's GPU variables, one per line, sorted.
 const QString kShowGpus = QStringLiteral(
-    "env | grep -E '^(CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|SLURM_JOB_GPUS|SLURM_GPUS|"
+    "env | grep -E '^(CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|SLURM_JOB_GPUS|SLURM_STEP_GPUS|"
+    "SLURM_GPUS|"
     "SLURM_CPUS_PER_GPU|SLURM_MEM_PER_GPU|SLURM_CPUS_ON_NODE)' | sort");
 
 } // namespace
@@ -30,6 +31,8 @@ private slots:
     void twoJobsNeverHoldTheSameGpuAndTheCommandsShowWhich();
     void nvidiaSmiShowsTheJobsGpusOnlyOnGpuNodes();
     void srunAllocatesTypedGpusAndItsTasksSeeThem();
+    void srunBindsEachTaskToItsGpusWithGpusPerTask();
+    void sallocSetsTheVariablesOfItsGpuOptions();
 
 private:
     // Runs `options` with --wait and returns the job's output.
@@ -219,9 +222,11 @@ void GpusTest::srunAllocatesTypedGpusAndItsTasksSeeThem()
     const ShellResult typed = m_cluster->shell(
         QStringLiteral("srun -p gpu --gres=gpu:a100:2 ") + kShowGpus, QString(), 120000);
     QCOMPARE(typed.exitCode, 0);
+    // A step's GPUs are SLURM_STEP_GPUS (slurmstepd's step environment); SLURM_JOB_GPUS is
+    // the batch step's, which srun's tasks see only inherited from a batch script.
     QCOMPARE(outputLines(typed.out),
         (QStringList{"CUDA_VISIBLE_DEVICES=0,1", "GPU_DEVICE_ORDINAL=0,1", "SLURM_CPUS_ON_NODE=1",
-            "SLURM_GPUS_ON_NODE=2", "SLURM_JOB_GPUS=0,1"}));
+            "SLURM_GPUS_ON_NODE=2", "SLURM_STEP_GPUS=0,1"}));
     const ShellResult smi
         = m_cluster->shell(QStringLiteral("srun -p gpu --gpus=1 nvidia-smi -L"), QString(), 120000);
     QVERIFY2(smi.out.startsWith(QStringLiteral("GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-")),
@@ -237,6 +242,46 @@ void GpusTest::srunAllocatesTypedGpusAndItsTasksSeeThem()
     QCOMPARE(noGpus.err,
         QStringLiteral("srun: error: Unable to allocate resources: Requested node configuration "
                        "is not available\n"));
+}
+
+void GpusTest::srunBindsEachTaskToItsGpusWithGpusPerTask()
+{
+    // Two tasks with a GPU each: the allocation holds both GPUs of the node, two CPUs and 1 GB
+    // per GPU; each task sees its own GPU only (Slurm's implicit --gpu-bind=per_task:1), while
+    // SLURM_GPUS_ON_NODE counts the step's GPUs of the node.
+    const ShellResult r = m_cluster->shell(
+        QStringLiteral("srun -p gpu -n2 --gpus-per-task=1 --cpus-per-gpu=2 --mem-per-gpu=1G "
+                       "bash -c 'echo $SLURM_PROCID $CUDA_VISIBLE_DEVICES $SLURM_STEP_GPUS "
+                       "$SLURM_GPUS_ON_NODE $SLURM_CPUS_ON_NODE' | sort; "
+                       "sacct -X -n -u alice -o AllocTRES%60 | tail -1"),
+        QString(), 120000);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(outputLines(r.out),
+        (QStringList{"0 0 0 2 4", "1 1 1 2 4",
+            QStringLiteral("billing=4,cpu=4,gres/gpu=2,mem=2G,node=1").rightJustified(60) + " "}));
+    // srun's own options are checked as Slurm checks them.
+    const ShellResult both = m_cluster->shell(
+        QStringLiteral("srun -p gpu --gpus=1 --mem=1G --mem-per-gpu=1G true; echo rc=$?"));
+    QCOMPARE(both.err,
+        QStringLiteral(
+            "srun: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
+    QCOMPARE(both.out, QStringLiteral("rc=1\n"));
+}
+
+void GpusTest::sallocSetsTheVariablesOfItsGpuOptions()
+{
+    // salloc exports its GPU options (set_env_from_opts), and srun in the allocation reads
+    // SLURM_GPUS_PER_TASK back: its tasks are bound as under srun --gpus-per-task.
+    const ShellResult r = m_cluster->shell(
+        QStringLiteral("salloc -Q -p gpu -n2 --gpus-per-task=1 --cpus-per-gpu=2 "
+                       "--mem-per-gpu=1G bash -c \"env | grep -E "
+                       "'^SLURM_(GPUS|CPUS_PER_GPU|MEM_PER)' | sort; srun bash -c 'echo "
+                       "\\$SLURM_PROCID \\$CUDA_VISIBLE_DEVICES' | sort\""),
+        QString(), 120000);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(outputLines(r.out),
+        (QStringList{"SLURM_CPUS_PER_GPU=2", "SLURM_GPUS_PER_TASK=1", "SLURM_MEM_PER_GPU=1024",
+            "0 0", "1 1"}));
 }
 
 QTEST_GUILESS_MAIN(GpusTest)

@@ -351,8 +351,16 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     std::vector<std::string> argv = host ? request["argv"].toStringList()
                                          : sandboxArgv(sandbox, request["argv"].toStringList());
 
+    // Variables of each task of its own, over the node's (srun's GPU binding per task).
+    const auto taskEnvs = request["task_env"].items();
     for (std::size_t i = 0; i < taskIds.size(); ++i) {
         std::vector<std::string> taskEnv = env;
+        for (const auto &entry :
+            i < taskEnvs.size() ? taskEnvs[i].toStringList() : std::vector<std::string>{}) {
+            if (const auto eq = entry.find('='); eq != std::string::npos && eq > 0) {
+                base::setEnv(taskEnv, entry.substr(0, eq), entry.substr(eq + 1));
+            }
+        }
         base::setEnv(taskEnv, "SLURM_PROCID", std::to_string(taskIds[i]));
         base::setEnv(taskEnv, "SLURM_LOCALID", std::to_string(i));
         base::setEnv(taskEnv, "SLURM_TASK_PID", "0");

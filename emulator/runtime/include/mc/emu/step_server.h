@@ -13,7 +13,8 @@
 // `step_done` with the step's usage on this node. A closed srun connection kills the step.
 //
 // Request: {"op":"step_launch", job_id, step_id, user, uid, gid, argv, env, cwd, tasks (global
-// task ids on this node), node_id, ntasks, pty, fds_per_task, mem_mb, cpus}
+// task ids on this node), node_id, ntasks, pty, fds_per_task, mem_mb, cpus, task_env (optional:
+// for each of `tasks`, "NAME=value" strings over env, such as its own CUDA_VISIBLE_DEVICES)}
 // Events:  {"event":"started"} | {"event":"task_exit", task, exit_code, exit_signal}
 //          | {"event":"step_done", usage:{total_cpu_ms, max_rss_kb, ave_rss_kb}}
 //          | {"event":"error", error}
