@@ -33,6 +33,7 @@ private slots:
     void srunAllocatesTypedGpusAndItsTasksSeeThem();
     void srunBindsEachTaskToItsGpusWithGpusPerTask();
     void sallocSetsTheVariablesOfItsGpuOptions();
+    void unevenGpusAreSpreadAsSlurmPlacesThem();
 
 private:
     // Runs `options` with --wait and returns the job's output.
@@ -282,6 +283,38 @@ void GpusTest::sallocSetsTheVariablesOfItsGpuOptions()
     QCOMPARE(outputLines(r.out),
         (QStringList{"SLURM_CPUS_PER_GPU=2", "SLURM_GPUS_PER_TASK=1", "SLURM_MEM_PER_GPU=1024",
             "0 0", "1 1"}));
+}
+
+void GpusTest::unevenGpusAreSpreadAsSlurmPlacesThem()
+{
+    // --gpus=3 over two 2-GPU nodes: Slurm's cons_tres gives the first node two and the
+    // second one; each node's tasks see their own, and scontrol -d shows them node by node.
+    const ShellResult submit = m_cluster->shell(QStringLiteral(
+        "sbatch --parsable -p gpu -N2 --gpus=3 -o uneven.out --wrap \"env | grep -E "
+        "'^(CUDA_VISIBLE_DEVICES|SLURM_JOB_GPUS|SLURM_GPUS)=' | sort; srun bash -c 'echo "
+        "\\$SLURMD_NODENAME \\$CUDA_VISIBLE_DEVICES \\$SLURM_STEP_GPUS' | sort; echo "
+        "done; sleep 60\""));
+    const QString id = submit.out.trimmed();
+    QVERIFY2(!id.isEmpty(), qPrintable(submit.err));
+    const QString out = m_cluster->homeFile(QStringLiteral("alice"), QStringLiteral("uneven.out"));
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(out).contains(QStringLiteral("done")), 60000);
+    QCOMPARE(outputLines(readFile(out)),
+        (QStringList{"CUDA_VISIBLE_DEVICES=0,1", "SLURM_GPUS=3", "SLURM_JOB_GPUS=0,1",
+            "gpu01 0,1 0,1", "gpu02 0 0", "done"}));
+    const ShellResult detail = m_cluster->shell(QStringLiteral(
+        "scontrol show job -d %1 | grep -E 'GRES|TRES='; sinfo -h -n gpu02 -O GresUsed")
+                                                    .arg(id));
+    const QStringList lines = outputLines(detail.out);
+    QVERIFY2(lines.contains(QStringLiteral("   JOB_GRES=gpu:a100:3")), qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(QStringLiteral("Nodes=gpu01 CPU_IDs=0 Mem=1000 "
+                                                "GRES=gpu:a100:2(IDX:0-1)\n")),
+        qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(
+                 QStringLiteral("Nodes=gpu02 CPU_IDs=0 Mem=1000 GRES=gpu:a100:1(IDX:0)\n")),
+        qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(QStringLiteral(",gres/gpu=3\n")), qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(QStringLiteral("\ngpu:a100:1(IDX:0) ")), qPrintable(detail.out));
+    m_cluster->shell(QStringLiteral("scancel %1").arg(id));
 }
 
 QTEST_GUILESS_MAIN(GpusTest)
