@@ -53,6 +53,10 @@ struct StepServerSettings {
     std::function<void(SandboxHost *)> sandboxReleased;
     // True while the batch script of the job runs on this node (its job cgroup exists).
     std::function<bool(std::uint32_t jobId)> hasBatchJob;
+    // The first of the node's CPU indices of `jobId` (cpu_slots.h), taken for an allocation
+    // when it holds none; and the word that its allocation's steps are gone from the node.
+    std::function<int(std::uint32_t jobId, int count)> cpusFor;
+    std::function<void(std::uint32_t jobId)> cpusReleased;
     // A step of `jobId` went over its memory (`rssKb` when polled, else 0); true when the
     // node's policy takes it from there (MemoryOverrun=reboot-node restarts the node).
     std::function<bool(std::uint32_t jobId, std::int64_t rssKb)> memoryOverrun;
