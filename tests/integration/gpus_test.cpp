@@ -12,7 +12,8 @@ namespace {
 
 // The job's GPU variables, one per line, sorted.
 const QString kShowGpus = QStringLiteral(
-    "env | grep -E '^(CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|SLURM_JOB_GPUS|SLURM_GPUS|"
+    "env | grep -E '^(CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|SLURM_JOB_GPUS|SLURM_STEP_GPUS|"
+    "SLURM_GPUS|"
     "SLURM_CPUS_PER_GPU|SLURM_MEM_PER_GPU|SLURM_CPUS_ON_NODE)' | sort");
 
 } // namespace
@@ -30,6 +31,9 @@ private slots:
     void twoJobsNeverHoldTheSameGpuAndTheCommandsShowWhich();
     void nvidiaSmiShowsTheJobsGpusOnlyOnGpuNodes();
     void srunAllocatesTypedGpusAndItsTasksSeeThem();
+    void srunBindsEachTaskToItsGpusWithGpusPerTask();
+    void sallocSetsTheVariablesOfItsGpuOptions();
+    void unevenGpusAreSpreadAsSlurmPlacesThem();
 
 private:
     // Runs `options` with --wait and returns the job's output.
@@ -219,9 +223,11 @@ void GpusTest::srunAllocatesTypedGpusAndItsTasksSeeThem()
     const ShellResult typed = m_cluster->shell(
         QStringLiteral("srun -p gpu --gres=gpu:a100:2 ") + kShowGpus, QString(), 120000);
     QCOMPARE(typed.exitCode, 0);
+    // A step's GPUs are SLURM_STEP_GPUS (slurmstepd's step environment); SLURM_JOB_GPUS is
+    // the batch step's, which srun's tasks see only inherited from a batch script.
     QCOMPARE(outputLines(typed.out),
         (QStringList{"CUDA_VISIBLE_DEVICES=0,1", "GPU_DEVICE_ORDINAL=0,1", "SLURM_CPUS_ON_NODE=1",
-            "SLURM_GPUS_ON_NODE=2", "SLURM_JOB_GPUS=0,1"}));
+            "SLURM_GPUS_ON_NODE=2", "SLURM_STEP_GPUS=0,1"}));
     const ShellResult smi
         = m_cluster->shell(QStringLiteral("srun -p gpu --gpus=1 nvidia-smi -L"), QString(), 120000);
     QVERIFY2(smi.out.startsWith(QStringLiteral("GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-")),
@@ -237,6 +243,78 @@ void GpusTest::srunAllocatesTypedGpusAndItsTasksSeeThem()
     QCOMPARE(noGpus.err,
         QStringLiteral("srun: error: Unable to allocate resources: Requested node configuration "
                        "is not available\n"));
+}
+
+void GpusTest::srunBindsEachTaskToItsGpusWithGpusPerTask()
+{
+    // Two tasks with a GPU each: the allocation holds both GPUs of the node, two CPUs and 1 GB
+    // per GPU; each task sees its own GPU only (Slurm's implicit --gpu-bind=per_task:1), while
+    // SLURM_GPUS_ON_NODE counts the step's GPUs of the node.
+    const ShellResult r = m_cluster->shell(
+        QStringLiteral("srun -p gpu -n2 --gpus-per-task=1 --cpus-per-gpu=2 --mem-per-gpu=1G "
+                       "bash -c 'echo $SLURM_PROCID $CUDA_VISIBLE_DEVICES $SLURM_STEP_GPUS "
+                       "$SLURM_GPUS_ON_NODE $SLURM_CPUS_ON_NODE' | sort; "
+                       "sacct -X -n -u alice -o AllocTRES%60 | tail -1"),
+        QString(), 120000);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(outputLines(r.out),
+        (QStringList{"0 0 0 2 4", "1 1 1 2 4",
+            QStringLiteral("billing=4,cpu=4,gres/gpu=2,mem=2G,node=1").rightJustified(60) + " "}));
+    // srun's own options are checked as Slurm checks them.
+    const ShellResult both = m_cluster->shell(
+        QStringLiteral("srun -p gpu --gpus=1 --mem=1G --mem-per-gpu=1G true; echo rc=$?"));
+    QCOMPARE(both.err,
+        QStringLiteral(
+            "srun: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
+    QCOMPARE(both.out, QStringLiteral("rc=1\n"));
+}
+
+void GpusTest::sallocSetsTheVariablesOfItsGpuOptions()
+{
+    // salloc exports its GPU options (set_env_from_opts), and srun in the allocation reads
+    // SLURM_GPUS_PER_TASK back: its tasks are bound as under srun --gpus-per-task.
+    const ShellResult r = m_cluster->shell(
+        QStringLiteral("salloc -Q -p gpu -n2 --gpus-per-task=1 --cpus-per-gpu=2 "
+                       "--mem-per-gpu=1G bash -c \"env | grep -E "
+                       "'^SLURM_(GPUS|CPUS_PER_GPU|MEM_PER)' | sort; srun bash -c 'echo "
+                       "\\$SLURM_PROCID \\$CUDA_VISIBLE_DEVICES' | sort\""),
+        QString(), 120000);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(outputLines(r.out),
+        (QStringList{"SLURM_CPUS_PER_GPU=2", "SLURM_GPUS_PER_TASK=1", "SLURM_MEM_PER_GPU=1024",
+            "0 0", "1 1"}));
+}
+
+void GpusTest::unevenGpusAreSpreadAsSlurmPlacesThem()
+{
+    // --gpus=3 over two 2-GPU nodes: Slurm's cons_tres gives the first node two and the
+    // second one; each node's tasks see their own, and scontrol -d shows them node by node.
+    const ShellResult submit = m_cluster->shell(QStringLiteral(
+        "sbatch --parsable -p gpu -N2 --gpus=3 -o uneven.out --wrap \"env | grep -E "
+        "'^(CUDA_VISIBLE_DEVICES|SLURM_JOB_GPUS|SLURM_GPUS)=' | sort; srun bash -c 'echo "
+        "\\$SLURMD_NODENAME \\$CUDA_VISIBLE_DEVICES \\$SLURM_STEP_GPUS' | sort; echo "
+        "done; sleep 60\""));
+    const QString id = submit.out.trimmed();
+    QVERIFY2(!id.isEmpty(), qPrintable(submit.err));
+    const QString out = m_cluster->homeFile(QStringLiteral("alice"), QStringLiteral("uneven.out"));
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(out).contains(QStringLiteral("done")), 60000);
+    QCOMPARE(outputLines(readFile(out)),
+        (QStringList{"CUDA_VISIBLE_DEVICES=0,1", "SLURM_GPUS=3", "SLURM_JOB_GPUS=0,1",
+            "gpu01 0,1 0,1", "gpu02 0 0", "done"}));
+    const ShellResult detail = m_cluster->shell(QStringLiteral(
+        "scontrol show job -d %1 | grep -E 'GRES|TRES='; sinfo -h -n gpu02 -O GresUsed")
+                                                    .arg(id));
+    const QStringList lines = outputLines(detail.out);
+    QVERIFY2(lines.contains(QStringLiteral("   JOB_GRES=gpu:a100:3")), qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(QStringLiteral("Nodes=gpu01 CPU_IDs=0 Mem=1000 "
+                                                "GRES=gpu:a100:2(IDX:0-1)\n")),
+        qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(
+                 QStringLiteral("Nodes=gpu02 CPU_IDs=0 Mem=1000 GRES=gpu:a100:1(IDX:0)\n")),
+        qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(QStringLiteral(",gres/gpu=3\n")), qPrintable(detail.out));
+    QVERIFY2(detail.out.contains(QStringLiteral("\ngpu:a100:1(IDX:0) ")), qPrintable(detail.out));
+    m_cluster->shell(QStringLiteral("scancel %1").arg(id));
 }
 
 QTEST_GUILESS_MAIN(GpusTest)

@@ -2,6 +2,7 @@
 
 #include "mc/base/file.h"
 #include "mc/base/text.h"
+#include "mc/emu/cpu_slots.h"
 #include "mc/proto/identity.h"
 
 #include <algorithm>
@@ -148,14 +149,45 @@ std::string v2Root()
     return base.empty() ? std::string() : base + "/" + kSubtree;
 }
 
-// Enables memory, pids and cpu for the children of `dir` (errors are judged by the caller
-// from cgroup.controllers of the children).
+// Enables memory, pids, cpu and cpuset for the children of `dir` (errors are judged by the
+// caller from cgroup.controllers of the children).
 void enableV2Controllers(const std::string &dir)
 {
     std::string error;
-    for (const char *c : {"+memory", "+pids", "+cpu"}) {
+    for (const char *c : {"+memory", "+pids", "+cpu", "+cpuset"}) {
         writeText(dir + "/cgroup.subtree_control", c, error);
     }
+}
+
+// A cgroup v1 cpuset is empty when made (cgroup.clone_children is off) and takes no process
+// until it has CPUs and memory nodes: each directory of `rel` below the cpuset hierarchy's
+// `mount` that has none gets its parent's. The made directories are appended to `made`.
+bool makeV1Cpusets(const std::string &mount, const std::string &rel, std::vector<std::string> &made,
+    std::string &error)
+{
+    std::string path = mount;
+    std::istringstream parts(rel);
+    std::string part;
+    while (std::getline(parts, part, '/')) {
+        if (part.empty()) {
+            continue;
+        }
+        const std::string parent = path;
+        path += "/" + part;
+        if (::mkdir(path.c_str(), 0755) == 0) {
+            made.push_back(path);
+        } else if (errno != EEXIST) {
+            error = path + ": " + std::strerror(errno);
+            return false;
+        }
+        for (const char *file : {"/cpuset.cpus", "/cpuset.mems"}) {
+            if (base::trim(base::fileText(path + file)).empty()
+                && !writeText(path + file, base::trim(base::fileText(parent + file)), error)) {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 LimitProbe probeV2()
@@ -259,9 +291,36 @@ std::vector<pid_t> readPids(const std::string &procsFile)
     return out;
 }
 
-} // namespace
+// How a job's CPUs are kept, said after the mode's own detail: a cpuset (Slurm's task/cgroup
+// with ConstrainCores) or, without a cpuset controller, the affinity alone, which a job could
+// widen itself (task/affinity without task/cgroup).
+std::string cpusetDetail(LimitMode mode)
+{
+    const std::string affinityOnly = "a job's CPUs are bound with sched_setaffinity only, "
+                                     "which a job could undo";
+    if (mode == LimitMode::CgroupV2) {
+        const std::string root = v2Root();
+        return hasWord(base::fileText(root + "/cgroup.controllers"), "cpuset")
+            ? "; each job's CPUs in its cpuset.cpus"
+            : "; no cpuset controller in cgroup v2 here: " + affinityOnly;
+    }
+    if (mode == LimitMode::CgroupV1) {
+        return cgroupMount("cpuset").empty()
+            ? "; no cgroup v1 cpuset hierarchy: " + affinityOnly
+            : "; each job's CPUs in its cpuset.cpus (cgroup v1 cpuset)";
+    }
+    return "; " + affinityOnly + " (no cgroup)";
+}
 
-LimitProbe probeLimits(std::string_view wanted)
+LimitProbe withCpusetDetail(LimitProbe probe)
+{
+    if (probe.ok) {
+        probe.detail += cpusetDetail(probe.mode);
+    }
+    return probe;
+}
+
+LimitProbe probeMode(std::string_view wanted)
 {
     if (wanted == "cgroup-v2") {
         return probeV2();
@@ -292,6 +351,13 @@ LimitProbe probeLimits(std::string_view wanted)
     LimitProbe r = probeRlimit();
     r.detail += ": " + v2.detail + "; " + v1.detail;
     return r;
+}
+
+} // namespace
+
+LimitProbe probeLimits(std::string_view wanted)
+{
+    return withCpusetDetail(probeMode(wanted));
 }
 
 JobLimiter::JobLimiter(LimitMode mode, std::string group, JobLimits limits, std::string leaf)
@@ -393,7 +459,36 @@ bool JobLimiter::create(std::string &error)
         error = "no cgroup v1 memory hierarchy";
         return false;
     }
-    return true;
+    return createV1Cpuset(rel, error);
+}
+
+bool JobLimiter::createV1Cpuset(const std::string &rel, std::string &error)
+{
+    const std::string mount = cgroupMount("cpuset");
+    if (mount.empty()) {
+        return true; // the CPUs are bound with sched_setaffinity alone (cpusetDetail says so)
+    }
+    std::vector<std::string> made;
+    const std::string dir = mount + "/" + rel;
+    const std::string leafDir = m_leaf.empty() ? dir : dir + "/" + m_leaf;
+    // Top down: the job's CPUs are written before its leaf copies them (a cpuset cannot
+    // shrink below what a child of it holds).
+    bool ok = makeV1Cpusets(mount, rel, made, error)
+        && (m_limits.cpuSet.empty()
+            || writeText(dir + "/cpuset.cpus", cpuListText(m_limits.cpuSet), error))
+        && (m_leaf.empty() || makeV1Cpusets(dir, m_leaf, made, error));
+    // What this limiter made goes with it, children first (the node's directories above the
+    // job's are made once and stay, as in the other hierarchies).
+    for (const auto &path : {leafDir, dir}) {
+        if (std::find(made.begin(), made.end(), path) != made.end()
+            && std::find(m_dirs.begin(), m_dirs.end(), path) == m_dirs.end()) {
+            m_dirs.push_back(path);
+        }
+    }
+    if (ok) {
+        m_procsFiles.push_back(leafDir + "/cgroup.procs");
+    }
+    return ok;
 }
 
 bool JobLimiter::writeV2Limits(const std::string &dir, std::string &error) const
@@ -406,6 +501,10 @@ bool JobLimiter::writeV2Limits(const std::string &dir, std::string &error) const
     if (m_limits.memoryBytes > 0) {
         std::string ignored;
         writeText(dir + "/memory.swap.max", "0", ignored);
+    }
+    if (!m_limits.cpuSet.empty() && hasWord(controllers, "cpuset")
+        && !writeText(dir + "/cpuset.cpus", cpuListText(m_limits.cpuSet), error)) {
+        return false;
     }
     if (m_limits.hasCpuLimit() && hasWord(controllers, "cpu")
         && !writeText(dir + "/cpu.max",
@@ -590,7 +689,7 @@ std::vector<std::string> nodeRoots(LimitMode mode, const std::string &nodeGroup)
             roots.push_back(root + "/" + nodeGroup);
         }
     } else if (mode == LimitMode::CgroupV1) {
-        for (const char *c : {"memory", "pids", "cpu", "cpuacct"}) {
+        for (const char *c : {"memory", "pids", "cpu", "cpuacct", "cpuset"}) {
             std::string mount = cgroupMount(c);
             std::string dir = mount + "/" + kSubtree + "/" + nodeGroup;
             if (!mount.empty() && std::find(roots.begin(), roots.end(), dir) == roots.end()) {

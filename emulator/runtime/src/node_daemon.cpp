@@ -144,6 +144,14 @@ void NodeDaemon::start()
     steps.hasBatchJob = [this](std::uint32_t jobId) {
         return m_running.contains(jobId);
     };
+    steps.cpusFor = [this](std::uint32_t jobId, int count) {
+        return m_cpus.take(jobId, count);
+    };
+    steps.cpusReleased = [this](std::uint32_t jobId) {
+        if (!m_running.contains(jobId)) {
+            m_cpus.release(jobId); // an allocation's, not a batch job's (released at its end)
+        }
+    };
     steps.memoryOverrun = [this](std::uint32_t jobId, std::int64_t rssKb) {
         if (!m_settings.rebootOnMemoryOverrun || m_rebooting) {
             return false;
@@ -505,9 +513,13 @@ void NodeDaemon::launch(const record::LaunchOrder &order)
     }
 
     std::string error;
-    auto limiter = std::make_unique<JobLimiter>(m_settings.limits,
-        nodeGroup() + "/job_" + std::to_string(id), jobLimits(job.memPerNode, facts.cpusOnNode),
-        "step_batch");
+    // The job's CPUs of the node, by index (cpu_slots.h): its cgroup's cpuset where there is
+    // one, and its affinity in every limits mode (nproc, os.sched_getaffinity).
+    const int firstCpu = m_cpus.take(id, facts.cpusOnNode);
+    JobLimits limits = jobLimits(job.memPerNode, facts.cpusOnNode);
+    limits.cpuSet = hostCpus(firstCpu, facts.cpusOnNode, usableCpus());
+    auto limiter = std::make_unique<JobLimiter>(
+        m_settings.limits, nodeGroup() + "/job_" + std::to_string(id), limits, "step_batch");
     if (!limiter->create(error)) {
         limiter->remove();
         std::filesystem::remove_all(tmpHost);
@@ -517,9 +529,8 @@ void NodeDaemon::launch(const record::LaunchOrder &order)
     }
     spawn.joinFiles = limiter->joinFiles();
     spawn.rlimits = limiter->rlimits();
-    // The job sees only its CPUs (nproc, os.sched_getaffinity), in every limits mode.
     spawn.cpuCount = facts.cpusOnNode;
-    spawn.firstCpu = static_cast<int>(id);
+    spawn.firstCpu = firstCpu;
     SandboxHost *host = bwrap ? sandboxFor(sandbox) : nullptr;
     pid_t pid = -1;
     if (host) {
@@ -830,6 +841,7 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
     std::unique_ptr<JobLimiter> limiter = std::move(job.limiter);
     SandboxHost *sandbox = job.sandbox;
     m_running.erase(it);
+    m_cpus.release(id);
     std::error_code ignored;
     std::filesystem::remove_all(tmpDir, ignored);
     std::filesystem::remove_all(spoolDir, ignored);
@@ -894,6 +906,7 @@ void NodeDaemon::appendNotice(const RunningJob &job, const std::string &line)
 void NodeDaemon::failLaunch(std::uint32_t id, const std::string &error)
 {
     // Slurm: the job fails with JobLaunchFailure and exit code 0:53, silently for the user.
+    m_cpus.release(id);
     std::fprintf(stderr, "minicluster-noded %s: job %u: launch failed: %s\n",
         m_settings.name.c_str(), id, error.c_str());
     Json report = Json::object();

@@ -181,14 +181,29 @@ pid_t spawnProcess(const SpawnSpec &spec, std::string &error)
 
 void bindToCpus(int count, int first)
 {
-    if (count <= 0) {
+    // The CPUs it may use now: the daemon's (inherited), or its job's cpuset once joined, of
+    // which it then keeps all (hostCpus() made that cpuset by this same rule). No allocation:
+    // this runs between fork and exec.
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (count <= 0 || ::sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
         return;
     }
-    long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+    const int usable = CPU_COUNT(&allowed);
+    if (count >= usable) {
+        return;
+    }
+    std::size_t order[CPU_SETSIZE];
+    int n = 0;
+    for (std::size_t c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &allowed)) {
+            order[n++] = c;
+        }
+    }
     cpu_set_t set;
     CPU_ZERO(&set);
-    for (int i = 0; i < count && i < online; ++i) {
-        CPU_SET(static_cast<std::size_t>((first + i) % online), &set);
+    for (int i = 0; i < count; ++i) {
+        CPU_SET(order[(first + i) % n], &set);
     }
     ::sched_setaffinity(0, sizeof set, &set);
 }

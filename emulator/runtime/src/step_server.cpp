@@ -3,6 +3,7 @@
 #include "mc/base/env.h"
 #include "mc/base/file.h"
 #include "mc/base/text.h"
+#include "mc/emu/cpu_slots.h"
 #include "mc/emu/process.h"
 #include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
@@ -357,7 +358,8 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     auto rlimits = step->limiter->rlimits();
     // The tasks run on the job's CPUs on this node, as its batch script does (node_daemon.cpp).
     const int cpus = static_cast<int>(request["cpus"].toInt(0));
-    const int firstCpu = static_cast<int>(jobId);
+    const int firstCpu
+        = m_settings.cpusFor ? m_settings.cpusFor(jobId, cpus) : static_cast<int>(jobId);
     // The node's sandbox of this user forks the tasks (no bwrap per step); the cgroup.procs
     // files travel as descriptors opened here.
     SandboxHost *host = bwrap && m_settings.sandboxFor ? m_settings.sandboxFor(sandbox) : nullptr;
@@ -376,8 +378,16 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     std::vector<std::string> argv = host ? request["argv"].toStringList()
                                          : sandboxArgv(sandbox, request["argv"].toStringList());
 
+    // Variables of each task of its own, over the node's (srun's GPU binding per task).
+    const auto taskEnvs = request["task_env"].items();
     for (std::size_t i = 0; i < taskIds.size(); ++i) {
         std::vector<std::string> taskEnv = env;
+        for (const auto &entry :
+            i < taskEnvs.size() ? taskEnvs[i].toStringList() : std::vector<std::string>{}) {
+            if (const auto eq = entry.find('='); eq != std::string::npos && eq > 0) {
+                base::setEnv(taskEnv, entry.substr(0, eq), entry.substr(eq + 1));
+            }
+        }
         base::setEnv(taskEnv, "SLURM_PROCID", std::to_string(taskIds[i]));
         base::setEnv(taskEnv, "SLURM_LOCALID", std::to_string(i));
         base::setEnv(taskEnv, "SLURM_TASK_PID", "0");
@@ -478,6 +488,9 @@ void StepServer::signalJob(std::uint32_t jobId, int signal)
         std::error_code ignored;
         std::filesystem::remove_all(tmp->second, ignored);
         m_allocationTmp.erase(tmp);
+    }
+    if (signal == SIGKILL && m_settings.cpusReleased) {
+        m_settings.cpusReleased(jobId); // rlimit mode has no job group to release them
     }
     for (auto &[key, step] : m_steps) {
         if (step->jobId == jobId && !step->finished) {
@@ -625,8 +638,11 @@ std::unique_ptr<JobLimiter> StepServer::stepLimiter(
 {
     const std::string job = m_settings.nodeGroup + "/job_" + std::to_string(step.jobId);
     const std::string stepName = "step_" + std::to_string(step.stepId);
-    JobLimits jobLimit
-        = jobLimits(request["mem_mb"].toInt(0), static_cast<int>(request["cpus"].toInt(0)));
+    const int cpus = static_cast<int>(request["cpus"].toInt(0));
+    JobLimits jobLimit = jobLimits(request["mem_mb"].toInt(0), cpus);
+    if (m_settings.cpusFor) { // the job's CPUs, as its batch script's (node_daemon.cpp)
+        jobLimit.cpuSet = hostCpus(m_settings.cpusFor(step.jobId, cpus), cpus, usableCpus());
+    }
     if (m_settings.limits == LimitMode::Rlimit) {
         // No cgroup to share: the step gets the job's limits, polled on its own.
         auto limiter
@@ -671,6 +687,9 @@ void StepServer::releaseJobGroup(std::uint32_t jobId)
     }
     auto limiter = std::move(it->second.limiter);
     m_jobGroups.erase(it);
+    if (m_settings.cpusReleased) {
+        m_settings.cpusReleased(jobId);
+    }
     removeLater(std::move(limiter)); // retried while its steps' cgroups empty
 }
 

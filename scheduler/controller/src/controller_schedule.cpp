@@ -196,7 +196,7 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
             job.gpusPerNode = it->second.usage.gpus; // --exclusive: every GPU as well
         }
     }
-    m_nodes.pickGpus(job);
+    m_nodes.pickGpus(job, start.shape.exclusive ? std::vector<int>{} : start.shape.gpusOnNode);
     m_waits.erase(job.id);
     m_starts.insert_or_assign(job.id, start);
     m_nodes.allocate(job, +1);

@@ -49,7 +49,7 @@ void NodeTable::allocate(const Job &job, int sign)
     }
 }
 
-void NodeTable::pickGpus(Job &job) const
+void NodeTable::pickGpus(Job &job, const std::vector<int> &gpusOnNode) const
 {
     job.gpuIds.clear();
     if (job.gpusPerNode <= 0 || job.nodeList.empty()) {
@@ -58,11 +58,12 @@ void NodeTable::pickGpus(Job &job) const
     if (const sched::NodeConfig *first = m_config.node(job.nodeList.front())) {
         job.gpuAllocType = first->gpuType;
     }
-    for (const auto &name : job.nodeList) {
-        auto it = m_nodes.find(name);
+    for (std::size_t k = 0; k < job.nodeList.size(); ++k) {
+        auto it = m_nodes.find(job.nodeList[k]);
         std::optional<std::vector<int>> ids;
+        const int want = k < gpusOnNode.size() ? gpusOnNode[k] : job.gpusPerNode;
         if (it != m_nodes.end()) {
-            ids = sched::pickGpus(it->second.usage.gpus, it->second.gpusTaken, job.gpusPerNode);
+            ids = sched::pickGpus(it->second.usage.gpus, it->second.gpusTaken, want);
         }
         job.gpuIds.push_back(ids.value_or(std::vector<int>{}));
     }

@@ -181,4 +181,22 @@ std::string gpuIndexList(const std::vector<int> &ids)
     return out;
 }
 
+std::vector<int> spreadGpus(int gpus, int nodes, int perNode)
+{
+    std::vector<int> counts;
+    int left = gpus;
+    for (int k = 0; k < nodes && left > 0; ++k) {
+        const int take = std::min(perNode, left - (nodes - 1 - k));
+        if (take < 1) {
+            return {};
+        }
+        counts.push_back(take);
+        left -= take;
+    }
+    if (left > 0 || static_cast<int>(counts.size()) != nodes) {
+        return {};
+    }
+    return counts;
+}
+
 } // namespace mc::sched

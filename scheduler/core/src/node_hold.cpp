@@ -13,7 +13,16 @@ NodeHold holdOn(const NodeUsage &node, const JobShape &shape, std::size_t k)
         return {node.cpus, node.memory, node.gpus};
     }
     const int cpus = k < shape.cpusOnNode.size() ? shape.cpusOnNode[k] : shape.cpusPerNode;
-    return {cpus, shape.memPerNode, shape.gpusPerNode};
+    const int gpus = k < shape.gpusOnNode.size() ? shape.gpusOnNode[k] : shape.gpusPerNode;
+    return {cpus, shape.memPerNode, gpus};
+}
+
+int gpusOnNode(const Job &job, std::size_t k)
+{
+    if (job.gpuIds.size() == job.nodeList.size() && k < job.gpuIds.size()) {
+        return static_cast<int>(job.gpuIds[k].size());
+    }
+    return job.gpusPerNode;
 }
 
 void applyHold(NodeUsage &node, const NodeHold &hold, int sign)
@@ -33,6 +42,16 @@ JobShape heldShape(const Job &job, const ClusterConfig &config)
     shape.memPerNode = job.memPerNode;
     shape.gpusPerNode = job.gpusPerNode;
     shape.exclusive = job.spec.exclusive || (part && part->exclusive);
+    // GPUs spread unevenly (--gpus=3 -N2): each node's own, as the controller picked them. A
+    // job with no indices (the simulator picks none) holds gpusPerNode, its most, on each.
+    const auto &ids = job.gpuIds;
+    if (!shape.exclusive && ids.size() == job.nodeList.size()
+        && std::any_of(ids.begin(), ids.end(),
+            [&ids](const auto &node) { return node.size() != ids.front().size(); })) {
+        for (const auto &node : ids) {
+            shape.gpusOnNode.push_back(static_cast<int>(node.size()));
+        }
+    }
     return shape;
 }
 

@@ -1,5 +1,7 @@
 #include "mc/sched/preemption.h"
 
+#include "mc/sched/node_hold.h"
+
 #include <algorithm>
 #include <map>
 
@@ -62,7 +64,7 @@ std::vector<PreemptDecision> choosePreemptions(const SchedulePass &pass, const Q
                 || std::find(entry.candidates->begin(), entry.candidates->end(), it->second)
                     != entry.candidates->end();
             const NodeUsage &n = input.nodeList()[it->second];
-            Amount back{v.job->cpusOnNode(k), v.job->memPerNode, v.job->gpusPerNode};
+            Amount back{v.job->cpusOnNode(k), v.job->memPerNode, gpusOnNode(*v.job, k)};
             if (v.job->spec.exclusive || v.partition->exclusive) {
                 back = Amount{n.cpus, n.memory, n.gpus};
             }

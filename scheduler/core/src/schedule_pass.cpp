@@ -1,5 +1,7 @@
 #include "mc/sched/schedule_pass.h"
 
+#include "mc/sched/node_hold.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -81,13 +83,13 @@ SchedulePass::SchedulePass(const SchedulerInput &input, SchedulePlan &plan, Sche
     }
 }
 
-Amount SchedulePass::backOn(const Running &r, std::size_t n, int cpus) const
+Amount SchedulePass::backOn(const Running &r, std::size_t n, Held held) const
 {
     if (r.exclusive) {
         const NodeUsage &u = m_input.nodeList()[n];
         return Amount{u.cpus, u.memory, u.gpus};
     }
-    return Amount{cpus, r.back.memory, r.back.gpus};
+    return Amount{held.cpus, r.back.memory, held.gpus};
 }
 
 SchedulePass::Running SchedulePass::describe(std::size_t j)
@@ -107,14 +109,15 @@ SchedulePass::Running SchedulePass::describe(std::size_t j)
     }
     if (m_input.runningNodes.size() == m_input.running.size()) {
         for (const std::size_t i : *m_input.runningNodes[j]) { // a few: no memmove call
-            m_runningCpus.push_back(job->cpusOnNode(m_runningNodes.size() - r.first));
+            const std::size_t k = m_runningNodes.size() - r.first;
+            m_runningHeld.push_back({job->cpusOnNode(k), gpusOnNode(*job, k)});
             m_runningNodes.push_back(i);
         }
     } else {
         for (std::size_t k = 0; k < job->nodeList.size(); ++k) {
             if (const auto i = m_index->find(job->nodeList[k])) {
                 m_runningNodes.push_back(*i);
-                m_runningCpus.push_back(job->cpusOnNode(k));
+                m_runningHeld.push_back({job->cpusOnNode(k), gpusOnNode(*job, k)});
             }
         }
     }
@@ -142,11 +145,11 @@ void SchedulePass::build()
     }
     m_running.clear();
     m_runningNodes.clear();
-    m_runningCpus.clear();
+    m_runningHeld.clear();
     m_takes.clear();
     m_running.reserve(input.running.size() + 16);
     m_runningNodes.reserve(input.running.size() * 2 + 16);
-    m_runningCpus.reserve(input.running.size() * 2 + 16);
+    m_runningHeld.reserve(input.running.size() * 2 + 16);
     std::vector<Planner::Release> releases;
     releases.reserve(input.running.size() * 2);
     for (std::size_t j = 0; j < input.running.size(); ++j) {
@@ -154,7 +157,7 @@ void SchedulePass::build()
         for (std::size_t k = r.first; k < r.first + r.count; ++k) {
             const std::size_t i = m_runningNodes[k];
             if (m_nodeKeys[i].available) {
-                releases.push_back({i, r.end, backOn(r, i, m_runningCpus[k])});
+                releases.push_back({i, r.end, backOn(r, i, m_runningHeld[k])});
             }
         }
         m_running.push_back(r);
@@ -193,7 +196,7 @@ bool SchedulePass::carry(SchedulePass &previous)
     // started (or changed) take it until theirs.
     const std::vector<Running> &before = previous.m_running;
     const std::vector<std::size_t> &beforeNodes = previous.m_runningNodes;
-    const std::vector<int> beforeCpus = std::move(previous.m_runningCpus);
+    const std::vector<Held> beforeHeld = std::move(previous.m_runningHeld);
     const auto ended = [&](const Running &r) {
         if (r.end != kInfinite && r.end <= now) {
             return; // its release is already in the amounts now
@@ -201,16 +204,16 @@ bool SchedulePass::carry(SchedulePass &previous)
         for (std::size_t k = r.first; k < r.first + r.count; ++k) {
             const std::size_t n = beforeNodes[k];
             if (m_nodeKeys[n].available) {
-                m_planner.give(n, backOn(r, n, beforeCpus[k]), now, r.end);
+                m_planner.give(n, backOn(r, n, beforeHeld[k]), now, r.end);
             }
         }
     };
     m_running.clear();
     m_runningNodes.clear();
-    m_runningCpus.clear();
+    m_runningHeld.clear();
     m_running.reserve(input.running.size() + 16);
     m_runningNodes.reserve(beforeNodes.size() + 16);
-    m_runningCpus.reserve(beforeNodes.size() + 16);
+    m_runningHeld.reserve(beforeNodes.size() + 16);
     std::size_t i = 0;
     for (std::size_t j = 0; j < input.running.size(); ++j) {
         const JobId id = input.running[j]->id;
@@ -228,7 +231,7 @@ bool SchedulePass::carry(SchedulePass &previous)
                 && old.back.memory == r.back.memory && old.back.gpus == r.back.gpus;
             for (std::size_t k = 0; same && k < r.count; ++k) {
                 same = beforeNodes[old.first + k] == m_runningNodes[r.first + k]
-                    && beforeCpus[old.first + k] == m_runningCpus[r.first + k];
+                    && beforeHeld[old.first + k] == m_runningHeld[r.first + k];
             }
             if (same) {
                 m_running.push_back(r);
@@ -239,7 +242,7 @@ bool SchedulePass::carry(SchedulePass &previous)
         for (std::size_t k = r.first; k < r.first + r.count; ++k) {
             const std::size_t n = m_runningNodes[k];
             if (m_nodeKeys[n].available) {
-                m_planner.give(n, negate(backOn(r, n, m_runningCpus[k])), now, r.end);
+                m_planner.give(n, negate(backOn(r, n, m_runningHeld[k])), now, r.end);
             }
         }
         m_running.push_back(r);
@@ -365,6 +368,9 @@ Amount SchedulePass::needAt(const QueueEntry &entry, std::size_t n, std::size_t 
     if (!entry.shape.exclusive && k < entry.shape.cpusOnNode.size()) {
         need.cpus = entry.shape.cpusOnNode[k];
     }
+    if (!entry.shape.exclusive && k < entry.shape.gpusOnNode.size()) {
+        need.gpus = entry.shape.gpusOnNode[k];
+    }
     return need;
 }
 
@@ -458,7 +464,7 @@ void SchedulePass::start(const QueueEntry &entry, const std::vector<std::size_t>
     for (std::size_t k = 0; k < nodes.size(); ++k) {
         const Amount need = needAt(entry, nodes[k], k);
         takeLogged(nodes[k], need, m_input.now, until);
-        m_runningCpus.push_back(need.cpus);
+        m_runningHeld.push_back({need.cpus, need.gpus});
     }
     m_running.push_back(
         {entry.job->id, m_runningNodes.size(), nodes.size(), until, nullptr, {}, false});

@@ -1,6 +1,7 @@
 #include "mc/sched/scheduler.h"
 
 #include "mc/sched/eligibility.h"
+#include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/policy.h"
 #include "mc/sched/preemption.h"
@@ -101,6 +102,22 @@ int widestNode(const ClusterConfig &config, const JobSpec &spec)
     return widest > 0 ? widest : widestNode(config);
 }
 
+// The most GPUs (of the job's type, when it names one) a node of the job's partition has.
+static int widestGpuNode(const ClusterConfig &config, const JobSpec &spec)
+{
+    const PartitionConfig *part
+        = spec.partition.empty() ? config.defaultPartition() : config.partition(spec.partition);
+    int widest = 0;
+    for (const auto &node : config.nodes) {
+        const bool member = !part
+            || std::find(part->nodes.begin(), part->nodes.end(), node.name) != part->nodes.end();
+        if (member && (spec.gpuType.empty() || node.gpuType == spec.gpuType)) {
+            widest = std::max(widest, node.gpus);
+        }
+    }
+    return widest;
+}
+
 JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config)
 {
     return shapeOf(spec, config, widestNode(config, spec));
@@ -138,8 +155,25 @@ JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widest)
     // --gpus-per-task for each task of the node; --cpus-per-gpu and --mem-per-gpu follow them.
     shape.gpusPerNode = std::max(
         {spec.gpusPerNode, ceilDiv(spec.gpusPerJob, shape.nodes), spec.gpusPerTask * tasksPerNode});
+    if (spec.gpusPerJob % shape.nodes != 0 && spec.gpusPerNode == 0 && spec.gpusPerTask == 0) {
+        // --gpus that the nodes cannot share evenly: Slurm fills the first nodes (2,1). A
+        // request the nodes cannot hold keeps the even share, which no node fits (refused).
+        shape.gpusOnNode = spreadGpus(spec.gpusPerJob, shape.nodes, widestGpuNode(config, spec));
+        if (!shape.gpusOnNode.empty()) {
+            shape.gpusPerNode = shape.gpusOnNode.front();
+        }
+    }
     if (spec.cpusPerGpu > 0) {
         shape.cpusPerNode = std::max(shape.cpusPerNode, spec.cpusPerGpu * shape.gpusPerNode);
+        if (!shape.gpusOnNode.empty()) { // CPUs follow each node's GPUs
+            std::vector<int> cpus;
+            for (std::size_t k = 0; k < shape.gpusOnNode.size(); ++k) {
+                const int forTasks
+                    = k < shape.cpusOnNode.size() ? shape.cpusOnNode[k] : tasksPerNode * perTask;
+                cpus.push_back(std::max(forTasks, spec.cpusPerGpu * shape.gpusOnNode[k]));
+            }
+            shape.cpusOnNode = cpus;
+        }
     }
     if (spec.memPerGpu) {
         shape.memPerNode = *spec.memPerGpu * std::max(1, shape.gpusPerNode);

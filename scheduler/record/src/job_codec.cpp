@@ -2,6 +2,7 @@
 
 #include "mc/sched/gres.h"
 #include "mc/sched/job_array.h"
+#include "mc/sched/node_hold.h"
 
 #include <algorithm>
 #include <charconv>
@@ -34,7 +35,11 @@ int requestedGpus(const Job &job)
 {
     const JobSpec &s = job.spec;
     if (!job.nodeList.empty()) {
-        return job.gpusPerNode * static_cast<int>(job.nodeList.size());
+        int held = 0; // node by node: --gpus=3 -N2 holds 2 and 1
+        for (std::size_t k = 0; k < job.nodeList.size(); ++k) {
+            held += sched::gpusOnNode(job, k);
+        }
+        return held;
     }
     return std::max({s.gpusPerNode * std::max(1, s.nodes), s.gpusPerJob,
         s.gpusPerTask * std::max(1, s.ntasks)});

@@ -156,6 +156,51 @@ private slots:
             "salloc: error: Invalid generic resource (gres) specification\n", 1);
     }
 
+    void gpuOptionsPerTaskAndPerGpuAreReadAsSbatchReadsThem()
+    {
+        auto line = srun(
+            {"-n2", "--gpus-per-task=a100:1", "--cpus-per-gpu=3", "--mem-per-gpu=2G", "hostname"});
+        QVERIFY(!line.end);
+        QCOMPARE(line.opts.gpusPerTask, std::optional<int>(1));
+        QCOMPARE(line.opts.gpuType, std::string("a100"));
+        QCOMPARE(line.opts.cpusPerGpu, std::optional<int>(3));
+        QCOMPARE(line.opts.memPerGpu, std::optional<mc::sched::MiB>(2048));
+        // salloc's own input variables, and srun's inherited SLURM_* ones, stand for them.
+        auto fromEnv = salloc(
+            {}, {"SALLOC_GPUS_PER_TASK=2", "SALLOC_CPUS_PER_GPU=4", "SALLOC_MEM_PER_GPU=1G"});
+        QVERIFY(!fromEnv.end);
+        QCOMPARE(fromEnv.opts.gpusPerTask, std::optional<int>(2));
+        QCOMPARE(fromEnv.opts.cpusPerGpu, std::optional<int>(4));
+        QCOMPARE(fromEnv.opts.memPerGpu, std::optional<mc::sched::MiB>(1024));
+        auto inherited = srun({"true"}, {"SLURM_GPUS_PER_TASK=1"});
+        QCOMPARE(inherited.opts.gpusPerTask, std::optional<int>(1));
+        // Slurm's words for bad values, as the reference cluster's srun prints them.
+        expectError(srun({"--cpus-per-gpu=0", "true"}),
+            "srun: error: Invalid numeric value \"0\" for --cpus-per-gpu.\n", 1);
+        expectError(srun({"--mem-per-gpu=abc", "true"}),
+            "srun: error: Invalid --mem-per-gpu specification\n", 255);
+        expectError(salloc({"--gpus-per-task=x"}),
+            "salloc: error: Invalid generic resource (gres) specification\n", 1);
+    }
+
+    void memoryOptionsAreOneRequest()
+    {
+        expectError(srun({"--mem=100", "--mem-per-gpu=100", "true"}),
+            "srun: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n", 1);
+        expectError(salloc({}, {"SALLOC_MEM_PER_NODE=1G", "SALLOC_MEM_PER_GPU=1G"}),
+            "salloc: fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are "
+            "mutually exclusive.\n",
+            1);
+        // One on the command line replaces those of the environment (a batch job's
+        // SLURM_MEM_PER_NODE under `srun --mem-per-gpu`).
+        auto line = srun({"--mem-per-gpu=1G", "true"}, {"SLURM_MEM_PER_NODE=4000"});
+        QVERIFY(!line.end);
+        QVERIFY(!line.opts.mem);
+        QCOMPARE(line.opts.memPerGpu, std::optional<mc::sched::MiB>(1024));
+        auto inherited = srun({"true"}, {"SLURM_MEM_PER_NODE=4000"});
+        QCOMPARE(inherited.opts.mem, std::optional<mc::sched::MiB>(4000));
+    }
+
     void hintAndCpuBindAreCheckedAsSlurmDoes()
     {
         expectError(srun({"--hint=bogus", "true"}),

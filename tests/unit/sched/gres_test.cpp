@@ -15,6 +15,7 @@ private slots:
     void readsGpuOptionsAsSlurmDoes();
     void picksTheLowestFreeGpusAndNeverATakenOne();
     void writesIndicesInSlurmsForms();
+    void spreadsGpusOverNodesAsConsTresDoes();
 };
 
 void GresTest::readsANodesGpusAndTheirType_data()
@@ -140,6 +141,18 @@ void GresTest::writesIndicesInSlurmsForms()
     QCOMPARE(mc::sched::gpuIndexList({0, 1, 3}), std::string("0,1,3"));
     QCOMPARE(mc::sched::gpuCountText("a100", 2), std::string("a100:2"));
     QCOMPARE(mc::sched::gpuCountText("", 2), std::string("2"));
+}
+
+void GresTest::spreadsGpusOverNodesAsConsTresDoes()
+{
+    using Counts = std::vector<int>;
+    QCOMPARE(mc::sched::spreadGpus(3, 2, 2), (Counts{2, 1}));
+    QCOMPARE(mc::sched::spreadGpus(5, 3, 4), (Counts{3, 1, 1})); // first come, not balanced
+    QCOMPARE(mc::sched::spreadGpus(4, 2, 2), (Counts{2, 2}));
+    QCOMPARE(mc::sched::spreadGpus(3, 3, 2), (Counts{1, 1, 1}));
+    QVERIFY(mc::sched::spreadGpus(5, 2, 2).empty()); // more than the nodes hold
+    QVERIFY(mc::sched::spreadGpus(1, 2, 2).empty()); // a GPU for every node, at least
+    QVERIFY(mc::sched::spreadGpus(2, 2, 0).empty()); // nodes without GPUs
 }
 
 QTEST_APPLESS_MAIN(GresTest)

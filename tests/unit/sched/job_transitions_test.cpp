@@ -13,8 +13,8 @@ private slots:
     {
         Job j;
         j.timeLimit = 1800;
-        StartDecision s{JobId{1}, {"cn01", "cn02"}, JobShape{2, 3, 100, 0, false, {}}, std::nullopt,
-            600, false};
+        StartDecision s{JobId{1}, {"cn01", "cn02"}, JobShape{2, 3, 100, 0, false, {}, {}},
+            std::nullopt, 600, false};
         const Job r = startJob(j, s, 50);
         QCOMPARE(r.state, JobState::Running);
         QCOMPARE(r.allocCpus, 6);
@@ -31,8 +31,8 @@ private slots:
         NodeUsage small{"cn01", 4, 8000};
         NodeUsage big{"cn02", 16, 64000};
         big.gpus = 2;
-        StartDecision s{
-            JobId{1}, {"cn01", "cn02"}, JobShape{2, 1, 500, 0, true, {}}, std::nullopt, {}, false};
+        StartDecision s{JobId{1}, {"cn01", "cn02"}, JobShape{2, 1, 500, 0, true, {}, {}},
+            std::nullopt, {}, false};
         const Job r = startOnNodes(Job{}, s, {&small, &big}, 50);
         QCOMPARE(r.allocCpus, 4 + 16);
         applyHold(big, holdOn(big, s.shape), +1);

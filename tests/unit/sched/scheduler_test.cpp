@@ -135,12 +135,33 @@ private slots:
 
     void gpuOptionsResolveToGpusPerNode()
     {
-        const ClusterConfig c = cluster();
+        const ClusterConfig c = cluster("NodeName=g[01-03] CPUs=8 RealMemory=16000 Gres=gpu:2\n"
+                                        "NodeName=h[01-03] CPUs=8 RealMemory=16000 Gres=gpu:4\n"
+                                        "PartitionName=gpu Nodes=g[01-03]\n"
+                                        "PartitionName=big Nodes=h[01-03]\n");
         JobSpec spec;
-        spec.partition = "cpu";
+        spec.partition = "gpu";
         spec.nodes = 2;
-        spec.gpusPerJob = 3; // --gpus=3 -N2: two on each node (rounded up)
+        spec.gpusPerJob = 4; // --gpus=4 -N2: two on each node
         QCOMPARE(shapeOf(spec, c).gpusPerNode, 2);
+        QVERIFY(shapeOf(spec, c).gpusOnNode.empty());
+        // Uneven, as Slurm's cons_tres places them: each node takes what it can, leaving one
+        // for each node after it. --gpus=3 -N2 on 2-GPU nodes: 2 and 1; --cpus-per-gpu follows.
+        spec.gpusPerJob = 3;
+        spec.cpusPerGpu = 2;
+        JobShape uneven = shapeOf(spec, c);
+        QCOMPARE(uneven.gpusOnNode, (std::vector<int>{2, 1}));
+        QCOMPARE(uneven.gpusPerNode, 2);
+        QCOMPARE(uneven.cpusOnNode, (std::vector<int>{4, 2}));
+        spec.cpusPerGpu = 0;
+        spec.partition = "big"; // --gpus=5 -N3 on 4-GPU nodes: 3, 1, 1
+        spec.nodes = 3;
+        spec.gpusPerJob = 5;
+        QCOMPARE(shapeOf(spec, c).gpusOnNode, (std::vector<int>{3, 1, 1}));
+        spec.partition = "gpu"; // more than the nodes hold: the even share, which none fits
+        spec.nodes = 2;
+        QVERIFY(shapeOf(spec, c).gpusOnNode.empty());
+        QCOMPARE(shapeOf(spec, c).gpusPerNode, 3);
         spec = JobSpec{};
         spec.ntasks = 3;
         spec.ntasksGiven = true;
@@ -151,6 +172,27 @@ private slots:
         QCOMPARE(shape.gpusPerNode, 3);
         QCOMPARE(shape.cpusPerNode, 6);
         QCOMPARE(shape.memPerNode, MiB{3072});
+    }
+
+    void unevenGpusHoldEachNodesShareAndLeaveTheRest()
+    {
+        const ClusterConfig c = cluster("NodeName=g[01-02] CPUs=8 RealMemory=16000 Gres=gpu:2\n"
+                                        "PartitionName=gpu Nodes=g[01-02] MaxTime=1-00:00:00\n");
+        Job spread = pendingJob(1, 1, 600); // --gpus=3 -N2: two on g01, one on g02
+        spread.spec.partition = "gpu";
+        spread.spec.nodes = 2;
+        spread.spec.gpusPerJob = 3;
+        Job one = pendingJob(2, 1, 600); // the GPU g02 has left
+        one.spec.partition = "gpu";
+        one.spec.gpusPerNode = 1;
+        Job another = one; // none left: waits
+        another.id = JobId{3};
+        const SchedulePlan plan = schedule(c, usage(c, {}), {&spread, &one, &another}, 0);
+        QCOMPARE(plan.starts.size(), std::size_t(2));
+        QCOMPARE(plan.starts[0].nodes, (std::vector<std::string>{"g01", "g02"}));
+        QCOMPARE(plan.starts[0].shape.gpusOnNode, (std::vector<int>{2, 1}));
+        QCOMPARE(plan.starts[1].nodes, std::vector<std::string>{"g02"});
+        QCOMPARE(waitOf(plan, 3)->reason, Reason::Resources);
     }
 
     void fifoStartsNothingBehindTheBlockedHead()

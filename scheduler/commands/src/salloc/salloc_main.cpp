@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     const std::string id = std::to_string(jobId);
     std::vector<std::string> env = ia::processEnvironment();
     ia::setAllocationEnv(env, *job, opts);
+    ia::setGpuOptionEnv(env, opts);
 
     ::pipe2(g_childPipe, O_CLOEXEC | O_NONBLOCK);
     struct sigaction action { };

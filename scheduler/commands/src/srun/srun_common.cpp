@@ -101,14 +101,17 @@ constexpr std::array kSrunEnv{
 constexpr std::array kSallocEnv{
     EnvOption{"SALLOC_ACCOUNT", "account"},
     EnvOption{"SALLOC_CONSTRAINT", "constraint"},
+    EnvOption{"SALLOC_CPUS_PER_GPU", "cpus-per-gpu"},
     EnvOption{"SALLOC_EXCLUSIVE", "exclusive"},
     EnvOption{"SALLOC_GPUS", "gpus"},
     EnvOption{"SALLOC_GPUS_PER_NODE", "gpus-per-node"},
+    EnvOption{"SALLOC_GPUS_PER_TASK", "gpus-per-task"},
     EnvOption{"SALLOC_GRES", "gres"},
     EnvOption{"SALLOC_HINT", "hint"},
     EnvOption{"SLURM_HINT", "hint"},
     EnvOption{"SALLOC_IMMEDIATE", "immediate"},
     EnvOption{"SALLOC_MEM_PER_CPU", "mem-per-cpu"},
+    EnvOption{"SALLOC_MEM_PER_GPU", "mem-per-gpu"},
     EnvOption{"SALLOC_MEM_PER_NODE", "mem"},
     EnvOption{"SALLOC_NO_KILL", "no-kill"},
     EnvOption{"SALLOC_OVERCOMMIT", "overcommit"},
@@ -554,6 +557,7 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
         break;
     case kGpus:
     case kGpusPerNode:
+    case kGpusPerTask:
     case kGres: {
         // As sbatch: "[type:]N", or --gres's "gpu[:type][:N]"; the type is the controller's
         // to check against the nodes.
@@ -562,8 +566,11 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
         if (!request || !request->known) {
             return bad("Invalid generic resource (gres) specification", 1);
         }
-        (def.id == kGpus ? opts.gpus : opts.gpusPerNode) = request->count;
-        if (def.id != kGpus) {
+        (def.id == kGpus                 ? opts.gpus
+                : def.id == kGpusPerTask ? opts.gpusPerTask
+                                         : opts.gpusPerNode)
+            = request->count;
+        if (def.id == kGres || def.id == kGpusPerNode) {
             opts.gpusPerNodeGiven = def.id == kGpusPerNode;
         }
         if (!request->type.empty()) {
@@ -599,14 +606,16 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
     case kLabel:
         opts.label = true;
         break;
+    case kCpusPerGpu:
+        return count(opts.cpusPerGpu, "--cpus-per-gpu", true);
     case kMem:
-    case kMemPerCpu: {
+    case kMemPerCpu:
+    case kMemPerGpu: {
         auto mib = sched::parseMemory(value);
         if (!mib) {
-            return bad(def.id == kMem ? "Invalid --mem specification"
-                                      : "Invalid --mem-per-cpu specification");
+            return bad("Invalid --" + std::string(def.longName) + " specification");
         }
-        (def.id == kMem ? opts.mem : opts.memPerCpu) = *mib;
+        (def.id == kMem ? opts.mem : def.id == kMemPerCpu ? opts.memPerCpu : opts.memPerGpu) = *mib;
         break;
     }
     case kNodelist:
@@ -667,6 +676,13 @@ CommandLine parseCommandLine(const char *program, std::span<const OptionDef> tab
         line.end = end;
         return line;
     }
+    // The memory options are one request: a command-line one replaces those of the
+    // environment, and two of either kind are refused (slurm_opt.c _validate_memory_options).
+    Options &o = line.opts;
+    const Options fromEnv = o;
+    o.mem.reset();
+    o.memPerCpu.reset();
+    o.memPerGpu.reset();
     for (const auto &option : parsed.options) {
         if (!apply(program, line.opts, option, ctx, end)) {
             line.end = end;
@@ -676,6 +692,28 @@ CommandLine parseCommandLine(const char *program, std::span<const OptionDef> tab
     if (!parsed.ok()) {
         line.end = Outcome{{}, parsed.error + tryHelp(program), 255};
         return line;
+    }
+    auto memCount = [](const Options &x) {
+        return (x.mem ? 1 : 0) + (x.memPerCpu ? 1 : 0) + (x.memPerGpu ? 1 : 0);
+    };
+    const std::string fatal = std::string(program) + ": fatal: ";
+    if (memCount(o) > 1) {
+        line.end = Outcome{
+            {}, fatal + "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n", 1};
+        return line;
+    }
+    if (memCount(o) == 0 && memCount(fromEnv) > 1) {
+        line.end = Outcome{{},
+            fatal
+                + "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually "
+                  "exclusive.\n",
+            1};
+        return line;
+    }
+    if (memCount(o) == 0) {
+        o.mem = fromEnv.mem;
+        o.memPerCpu = fromEnv.memPerCpu;
+        o.memPerGpu = fromEnv.memPerGpu;
     }
     line.command = std::move(parsed.operands);
     return line;
@@ -821,6 +859,9 @@ Json allocationRequest(const Options &opts, const std::string &defaultName)
         spec.gpusPerNodeGiven = opts.gpusPerNodeGiven;
     }
     spec.gpusPerJob = std::max(0, opts.gpus.value_or(0));
+    spec.gpusPerTask = std::max(0, opts.gpusPerTask.value_or(0));
+    spec.cpusPerGpu = opts.cpusPerGpu.value_or(0);
+    spec.memPerGpu = opts.memPerGpu;
     spec.gpuType = opts.gpuType;
     spec.exclusive = opts.exclusive;
     spec.nodeList = opts.nodeList;
@@ -1042,6 +1083,28 @@ void setAllocationEnv(std::vector<std::string> &env, const Json &job, const Opti
     setEnv(env, "SLURM_SUBMIT_DIR", job["work_dir"].toString(currentDir()));
     setEnv(env, "SLURM_SUBMIT_HOST", shortHostName());
     setEnv(env, "SLURM_TASKS_PER_NODE", sched::compressCounts(tasksPerNode));
+}
+
+void setGpuOptionEnv(std::vector<std::string> &env, const Options &opts)
+{
+    const auto typed = [&opts](int count) {
+        return (opts.gpuType.empty() ? "" : opts.gpuType + ":") + std::to_string(count);
+    };
+    if (opts.cpusPerGpu) {
+        setEnv(env, "SLURM_CPUS_PER_GPU", std::to_string(*opts.cpusPerGpu));
+    }
+    if (opts.gpus) {
+        setEnv(env, "SLURM_GPUS", typed(*opts.gpus));
+    }
+    if (opts.gpusPerNode && opts.gpusPerNodeGiven) {
+        setEnv(env, "SLURM_GPUS_PER_NODE", typed(*opts.gpusPerNode));
+    }
+    if (opts.gpusPerTask) {
+        setEnv(env, "SLURM_GPUS_PER_TASK", typed(*opts.gpusPerTask));
+    }
+    if (opts.memPerGpu) {
+        setEnv(env, "SLURM_MEM_PER_GPU", std::to_string(*opts.memPerGpu));
+    }
 }
 
 Me currentUser()

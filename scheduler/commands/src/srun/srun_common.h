@@ -38,6 +38,8 @@ struct Options {
     std::optional<sched::MiB> mem, memPerCpu;
     std::optional<int> cpusPerTask, nodes, ntasks, ntasksPerNode, gpusPerNode, immediate;
     std::optional<int> gpus; // --gpus over the allocation (the controller spreads it)
+    std::optional<int> gpusPerTask, cpusPerGpu; // --gpus-per-task, --cpus-per-gpu
+    std::optional<sched::MiB> memPerGpu; // --mem-per-gpu
     std::string gpuType; // the type a GPU option named; empty: any
     bool gpusPerNodeGiven = false; // --gpus-per-node rather than --gres
     std::optional<std::uint32_t> jobId; // srun --jobid
@@ -133,6 +135,10 @@ void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal);
 
 // SLURM_* variables of an allocation (salloc's shell, srun's tasks): `env` is changed in place.
 void setAllocationEnv(std::vector<std::string> &env, const proto::Json &job, const Options &opts);
+// salloc's SLURM_GPUS, SLURM_GPUS_PER_NODE, SLURM_GPUS_PER_TASK, SLURM_CPUS_PER_GPU and
+// SLURM_MEM_PER_GPU: the GPU options as given (Slurm's set_env_from_opts(), which sbatch and
+// salloc call and srun does not: srun's tasks see them only when inherited).
+void setGpuOptionEnv(std::vector<std::string> &env, const Options &opts);
 using base::getEnv; // mc/base/env.h
 using base::setEnv;
 std::vector<std::string> processEnvironment();

@@ -103,6 +103,50 @@ int digits(int n)
     return d;
 }
 
+// The GPU indices the job holds on `node` (empty: none there, or not one of the job's nodes).
+std::vector<int> gpusOn(const Json &job, const std::string &node)
+{
+    const std::vector<std::string> jobNodes = job["nodes"].toStringList();
+    const auto held = job["gpu_ids"].items();
+    const auto at = std::find(jobNodes.begin(), jobNodes.end(), node);
+    std::vector<int> ids;
+    if (at == jobNodes.end() || static_cast<std::size_t>(at - jobNodes.begin()) >= held.size()) {
+        return ids;
+    }
+    for (const Json &id : held[static_cast<std::size_t>(at - jobNodes.begin())].items()) {
+        ids.push_back(static_cast<int>(id.toInt()));
+    }
+    return ids;
+}
+
+bool hasGpus(const Json &job)
+{
+    const auto held = job["gpu_ids"].items();
+    return std::any_of(
+        held.begin(), held.end(), [](const Json &node) { return !node.items().empty(); });
+}
+
+// A step's GPU variables on one node, as slurmstepd sets them (gres_common.c): `count` of the
+// node's `held` GPUs from the `first`-th (wrapping, for tasks beyond them), numbered among the
+// step's devices in CUDA_VISIBLE_DEVICES and GPU_DEVICE_ORDINAL (ConstrainDevices=yes, the
+// Alliance's setting), the node's own indices in SLURM_STEP_GPUS; SLURM_GPUS_ON_NODE counts
+// the step's GPUs of the node, bound or not.
+void gpuEnv(std::vector<std::string> &env, const std::vector<int> &held, int first, int count)
+{
+    std::string local;
+    std::string ids;
+    const int n = static_cast<int>(held.size());
+    for (int i = 0; i < count && i < n; ++i) {
+        const int k = (first + i) % n;
+        local += (i ? "," : "") + std::to_string(k);
+        ids += (i ? "," : "") + std::to_string(held[static_cast<std::size_t>(k)]);
+    }
+    ia::setEnv(env, "CUDA_VISIBLE_DEVICES", local);
+    ia::setEnv(env, "GPU_DEVICE_ORDINAL", local);
+    ia::setEnv(env, "SLURM_STEP_GPUS", ids);
+    ia::setEnv(env, "SLURM_GPUS_ON_NODE", std::to_string(n));
+}
+
 void writeLabelled(LabelPipe &pipe, int width, bool flush)
 {
     std::size_t start = 0;
@@ -617,20 +661,9 @@ bool Srun::launch(const Json &step)
         ia::setEnv(env, "SLURM_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
     }
     ia::setEnv(env, "SLURM_CPUS_ON_NODE", std::to_string(job["cpus_on_node"].toInt(1)));
-    // The job's GPUs: each node's numbered from 0 (CUDA_VISIBLE_DEVICES, as the batch step);
-    // SLURM_JOB_GPUS gives the first node's indices (every node holds as many).
-    if (const auto held = job["gpu_ids"].items(); !held.empty() && !held.front().items().empty()) {
-        std::string local;
-        std::string ids;
-        for (std::size_t i = 0; i < held.front().items().size(); ++i) {
-            local += (i ? "," : "") + std::to_string(i);
-            ids += (i ? "," : "") + std::to_string(held.front().items()[i].toInt());
-        }
-        ia::setEnv(env, "CUDA_VISIBLE_DEVICES", local);
-        ia::setEnv(env, "GPU_DEVICE_ORDINAL", local);
-        ia::setEnv(env, "SLURM_JOB_GPUS", ids);
-        ia::setEnv(env, "SLURM_GPUS_ON_NODE", std::to_string(held.front().items().size()));
-        // The nodes' type, for the emulated nvidia-smi the node puts on the tasks' PATH.
+    // The nodes' GPU type, for the emulated nvidia-smi the node puts on the tasks' PATH; each
+    // node's own GPU variables are set below (gpuEnv).
+    if (hasGpus(job)) {
         const std::string type = job["gpu_alloc_type"].toString();
         ia::setEnv(env, "MINICLUSTER_GPU_TYPE", type.empty() ? std::string("gpu") : type);
     }
@@ -722,6 +755,19 @@ bool Srun::launch(const Json &step)
                 }
             }
         }
+        std::vector<std::string> nodeEnv = env;
+        Json taskEnv = Json::array();
+        if (const std::vector<int> held = gpusOn(job, nodes[k]); !held.empty()) {
+            gpuEnv(nodeEnv, held, 0, static_cast<int>(held.size()));
+            // --gpus-per-task binds each task to its own GPUs of the node, in task order
+            // (Slurm's implicit --gpu-bind=per_task:N).
+            const int perTask = m_opts.gpusPerTask.value_or(0);
+            for (std::size_t i = 0; perTask > 0 && i < mine.size(); ++i) {
+                std::vector<std::string> own;
+                gpuEnv(own, held, static_cast<int>(i) * perTask, perTask);
+                taskEnv.push(mc::proto::stringList(own));
+            }
+        }
         Json request = Json::object();
         request.set("op", "step_launch");
         request.set("job_id", m_jobId);
@@ -730,7 +776,10 @@ bool Srun::launch(const Json &step)
         request.set("uid", spec["uid"].toInt(me.uid));
         request.set("gid", spec["gid"].toInt(me.gid));
         request.set("argv", mc::proto::stringList(m_command));
-        request.set("env", mc::proto::stringList(env));
+        request.set("env", mc::proto::stringList(nodeEnv));
+        if (!taskEnv.items().empty()) {
+            request.set("task_env", std::move(taskEnv));
+        }
         request.set("cwd", cwd);
         request.set("tasks", std::move(tasks));
         request.set("node_id", static_cast<std::int64_t>(k));

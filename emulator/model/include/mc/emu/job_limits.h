@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mc::emu {
 
@@ -24,6 +25,9 @@ struct JobLimits {
     int cpus = 0; // CPUs on this node; 0: unbounded
     int pidsMax = kDefaultPidsMax;
     std::int64_t quotaUs = 0; // > 0: this CPU quota per period instead of `cpus` (fractions)
+    // The machine's CPUs the job may run on (cpuset.cpus, where a cpuset controller is
+    // available); empty: not confined by the cgroup.
+    std::vector<int> cpuSet;
 
     bool hasCpuLimit() const { return cpus > 0 || quotaUs > 0; }
     // cpu.max / cpu.cfs_quota_us: `cpus` full CPUs per period.

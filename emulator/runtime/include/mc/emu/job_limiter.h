@@ -77,6 +77,8 @@ private:
     bool writeV2Limits(const std::string &dir, std::string &error) const;
     bool writeV1Limits(
         std::string_view controller, const std::string &dir, std::string &error) const;
+    // The job's directories in the v1 cpuset hierarchy, with its CPUs (limits().cpuSet).
+    bool createV1Cpuset(const std::string &rel, std::string &error);
 
     LimitMode m_mode;
     std::string m_group;

@@ -7,6 +7,7 @@
 // $SLURM_TMPDIR (created at start, removed at the end), and its usage sampled every 250 ms.
 
 #include "mc/emu/cluster_layout.h"
+#include "mc/emu/cpu_slots.h"
 #include "mc/emu/job_limiter.h"
 #include "mc/emu/sandbox.h"
 #include "mc/emu/sandbox_host.h"
@@ -118,6 +119,7 @@ private:
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::unique_ptr<SandboxHost>> m_sandboxes;
     std::vector<std::unique_ptr<SandboxHost>> m_deadSandboxes; // died with jobs still running
     std::unique_ptr<StepServer> m_steps; // srun's tasks on this node (step_server.h)
+    CpuSlots m_cpus; // which of the node's CPUs each job runs on (batch jobs and allocations)
 };
 
 } // namespace mc::emu

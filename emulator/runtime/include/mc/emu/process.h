@@ -19,7 +19,7 @@ struct SpawnSpec {
     std::string chdir; // host path; empty: unchanged
     // Limits the child applies to itself before exec: cgroup.procs files it joins (a failure
     // ends it with status 126 and a message on its stderr), rlimits, and the number of CPUs
-    // it may run on (0: all), starting at CPU `firstCpu` modulo the machine's CPUs.
+    // it may run on (0: all), from the node's CPU index `firstCpu` (bindToCpus).
     std::vector<std::string> joinFiles;
     std::vector<std::pair<int, long long>> rlimits; // resource, soft = hard limit
     int cpuCount = 0;
@@ -41,9 +41,9 @@ bool openStdio(const SpawnSpec &spec, std::vector<int> &fds, std::string &error)
 // the path and reason when a file cannot be opened or the fork fails.
 pid_t spawnProcess(const SpawnSpec &spec, std::string &error);
 
-// Binds the calling process (and what it starts) to `count` CPUs from `first`, modulo the
-// machine's online CPUs (a job's CPUs: nproc, os.sched_getaffinity). 0: unchanged. A job with
-// more CPUs than the machine has gets them all.
+// Binds the calling process (and what it starts) to `count` CPUs from `first`, modulo the CPUs
+// it may use (a job's CPUs: nproc, os.sched_getaffinity), as hostCpus() of mc/emu/cpu_slots.h
+// counts them. 0: unchanged. A job with more CPUs than it may use keeps them all.
 void bindToCpus(int count, int first);
 
 // Directory of the running executable (/proc/self/exe).

@@ -13,7 +13,8 @@
 // `step_done` with the step's usage on this node. A closed srun connection kills the step.
 //
 // Request: {"op":"step_launch", job_id, step_id, user, uid, gid, argv, env, cwd, tasks (global
-// task ids on this node), node_id, ntasks, pty, fds_per_task, mem_mb, cpus}
+// task ids on this node), node_id, ntasks, pty, fds_per_task, mem_mb, cpus, task_env (optional:
+// for each of `tasks`, "NAME=value" strings over env, such as its own CUDA_VISIBLE_DEVICES)}
 // Events:  {"event":"started"} | {"event":"task_exit", task, exit_code, exit_signal}
 //          | {"event":"step_done", usage:{total_cpu_ms, max_rss_kb, ave_rss_kb}}
 //          | {"event":"error", error}
@@ -52,6 +53,10 @@ struct StepServerSettings {
     std::function<void(SandboxHost *)> sandboxReleased;
     // True while the batch script of the job runs on this node (its job cgroup exists).
     std::function<bool(std::uint32_t jobId)> hasBatchJob;
+    // The first of the node's CPU indices of `jobId` (cpu_slots.h), taken for an allocation
+    // when it holds none; and the word that its allocation's steps are gone from the node.
+    std::function<int(std::uint32_t jobId, int count)> cpusFor;
+    std::function<void(std::uint32_t jobId)> cpusReleased;
     // A step of `jobId` went over its memory (`rssKb` when polled, else 0); true when the
     // node's policy takes it from there (MemoryOverrun=reboot-node restarts the node).
     std::function<bool(std::uint32_t jobId, std::int64_t rssKb)> memoryOverrun;

@@ -67,8 +67,9 @@ public:
 
     // Holds (`sign` +1) or frees (-1) what a started job takes on each of its nodes.
     void allocate(const sched::Job &job, int sign);
-    // Gives a started job the lowest free GPU indices of each of its nodes.
-    void pickGpus(sched::Job &job) const;
+    // Gives a started job the lowest free GPU indices of each of its nodes: gpusPerNode on
+    // each, or `gpusOnNode` (its shape's, when GPUs are spread unevenly) node by node.
+    void pickGpus(sched::Job &job, const std::vector<int> &gpusOnNode = {}) const;
     // A node as `cluster`, the snapshot and node events show it (docs/protocol.md).
     proto::Json nodeJson(const NodeInfo &node) const;
 

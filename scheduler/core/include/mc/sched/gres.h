@@ -34,6 +34,11 @@ std::string gpuCountText(const std::string &type, int count);
 // The lowest `want` GPU indices of a node with `count` GPUs that are not in `taken`; nullopt
 // when fewer are free. Two jobs never hold the same index.
 std::optional<std::vector<int>> pickGpus(int count, const std::vector<int> &taken, int want);
+// --gpus=N over `nodes` nodes that hold `perNode` GPUs each, as Slurm's cons_tres places a
+// job's GPUs (gres_select_filter.c): each node in turn takes as many as it can while leaving
+// one for each node after it (3 over two 2-GPU nodes: 2,1; 5 over three 4-GPU nodes: 3,1,1).
+// Empty when the nodes cannot hold N or N is fewer than the nodes.
+std::vector<int> spreadGpus(int gpus, int nodes, int perNode);
 // Slurm's forms of a set of indices: "0-1,3" (IDX: in scontrol -d) and "0,1,3" (the
 // CUDA_VISIBLE_DEVICES, SLURM_JOB_GPUS form).
 std::string gpuIndexRanges(const std::vector<int> &ids);

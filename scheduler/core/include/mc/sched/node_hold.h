@@ -22,6 +22,10 @@ struct NodeHold {
 // shape.cpusOnNode[k] there).
 NodeHold holdOn(const NodeUsage &node, const JobShape &shape, std::size_t k = 0);
 
+// GPUs `job` holds on its `k`-th node: the indices picked there (GPUs spread unevenly,
+// --gpus=3 -N2, hold 2 and 1), or gpusPerNode when none were picked (the simulator).
+int gpusOnNode(const Job &job, std::size_t k);
+
 // Takes (sign = +1) or gives back (-1) `hold` on `node`; never below zero.
 void applyHold(NodeUsage &node, const NodeHold &hold, int sign);
 

@@ -91,8 +91,15 @@ private:
         Seconds until;
     };
 
-    // What node `n` gives back when `r` ends, `cpus` being what r holds there.
-    Amount backOn(const Running &r, std::size_t n, int cpus) const;
+    // What a running job holds on one of its nodes where that differs between its nodes (an
+    // uneven layout: CPUs 4,2; GPUs 2,1).
+    struct Held {
+        int cpus = 0;
+        int gpus = 0;
+        bool operator==(const Held &) const = default;
+    };
+    // What node `n` gives back when `r` ends, `held` being what r holds there.
+    Amount backOn(const Running &r, std::size_t n, Held held) const;
     // What `entry` takes on node `n`, the `k`-th of its nodes.
     Amount needAt(const QueueEntry &entry, std::size_t n, std::size_t k) const;
     // Running entry of input job `j` with its nodes appended to m_runningNodes.
@@ -109,7 +116,7 @@ private:
     std::vector<Running> m_running; // the input's (in its order), then those started here
     std::size_t m_inputRunning = 0; // how many of m_running come from the input
     std::vector<std::size_t> m_runningNodes; // the nodes of every Running, one after another
-    std::vector<int> m_runningCpus; // the CPUs it holds on each of them (same positions)
+    std::vector<Held> m_runningHeld; // what it holds on each of them (same positions)
     std::vector<Take> m_takes;
     // Each node as the planner was built: available, and its size (whole-node releases).
     struct NodeKey {

@@ -39,6 +39,9 @@ struct JobShape {
     // CPUs on each node when they differ (Slurm fills the first nodes: -n6 on 4-CPU nodes
     // holds 4,2); empty: cpusPerNode on each.
     std::vector<int> cpusOnNode;
+    // GPUs on each node when they differ (--gpus=3 -N2 on 2-GPU nodes holds 2,1: spreadGpus);
+    // empty: gpusPerNode, the most any node holds, on each.
+    std::vector<int> gpusOnNode;
 };
 
 // Resolves the job's request against cluster defaults (DefMemPerCPU, DefMemPerNode):
