@@ -444,10 +444,11 @@ int Scontrol::run()
         return deliver(
             m_ctx, writeBatchScript(m_ctx, std::vector<std::string>(rest.begin() + 1, rest.end())));
     }
-    for (const char *operatorCommand : {"suspend", "resume", "top"}) {
-        if (equalsIgnoreCase(command, operatorCommand)) {
-            return deliver(m_ctx, operatorOnly(m_ctx, operatorCommand, rest));
-        }
+    if (equalsIgnoreCase(command, "suspend") || equalsIgnoreCase(command, "resume")) {
+        return deliver(m_ctx, suspendJobs(m_ctx, equalsIgnoreCase(command, "resume"), rest));
+    }
+    if (equalsIgnoreCase(command, "top")) {
+        return deliver(m_ctx, operatorOnly(m_ctx, "top", rest));
     }
     if (keyword(command, "update")) {
         return deliver(m_ctx, update(m_ctx, rest));
