@@ -12,6 +12,7 @@ namespace {
 
 const QString kPython = QStringLiteral("/opt/minicluster/software/images/python-numpy.sif");
 const QString kDebian = QStringLiteral("/opt/minicluster/software/images/debian-12.sif");
+const QString kR = QStringLiteral("/opt/minicluster/software/images/r-base.sif");
 
 // One command's output in a shell run that echoes "== name" headers, with its last newline.
 QString part(const QString &out, const QString &name)
@@ -34,6 +35,7 @@ private slots:
     void buildFromALocalimageDefinitionOffline();
     void networkBootstrapsSayTheyNeedTheNetwork();
     void aBatchJobRunsAContainerWithSlurmTmpdirAndSrun();
+    void theRImageRunsRscriptInABatchJob();
     void theJobsLimitsApplyInsideTheContainer_data();
     void theJobsLimitsApplyInsideTheContainer();
     void nvPassesTheJobsGpusThrough();
@@ -336,6 +338,26 @@ void ContainersTest::aBatchJobRunsAContainerWithSlurmTmpdirAndSrun()
     QVERIFY2(out.contains(QRegularExpression(QStringLiteral("local\ncn0[1-4]\njob=[0-9]+\n"))),
         qPrintable(out));
     QVERIFY2(out.contains(QStringLiteral("step 0\nstep 1\n")), qPrintable(out));
+}
+
+void ContainersTest::theRImageRunsRscriptInABatchJob()
+{
+    if (!QFile::exists(QStringLiteral(MC_BIN_DIR "/../share/minicluster/software/images/"
+                                                 "r-base.sif"))) {
+        QSKIP("no r-base image: r-base-core was not installed when the images were built");
+    }
+    const QString state = runJob(QStringLiteral("rjob.sh"),
+        QStringLiteral("#!/bin/bash\n#SBATCH -o rjob.out -e rjob.err\n"
+                       "apptainer exec %1 Rscript -e 'sum(1:10)'\n"
+                       "apptainer run %1 -e 'cat(R.version$major, \"\\n\")'\n")
+            .arg(kR));
+    QCOMPARE(state, QStringLiteral("COMPLETED"));
+    const QString out = readFile(home(QStringLiteral("rjob.out")));
+    QCOMPARE(out, QStringLiteral("[1] 55\n4 \n"));
+    // R found its own configuration and packages: no startup warning.
+    const QString err = readFile(home(QStringLiteral("rjob.err")));
+    QVERIFY2(!err.contains(QStringLiteral("Warning")) && !err.contains(QStringLiteral("cannot")),
+        qPrintable(err));
 }
 
 void ContainersTest::theJobsLimitsApplyInsideTheContainer_data()

@@ -167,9 +167,15 @@ void LsfPbsTest::dtuPresetSpeaksLsfWithItsQueues()
         cluster.shell(QStringLiteral("bpeek 1")).out.contains(QStringLiteral("started")), 20000);
     QCOMPARE(cluster.shell(QStringLiteral("bpeek")).out,
         QStringLiteral("<< output from stdout >>\nstarted\n"));
+    // The owner stops a running job (USUSP: its processes stopped on the node) and resumes it.
     ShellResult stopRunning = cluster.shell(QStringLiteral("bstop 1"));
-    QCOMPARE(stopRunning.err,
-        QStringLiteral("Job <1>: bstop of a running job is not supported by minicluster\n"));
+    QCOMPARE(stopRunning.out, QStringLiteral("Job <1> is being stopped\n"));
+    QCOMPARE(stopRunning.exitCode, 0);
+    QVERIFY(cluster.shell(QStringLiteral("bjobs 1")).out.contains(QStringLiteral(" USUSP ")));
+    QCOMPARE(cluster.shell(QStringLiteral("squeue -h -j 1 -o %t")).out, QStringLiteral("S\n"));
+    ShellResult resumeRunning = cluster.shell(QStringLiteral("bresume 1"));
+    QCOMPARE(resumeRunning.out, QStringLiteral("Job <1> is being resumed\n"));
+    QVERIFY(cluster.shell(QStringLiteral("bjobs 1")).out.contains(QStringLiteral(" RUN ")));
 
     // A pending job stopped (PSUSP), then resumed.
     cluster.shell(QStringLiteral("bsub -J later -w 'done(1)' true"));

@@ -671,6 +671,18 @@ void JobLimiter::signalAll(pid_t leader, int signal, bool spareLeader) const
     }
 }
 
+bool JobLimiter::freeze(bool frozen) const
+{
+    if (m_mode != LimitMode::CgroupV2 || m_dirs.empty()) {
+        return false;
+    }
+    // The job's own cgroup is the last (m_dirs lists children first): its leaves freeze with it.
+    std::ofstream file(m_dirs.back() + "/cgroup.freeze");
+    file << (frozen ? "1" : "0");
+    file.flush();
+    return static_cast<bool>(file);
+}
+
 bool JobLimiter::remove()
 {
     std::erase_if(m_dirs,

@@ -328,6 +328,9 @@ void NodeDaemon::onMessage(const Json &message)
         }
         signalJob(jobId, static_cast<int>(message["signal"].toInt(SIGKILL)),
             message["cancel"].toBool(), message["scope"].toString(), times);
+    } else if (op == "suspend") {
+        suspendJob(
+            static_cast<std::uint32_t>(message["job_id"].toInt()), message["resume"].toBool());
     } else if (op == "job_end_ack") {
         const auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
         m_unacked.erase(id);
@@ -643,10 +646,28 @@ void NodeDaemon::signalBatchShell(const RunningJob &job, int signal)
     }
 }
 
+void NodeDaemon::suspendJob(std::uint32_t jobId, bool resume)
+{
+    auto it = m_running.find(jobId);
+    if (it != m_running.end() && it->second.limiter->freeze(!resume)) {
+        return; // the steps' cgroups are below the job's
+    }
+    // Slurm's way without a freezer: SIGSTOP to every process, SIGCONT to go on. Bubblewrap
+    // itself is spared: it only waits for its child.
+    const int signal = resume ? SIGCONT : SIGSTOP;
+    if (m_steps) {
+        m_steps->signalJob(jobId, signal);
+    }
+    if (it != m_running.end()) {
+        it->second.limiter->signalAll(it->second.pid, signal, it->second.viaBwrap);
+    }
+}
+
 void NodeDaemon::terminate(std::uint32_t jobId, pid_t pid, std::int64_t killWaitMs)
 {
     const RunningJob &job = m_running.at(jobId);
     bool spare = job.viaBwrap; // bwrap ends with its child and tells how it ended
+    job.limiter->freeze(false); // a suspended job's processes take their signals
     job.limiter->signalAll(pid, SIGCONT, spare);
     job.limiter->signalAll(pid, SIGTERM, spare);
     m_loop.addTimer(std::chrono::milliseconds(killWaitMs), [this, jobId, pid] {

@@ -472,7 +472,8 @@ void StepServer::onStepMessage(Step &step, const Json &message)
 
 void StepServer::signalStep(Step &step, int signal)
 {
-    step.signalled = true;
+    // SIGSTOP and SIGCONT (a suspension) end nothing.
+    step.signalled = step.signalled || (signal != SIGSTOP && signal != SIGCONT);
     for (const auto &task : step.tasks) {
         if (!task.done && task.pid > 0) {
             step.limiter->signalAll(task.pid, signal);

@@ -500,8 +500,9 @@ Json Controller::cancel(const Json &request, Seconds now)
             emitJob(job, now);
             continue;
         }
-        if (job.state == JobState::Running || job.state == JobState::Completing) {
+        if (job.isActive()) {
             if (signal == SIGKILL) {
+                foldSuspension(job, now); // its node thaws it to end it
                 job.state = JobState::Completing;
                 job.cancelledBy = by;
                 persist(job);
@@ -1056,6 +1057,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     job.exit.signal = static_cast<int>(report["exit_signal"].toInt());
     const bool timedOut = timingOut(job) || report["timeout"].toBool();
     job.endTime = reportedEnd(job, report, now);
+    foldSuspension(job, job.endTime);
     m_warned.erase(job.id);
     endRunningSteps(job, job.endTime);
     acct::StepRecord step;

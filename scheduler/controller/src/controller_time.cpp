@@ -160,10 +160,13 @@ void Controller::enforceTimeLimits(Seconds now)
     const std::optional<Seconds> over = m_config.overTimeLimit; // nullopt: UNLIMITED
     for (auto &[id, job] : m_jobs) {
         const auto limit = limitOf(job);
-        if (!limit || !job.isActive() || job.state == JobState::Completing) {
+        // A suspended job's limit waits: suspended seconds are added to its deadline.
+        if (!limit || job.state == JobState::Completing || job.state == JobState::Suspended
+            || !job.isActive()) {
             continue;
         }
-        const Seconds deadline = job.startTime + *limit + over.value_or(0);
+        const Seconds start = job.startTime + job.suspendedSecs;
+        const Seconds deadline = start + *limit + over.value_or(0);
         if (job.spec.interactive) {
             if (over && deadline <= now) {
                 // The steps' srun see their job end and stop their tasks (srun polls its job).
@@ -176,7 +179,7 @@ void Controller::enforceTimeLimits(Seconds now)
         }
         // --signal: timed from the limit itself, whatever OverTimeLimit adds.
         const auto warning = warningOf(job.spec.signal);
-        if (warning && !m_warned.contains(id) && job.startTime + *limit - warning->before <= now) {
+        if (warning && !m_warned.contains(id) && start + *limit - warning->before <= now) {
             m_warned.insert(id);
             Json order = Json::object();
             order.set("op", "signal");
@@ -255,11 +258,12 @@ std::optional<Seconds> Controller::nextTimeEvent(Seconds now) const
         if (!limit || job.state != JobState::Running) {
             continue;
         }
+        const Seconds start = job.startTime + job.suspendedSecs; // suspensions do not count
         if (m_config.overTimeLimit) {
-            consider(job.startTime + *limit + *m_config.overTimeLimit);
+            consider(start + *limit + *m_config.overTimeLimit);
         }
         if (const auto warning = warningOf(job.spec.signal); warning && !m_warned.contains(id)) {
-            consider(job.startTime + *limit - warning->before);
+            consider(start + *limit - warning->before);
         }
     }
     return next;

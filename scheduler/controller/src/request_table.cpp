@@ -36,7 +36,7 @@ bool movesClock(const Json &request)
 std::span<const Controller::Request> Controller::requests()
 {
     // The handlers are member lambdas: they reach the controller's private request methods.
-    static const std::array<Request, 21> kRequests{{
+    static const std::array<Request, 23> kRequests{{
         {"ping", [](Controller &c, const Json &, Seconds now) { return c.ping(now); }, never},
         {"submit", [](Controller &c, const Json &r, Seconds now) { return c.submit(r, now); },
             always},
@@ -61,6 +61,17 @@ std::span<const Controller::Request> Controller::requests()
             always},
         {"update", [](Controller &c, const Json &r, Seconds now) { return c.update(r, now); },
             always},
+        // A suspended job keeps its allocation: nothing a pass decides changes.
+        {"suspend",
+            [](Controller &c, const Json &r, Seconds now) {
+                return c.suspendOrResume(r, now, false);
+            },
+            never},
+        {"resume",
+            [](Controller &c, const Json &r, Seconds now) {
+                return c.suspendOrResume(r, now, true);
+            },
+            never},
         {"priorities",
             [](Controller &c, const Json &r, Seconds now) { return c.priorities(r, now); }, never},
         {"shares",

@@ -113,7 +113,8 @@ ArraySplit splitArrayTask(Job record, std::uint32_t taskId, JobId id)
 
 bool isOverTime(const Job &job, Seconds now)
 {
-    return job.isActive() && job.timeLimit != kInfinite && now >= job.startTime + job.timeLimit;
+    return job.isActive() && job.state != JobState::Suspended && job.timeLimit != kInfinite
+        && job.runTime(now) >= job.timeLimit;
 }
 
 } // namespace mc::sched

@@ -57,7 +57,10 @@ Seconds expectedEnd(const Job &job, Seconds now)
     if (limit == kInfinite) {
         return kInfinite;
     }
-    return std::max(job.startTime + limit, now + 1);
+    if (job.state == JobState::Suspended) {
+        return kInfinite; // until it is resumed, and nobody knows when
+    }
+    return std::max(job.startTime + job.suspendedSecs + limit, now + 1);
 }
 
 Amount negate(const Amount &a)

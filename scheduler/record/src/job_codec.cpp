@@ -439,6 +439,10 @@ template <typename Put> void encodeJob(const Job &job, Put &put)
         !job.nodeCpus.empty()); // node_cpus: an uneven layout (4,2)
     put(s.mailType, !s.mailType.empty()); // mail_type
     put(s.mailUser.empty() ? s.user : s.mailUser, !s.mailType.empty()); // mail_user
+    // Only of a job ever suspended: the last suspension or resumption, and the seconds of
+    // the suspensions that are over (a client adds the current one from suspend_time).
+    put(job.suspendTime, job.suspendTime > 0); // suspend_time
+    put(job.suspendedSecs, job.suspendTime > 0); // suspended
 }
 
 } // namespace
@@ -569,6 +573,8 @@ std::optional<Job> jobFromRecord(const Json &r)
     if (r["preempt_end"].toInt() > 0) {
         job.preemptEnd = r["preempt_end"].toInt();
     }
+    job.suspendTime = r["suspend_time"].toInt();
+    job.suspendedSecs = r["suspended"].toInt();
     return job;
 }
 

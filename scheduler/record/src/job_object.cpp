@@ -95,6 +95,8 @@ JobObject jobObjectFromJson(const Json &j)
     o.nodeCpus = intList<int>(j["node_cpus"]);
     o.mailType = j["mail_type"].toString();
     o.mailUser = j["mail_user"].toString();
+    o.suspendTime = j["suspend_time"].toInt();
+    o.suspended = j["suspended"].toInt();
 
     o.submitHost = optionalString(j["submit_host"]);
     o.submitSid = j["submit_sid"].toInt();

@@ -1,15 +1,17 @@
-// bsub, bjobs and bkill in process against a fake controller: LSF 10.1's words and formats,
-// and the sbatch request each LSF option becomes.
+// bsub, bjobs, bkill and bstop/bresume in process against a fake controller: LSF 10.1's words
+// and formats, and the request each LSF command becomes.
 #include "command_harness.h"
 #include "mc/cmd/lsf.h"
 
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 
 using namespace mc::cmd::test;
 using mc::cmd::Bjobs;
 using mc::cmd::Bkill;
+using mc::cmd::Bstop;
 using mc::cmd::Bsub;
 
 #define COMPARE_TEXT(actual, expected)                                                             \
@@ -71,6 +73,21 @@ auto controller(std::vector<Json> jobs)
     };
 }
 
+// bstop (or bresume, `resume`) with `args` through the harness's controller.
+Result stop(Harness &h, std::vector<std::string> args, bool resume)
+{
+    std::ostringstream out;
+    std::ostringstream err;
+    h.ctx.args = std::move(args);
+    h.ctx.out = &out;
+    h.ctx.err = &err;
+    Result result;
+    result.exitCode = Bstop(h.ctx, resume).run();
+    result.out = out.str();
+    result.err = err.str();
+    return result;
+}
+
 const Json *submitted(const Harness &h)
 {
     for (const auto &request : h.requests) {
@@ -97,6 +114,7 @@ private slots:
     void bjobsWithNothingToShowSaysSo();
     void bjobsLongTellsTheJobsStory();
     void bkillTerminatesAndNamesUnknownJobs();
+    void bstopSuspendsARunningJobAndHoldsAPendingOne();
 };
 
 void LsfTest::bsubFromStdinReadsBsubLinesAndAnswersInLsfWords()
@@ -258,6 +276,52 @@ void LsfTest::bkillTerminatesAndNamesUnknownJobs()
     r = h.run<Bkill>({"0"});
     COMPARE_TEXT(r.out, "Job <12> is being terminated\n");
     QCOMPARE(r.exitCode, 0);
+}
+
+void LsfTest::bstopSuspendsARunningJobAndHoldsAPendingOne()
+{
+    Harness h;
+    std::string runningState = "RUNNING";
+    h.reply = [&runningState](const Json &request) -> std::optional<Json> {
+        Json reply = okReply();
+        if (request["op"].toString() == "jobs") {
+            Json list = Json::array();
+            list.push(job(12, runningState));
+            list.push(job(13, "PENDING"));
+            reply.set("jobs", std::move(list));
+        }
+        if (request["op"].toString() == "resume") { // as the controller refuses a running job
+            Json failure = Json::object();
+            failure.set("job_id", 12);
+            failure.set("error", "Job is not suspended");
+            Json results = Json::array();
+            results.push(std::move(failure));
+            reply.set("results", std::move(results));
+        }
+        return reply;
+    };
+    Result r = stop(h, {"12", "13"}, false);
+    COMPARE_TEXT(r.out, "Job <12> is being stopped\nJob <13> is being stopped\n");
+    QCOMPARE(r.exitCode, 0);
+    std::map<std::string, Json> sent;
+    for (const auto &request : h.requests) {
+        sent[request["op"].toString()] = request;
+    }
+    // The running job is suspended as its owner may in LSF; the pending one held (PSUSP).
+    QCOMPARE(sent["suspend"]["job_ids"].items().size(), 1u);
+    QCOMPARE(sent["suspend"]["job_ids"].items().at(0).toInt(), 12);
+    QVERIFY(sent["suspend"]["owner"].toBool());
+    QCOMPARE(sent["hold"]["job_ids"].items().at(0).toInt(), 13);
+    QVERIFY(!sent["hold"]["admin"].toBool(true));
+
+    runningState = "SUSPENDED";
+    QVERIFY(h.run<Bjobs>({"12"}).out.find(" USUSP ") != std::string::npos);
+    // bresume of a job that runs: the controller's refusal, in LSF's frame.
+    runningState = "RUNNING";
+    r = stop(h, {"12"}, true);
+    COMPARE_TEXT(r.err, "Job <12>: Job is not suspended\n");
+    QCOMPARE(h.requests.back()["op"].toString(), std::string("resume"));
+    QCOMPARE(r.exitCode, 255);
 }
 
 QTEST_APPLESS_MAIN(LsfTest)

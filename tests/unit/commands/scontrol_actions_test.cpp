@@ -53,6 +53,7 @@ private slots:
     void holdUholdAndReleaseSendTheirOps();
     void refusedReleaseNamesTheJobThenSlurmSuspendError();
     void requeueAndRequeueholdSendTheHoldFlag();
+    void suspendAndResumeSendTheirOpsAndPrintSlurmsWords();
     void refusedRequeueNamesTheJob();
     void updateSendsTheFieldsAUserMayChange();
     void refusedUpdateNamesTheJob();
@@ -96,6 +97,33 @@ void ScontrolActionsTest::refusedReleaseNamesTheJobThenSlurmSuspendError()
     COMPARE_TEXT(r.out, "");
     COMPARE_TEXT(r.err,
         "Access/permission denied for job 112\nslurm_suspend error: Access/permission denied\n");
+    QCOMPARE(r.exitCode, 1);
+}
+
+void ScontrolActionsTest::suspendAndResumeSendTheirOpsAndPrintSlurmsWords()
+{
+    Harness h("root");
+    h.reply = [](const Json &) {
+        return std::optional<Json>(okReply());
+    };
+    Result r = h.run<Scontrol>({"suspend", "112,113"});
+    QCOMPARE(r.exitCode, 0);
+    COMPARE_TEXT(r.out + r.err, ""); // Slurm says nothing when it is done
+    COMPARE_TEXT(h.requests.back()["op"].toString(), "suspend");
+    QCOMPARE(ids(h.requests.back()["job_ids"]), (std::vector<std::int64_t>{112, 113}));
+    COMPARE_TEXT(h.requests.back()["user"].toString(), "root");
+    QVERIFY(!h.requests.back().contains("owner")); // Slurm's rule: operators only
+    QCOMPARE(h.run<Scontrol>({"resume", "112"}).exitCode, 0);
+    COMPARE_TEXT(h.requests.back()["op"].toString(), "resume");
+    // The controller's refusals, as real scontrol prints them: no summary line, exit 1.
+    h.reply = [](const Json &) {
+        return std::optional<Json>(failedFor(112, "Job is not suspended"));
+    };
+    r = h.run<Scontrol>({"resume", "112"});
+    COMPARE_TEXT(r.err, "Job is not suspended for job 112\n");
+    QCOMPARE(r.exitCode, 1);
+    r = h.run<Scontrol>({"suspend"});
+    COMPARE_TEXT(r.err, "too few arguments for keyword:suspend\n");
     QCOMPARE(r.exitCode, 1);
 }
 

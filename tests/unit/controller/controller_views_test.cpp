@@ -82,6 +82,9 @@ void ControllerViewsTest::defaultJobsReplyHasEveryMemberAndTheExplanation()
     for (const char *mail : {"mail_type", "mail_user"}) { // no --mail-type
         expected.erase(std::find(expected.begin(), expected.end(), mail));
     }
+    for (const char *suspend : {"suspend_time", "suspended"}) { // never suspended
+        expected.erase(std::find(expected.begin(), expected.end(), suspend));
+    }
     for (const char *held : {"gpu_ids", "gpu_alloc_type"}) { // only while GPUs are held
         expected.erase(std::find(expected.begin(), expected.end(), held));
     }

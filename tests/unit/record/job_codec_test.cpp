@@ -17,11 +17,11 @@
 // here. Sizes are those of x86-64 libstdc++, where CI builds.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(sizeof(mc::sched::JobSpec) == 936, "a JobSpec field is new: see above");
-static_assert(sizeof(mc::sched::Job) == 1264, "a Job field is new: see above");
-static_assert(sizeof(mc::record::LaunchOrder) == 1376, "a LaunchOrder field is new: see above");
+static_assert(sizeof(mc::sched::Job) == 1280, "a Job field is new: see above");
+static_assert(sizeof(mc::record::LaunchOrder) == 1392, "a LaunchOrder field is new: see above");
 static_assert(sizeof(mc::record::StepSpec) == 152, "a StepSpec field is new: see above");
 static_assert(sizeof(mc::record::StepRecord) == 168, "a StepRecord field is new: see above");
-static_assert(sizeof(mc::record::JobObject) == 1488, "a JobObject field is new: see above");
+static_assert(sizeof(mc::record::JobObject) == 1504, "a JobObject field is new: see above");
 static_assert(sizeof(mc::record::StepObject) == 368, "a StepObject field is new: see above");
 #endif
 
@@ -141,6 +141,8 @@ sched::Job fullJob()
     job.restarts = 122;
     job.plannedStart = 123;
     job.preemptEnd = 124;
+    job.suspendTime = 125;
+    job.suspendedSecs = 126;
     return job;
 }
 
@@ -376,6 +378,7 @@ void JobCodecTest::publicObjectFollowsTheKeyTableAndProjects()
     job.nodeList = {"cn01", "cn02"};
     job.nodeCpus = {4, 2}; // an uneven layout: node_cpus is there
     job.spec.mailType = "END"; // --mail-type: mail_type and mail_user (the submitter's) are there
+    job.suspendTime = 45; // suspended once: suspend_time and suspended are there
     Json j = record::jobToJson(job);
     std::vector<std::string> keys;
     for (const auto &[key, value] : j.members()) {

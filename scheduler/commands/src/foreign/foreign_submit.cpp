@@ -93,6 +93,9 @@ std::optional<std::vector<std::pair<std::int64_t, std::string>>> actOnJobs(
     if (op == "hold") {
         request.set("admin", false); // the user's own hold (scontrol uhold)
     }
+    if (op == "suspend" || op == "resume") {
+        request.set("owner", true); // LSF lets a job's owner stop it (Slurm: operators only)
+    }
     proto::Json list = proto::Json::array();
     for (const std::int64_t id : jobIds) {
         list.push(id);

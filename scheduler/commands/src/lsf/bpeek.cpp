@@ -2,6 +2,7 @@
 #include "mc/cmd/lsf.h"
 
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -71,24 +72,37 @@ int Bstop::run()
         return 255;
     }
     const auto jobs = foreign::listJobs(m_ctx, ids).value_or(std::vector<record::JobObject>{});
+    // A started job is suspended (USUSP: its processes stopped), a pending one held (PSUSP).
     std::vector<std::int64_t> pending;
+    std::vector<std::int64_t> started;
     int code = 0;
     for (const std::int64_t id : ids) {
         std::string state;
         for (const auto &job : jobs) {
             state = job.jobId == id ? job.state : state;
         }
-        if (state == "RUNNING") {
-            *m_ctx.err << "Job <" << id << ">: " << program
-                       << " of a running job is not supported by minicluster\n";
-            code = 255;
-        } else {
-            pending.push_back(id);
-        }
+        (state == "RUNNING" || state == "SUSPENDED" ? started : pending).push_back(id);
     }
-    const auto results = foreign::actOnJobs(m_ctx, pending, m_resume ? "release" : "hold");
-    for (const auto &[id, error] :
-        results.value_or(std::vector<std::pair<std::int64_t, std::string>>{})) {
+    // Each id's error ("" when done), told in the order the ids were given.
+    std::map<std::int64_t, std::string> results;
+    auto act = [&](const std::vector<std::int64_t> &list, std::string_view op) {
+        if (list.empty()) {
+            return;
+        }
+        for (const auto &[id, error] :
+            foreign::actOnJobs(m_ctx, list, op)
+                .value_or(std::vector<std::pair<std::int64_t, std::string>>{})) {
+            results[id] = error;
+        }
+    };
+    act(pending, m_resume ? "release" : "hold");
+    act(started, m_resume ? "resume" : "suspend");
+    for (const std::int64_t id : ids) {
+        auto result = results.find(id);
+        if (result == results.end()) {
+            continue; // the controller did not answer
+        }
+        const std::string &error = result->second;
         if (error.empty()) {
             *m_ctx.out << "Job <" << id << "> is being " << (m_resume ? "resumed" : "stopped")
                        << '\n';

@@ -45,6 +45,18 @@ std::int64_t startOf(const AcctRow &r)
     return source(r)["start_time"].toInt();
 }
 
+// Seconds the job was suspended (scontrol suspend), the current suspension included; its
+// steps show the job's, as Slurm's do.
+std::int64_t suspendedOf(const AcctRow &r)
+{
+    const std::int64_t over = job(r)["suspended"].toInt();
+    if (job(r)["state"].toString() != "SUSPENDED") {
+        return over;
+    }
+    return over + std::max<std::int64_t>(0, r.now - job(r)["suspend_time"].toInt());
+}
+
+// Run time: from start to end (or now), suspensions left out.
 std::int64_t elapsed(const AcctRow &r)
 {
     const std::int64_t start = startOf(r);
@@ -52,7 +64,7 @@ std::int64_t elapsed(const AcctRow &r)
     if (start <= 0) {
         return 0;
     }
-    return (end > 0 ? end : r.now) - start;
+    return std::max<std::int64_t>(0, (end > 0 ? end : r.now) - start - suspendedOf(r));
 }
 
 std::int64_t cpus(const AcctRow &r)
@@ -540,8 +552,8 @@ const std::array kFields{
         }},
     Field{"SubmitLine", 20, Kind::Text, blank},
     Field{"Suspended", 10, Kind::Seconds,
-        [](const AcctRow &) {
-            return seconds(0);
+        [](const AcctRow &r) {
+            return seconds(suspendedOf(r));
         }},
     Field{"SystemComment", 15, Kind::Text, blank},
     Field{"SystemCPU", 10, Kind::Text, blank},

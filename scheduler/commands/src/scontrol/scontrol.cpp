@@ -423,10 +423,11 @@ Outcome dispatch(Context &ctx, const Settings &s, const std::vector<std::string>
         && equalsIgnoreCase(rest.front(), "batch_script")) {
         return writeBatchScript(ctx, std::vector<std::string>(rest.begin() + 1, rest.end()));
     }
-    for (const char *operatorCommand : {"suspend", "resume", "top"}) {
-        if (equalsIgnoreCase(command, operatorCommand)) {
-            return operatorOnly(ctx, operatorCommand, rest);
-        }
+    if (equalsIgnoreCase(command, "suspend") || equalsIgnoreCase(command, "resume")) {
+        return suspendJobs(ctx, equalsIgnoreCase(command, "resume"), rest);
+    }
+    if (equalsIgnoreCase(command, "top")) {
+        return operatorOnly(ctx, "top", rest);
     }
     if (keyword(command, "update")) {
         return update(ctx, rest);

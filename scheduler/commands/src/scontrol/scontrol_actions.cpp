@@ -80,6 +80,22 @@ std::optional<Json> call(Context &ctx, const Json &request)
     return ctx.controller ? ctx.controller(request) : std::nullopt;
 }
 
+// A request on a job list whose failures Slurm prints job by job with no summary line (requeue,
+// suspend, resume): exit 1 after any failure; `api` names the call when the controller is away.
+Outcome perJobOutcome(Context &ctx, const Json &request, std::string_view api)
+{
+    auto reply = call(ctx, request);
+    if (!reply) {
+        return {{}, std::string(api) + " error: " + std::string(kNoController) + "\n", 1};
+    }
+    std::string lastError;
+    std::string err = jobFailures(*reply, lastError);
+    if (!(*reply)["ok"].toBool() && err.empty()) {
+        err = (*reply)["error"].toString() + "\n";
+    }
+    return {{}, err, err.empty() ? 0 : 1};
+}
+
 // A job field of scontrol update: its Slurm keyword, minimum abbreviation, and `fields` name.
 struct UpdateKey {
     std::string_view keyword;
@@ -292,6 +308,19 @@ Outcome holdJobs(Context &ctx, HoldKind kind, const std::vector<std::string> &ar
     return {{}, err + "slurm_suspend error: " + lastError + "\n", 1};
 }
 
+Outcome suspendJobs(Context &ctx, bool resume, const std::vector<std::string> &args)
+{
+    JobIds ids = parseJobIds(args, resume ? "resume" : "suspend");
+    if (ids.problem) {
+        return *ids.problem;
+    }
+    Json request = Json::object();
+    request.set("op", resume ? "resume" : "suspend");
+    request.set("job_ids", idList(ids.ids));
+    request.set("user", ctx.user.name); // the controller decides who is an operator
+    return perJobOutcome(ctx, request, "slurm_suspend");
+}
+
 Outcome operatorOnly(Context &ctx, std::string_view command, const std::vector<std::string> &args)
 {
     JobIds ids = parseJobIds(args, command);
@@ -386,16 +415,7 @@ Outcome requeueJobs(Context &ctx, bool hold, const std::vector<std::string> &arg
     request.set("job_ids", idList(ids.ids));
     request.set("user", ctx.user.name);
     request.set("hold", hold);
-    auto reply = call(ctx, request);
-    if (!reply) {
-        return {{}, "slurm_requeue error: " + std::string(kNoController) + "\n", 1};
-    }
-    std::string lastError;
-    std::string err = jobFailures(*reply, lastError);
-    if (!(*reply)["ok"].toBool() && err.empty()) {
-        err = (*reply)["error"].toString() + "\n";
-    }
-    return {{}, err, err.empty() ? 0 : 1};
+    return perJobOutcome(ctx, request, "slurm_requeue");
 }
 
 Outcome update(Context &ctx, const std::vector<std::string> &args)

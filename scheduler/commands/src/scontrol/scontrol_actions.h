@@ -16,9 +16,12 @@ enum class HoldKind { Admin, User, Release };
 // scontrol hold|uhold|release <job_list>: the `hold` / `release` ops.
 Outcome holdJobs(Context &ctx, HoldKind kind, const std::vector<std::string> &args);
 
-// scontrol suspend|resume|top <job_list>: operators' commands, refused to users with Slurm's
-// words (top is a user's only with SchedulerParameters=enable_user_top); not supported for the
-// operators themselves.
+// scontrol suspend|resume <job_list>: the `suspend` / `resume` ops. Operators only (the
+// controller refuses the others, job by job, "Access/permission denied for job <id>").
+Outcome suspendJobs(Context &ctx, bool resume, const std::vector<std::string> &args);
+
+// scontrol top <job_list>: an operator's command, refused to users with Slurm's words (a
+// user's only with SchedulerParameters=enable_user_top); not supported for the operators.
 Outcome operatorOnly(Context &ctx, std::string_view command, const std::vector<std::string> &args);
 
 // scontrol write batch_script <job_id> [<file>|-]: the script the controller keeps of a queued

@@ -138,15 +138,22 @@ Record jobRecord(const JobObject &job, std::int64_t now, int detail)
     const std::int64_t limit = job.timeLimit.value_or(sched::kInfinite);
     const bool pending = state == "PENDING";
     const bool running = state == "RUNNING" || state == "SUSPENDED" || state == "COMPLETING";
+    // scontrol suspend: the last suspension or resumption, and the seconds of the suspensions
+    // that are over. RunTime leaves them out, and the end waits for them.
+    const std::int64_t suspendTime = job.suspendTime;
+    const std::int64_t suspended = job.suspended;
+    const std::int64_t preSuspend = suspendTime > 0 ? suspendTime - start - suspended : 0;
     std::int64_t runTime = 0;
-    if (running && start > 0) {
-        runTime = std::max<std::int64_t>(0, now - start);
+    if (state == "SUSPENDED") {
+        runTime = std::max<std::int64_t>(0, preSuspend);
+    } else if (running && start > 0) {
+        runTime = std::max<std::int64_t>(0, now - start - suspended);
     } else if (!pending && start > 0 && end >= start) {
-        runTime = end - start;
+        runTime = std::max<std::int64_t>(0, end - start - suspended);
     }
     std::int64_t endTime = end;
     if ((running || pending) && limit != sched::kInfinite && start > 0) {
-        endTime = start + limit; // pending: the expected end, as Slurm shows it
+        endTime = start + suspended + limit; // pending: the expected end, as Slurm shows it
     }
     const bool accrues = !pending
         || (reason != "BeginTime" && reason != "Dependency" && reason.rfind("JobHeld", 0) != 0);
@@ -191,8 +198,9 @@ Record jobRecord(const JobObject &job, std::int64_t now, int detail)
     r.push_back("AccrueTime=" + (accrues ? stamp(eligible) : std::string("Unknown")));
     r.push_back("StartTime=" + stamp(start) + " EndTime=" + stamp(endTime) + " Deadline=N/A");
     const std::int64_t lastEval = job.lastSchedEval.value_or(pending ? submit : start);
-    r.push_back(
-        "SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + stamp(lastEval) + " Scheduler=Main");
+    r.push_back("SuspendTime=" + (suspendTime > 0 ? stamp(suspendTime) : std::string("None"))
+        + " SecsPreSuspend=" + str(std::max<std::int64_t>(0, preSuspend))
+        + " LastSchedEval=" + stamp(lastEval) + " Scheduler=Main");
     r.push_back("Partition=" + job.partition
         + " AllocNode:Sid=" + job.submitHost.value_or("localhost") + ":" + str(job.submitSid));
     r.push_back("ReqNodeList=" + orNull(sched::compressHostlist(job.reqNodes))

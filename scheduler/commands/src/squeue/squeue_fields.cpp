@@ -109,7 +109,7 @@ Cell endTime(const JobRow &r)
         if (limit == sched::kInfinite) {
             return {"NONE"};
         }
-        end = job["start_time"].toInt() + limit;
+        end = job["start_time"].toInt() + job["suspended"].toInt() + limit; // suspensions wait
     }
     return timestamp(end);
 }
@@ -558,11 +558,16 @@ std::int64_t timeUsed(const JobRow &row)
     if (start == 0 || state == JobState::Pending) {
         return 0;
     }
-    const std::int64_t end = job["end_time"].toInt();
-    if (state == JobState::Running || end == 0) {
-        return row.now - start;
+    // Suspensions do not count (Slurm's run time): those over, and the current one.
+    std::int64_t suspended = job["suspended"].toInt();
+    if (state == JobState::Suspended) {
+        suspended += std::max<std::int64_t>(0, row.now - job["suspend_time"].toInt());
     }
-    return end - start;
+    const std::int64_t end = job["end_time"].toInt();
+    if (state == JobState::Running || state == JobState::Suspended || end == 0) {
+        return std::max<std::int64_t>(0, row.now - start - suspended);
+    }
+    return std::max<std::int64_t>(0, end - start - suspended);
 }
 
 } // namespace mc::cmd::squeue

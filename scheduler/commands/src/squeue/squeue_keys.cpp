@@ -10,7 +10,7 @@ using Keys = std::vector<std::string_view>;
 
 // What the shared helpers of squeue_fields.cpp read.
 const Keys kJobId{"job_id", "array_job_id", "array_task_id", "array_task_str"};
-const Keys kTimeUsed{"start_time", "end_time", "state"};
+const Keys kTimeUsed{"start_time", "end_time", "state", "suspended", "suspend_time"};
 
 Keys join(Keys a, const Keys &b)
 {
@@ -33,7 +33,7 @@ const std::array kEntries{
     Entry{"numcpus", {"num_cpus"}},
     Entry{"mintmpdisk", {}},
     Entry{"numnodes", {"num_nodes"}},
-    Entry{"endtime", {"time_limit", "end_time", "state", "start_time"}},
+    Entry{"endtime", {"time_limit", "end_time", "state", "start_time", "suspended"}},
     Entry{"dependency", {"dependency"}},
     Entry{"feature", {"constraint"}},
     Entry{"arrayjobid", {"array_job_id", "job_id"}},

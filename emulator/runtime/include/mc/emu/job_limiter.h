@@ -64,6 +64,10 @@ public:
     // Sends `signal` to every process of the job. `spareLeader`: not to the leader itself
     // (bubblewrap, which ends with its child and reports how the child ended).
     void signalAll(pid_t leader, int signal, bool spareLeader = false) const;
+    // cgroup v2: freezes (`frozen`) or thaws the job's cgroup, its steps' below it included
+    // (scontrol suspend/resume); false when the job has no cgroup v2 (its processes are then
+    // stopped with SIGSTOP and go on with SIGCONT).
+    bool freeze(bool frozen) const;
     // Removes the cgroups; false while some still hold (dying) processes.
     bool remove();
 

@@ -98,6 +98,9 @@ private:
     std::string endedDir() const;
     void appendNotice(const RunningJob &job, const std::string &line);
     void terminate(std::uint32_t jobId, pid_t pid, std::int64_t killWaitMs); // then SIGKILL
+    // scontrol suspend/resume: the job's processes here (its batch script and srun steps)
+    // frozen in their cgroup, else stopped with SIGSTOP; thawed or SIGCONT to resume.
+    void suspendJob(std::uint32_t jobId, bool resume);
     void timeLimitReached(std::uint32_t jobId, const OrderTimes &times);
     void sampleUsage();
     void startSampling();

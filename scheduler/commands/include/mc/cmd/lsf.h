@@ -82,8 +82,9 @@ private:
     Context &m_ctx;
 };
 
-// bstop / bresume job_id...: suspends or resumes a pending job (PSUSP, a user hold here);
-// suspending a running job is not supported by minicluster.
+// bstop / bresume job_id...: suspends or resumes a job of the user's: a pending one is held
+// (PSUSP, a user hold here), a started one stopped on its nodes (USUSP, Slurm's SUSPENDED).
+// LSF's owner may stop their jobs, where Slurm's scontrol suspend is for operators only.
 class Bstop {
 public:
     Bstop(Context &ctx, bool resume)

@@ -102,7 +102,8 @@ public:
     static const Request *findRequest(std::string_view op); // null: not in the table
 
     // Requests from commands and apps (docs/protocol.md), by the table: ping, submit, jobs,
-    // job_scripts, cancel, acct, cluster, hold, release, requeue, update, priorities, shares,
+    // job_scripts, cancel, acct, cluster, hold, release, requeue, suspend, resume, update,
+    // priorities, shares,
     // node_update, clock (needs setClock()), config, and srun/salloc's step_create,
     // step_usage, step_end, steps and alloc_release (controller_steps.cpp).
     proto::Json handleRequest(const proto::Json &request, Seconds now);
@@ -283,6 +284,11 @@ private:
     // Requests (controller_ops.cpp).
     proto::Json holdOrRelease(const proto::Json &request, Seconds now, bool hold);
     proto::Json requeue(const proto::Json &request, Seconds now);
+    // suspend / resume (controller_suspend.cpp): Slurm's operators (a job's owner with
+    // `owner`, LSF's bstop) stop a running job and go on with it; the nodes freeze it.
+    proto::Json suspendOrResume(const proto::Json &request, Seconds now, bool resume);
+    // Ends the suspension of a job ending while suspended (scancel) in its suspended time.
+    void foldSuspension(sched::Job &job, Seconds now);
     proto::Json update(const proto::Json &request, Seconds now);
     proto::Json updateJob(sched::JobId id, const proto::Json &request, Seconds now);
     proto::Json priorities(const proto::Json &request, Seconds now) const;

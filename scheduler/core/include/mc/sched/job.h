@@ -126,6 +126,11 @@ struct Job {
     int restarts = 0; // requeues so far
     std::optional<Seconds> plannedStart; // squeue --start; unset: N/A
     std::optional<Seconds> preemptEnd; // a preempted job in its GraceTime ends by then
+    // scontrol suspend/resume (controller_suspend.cpp): the last suspension or resumption (0:
+    // never suspended), and the seconds of the suspensions that are over. The time limit does
+    // not run while suspended: a job's run time is what its clock showed less `suspendedSecs`.
+    Seconds suspendTime = 0;
+    Seconds suspendedSecs = 0;
 
     // CPUs the job holds on its `k`-th node.
     int cpusOnNode(std::size_t k) const
@@ -136,7 +141,23 @@ struct Job {
         return allocCpus / std::max<int>(1, static_cast<int>(nodeList.size()));
     }
     bool isPending() const { return state == JobState::Pending; }
-    bool isActive() const { return state == JobState::Running || state == JobState::Completing; }
+    // Holds its allocation on its nodes (a suspended job keeps its CPUs and memory here).
+    bool isActive() const
+    {
+        return state == JobState::Running || state == JobState::Completing
+            || state == JobState::Suspended;
+    }
+    // Seconds it has run by `now` (its end once ended), suspensions left out.
+    Seconds runTime(Seconds now) const
+    {
+        if (startTime <= 0) {
+            return 0;
+        }
+        const Seconds until = state == JobState::Suspended ? suspendTime
+            : endTime > 0 && !isActive()                   ? endTime
+                                                           : now;
+        return std::max<Seconds>(0, until - startTime - suspendedSecs);
+    }
     bool operator==(const Job &) const = default;
 };
 

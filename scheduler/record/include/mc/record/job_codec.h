@@ -82,7 +82,7 @@ sched::JobSpec specFromJson(const proto::Json &json);
 proto::Json submitRequest(const sched::JobSpec &spec);
 
 // The members jobToJson() writes, in its order (optional ones only when they apply).
-inline constexpr std::array<std::string_view, 62> kJobKeys{"job_id", "name", "user", "uid", "gid",
+inline constexpr std::array<std::string_view, 64> kJobKeys{"job_id", "name", "user", "uid", "gid",
     "account", "partition", "qos", "state", "state_short", "reason", "submit_time", "eligible_time",
     "start_time", "end_time", "time_limit", "nodes", "num_nodes", "num_cpus", "num_tasks",
     "cpus_per_task", "min_memory", "mem_per_cpu", "nice", "exit_code", "exit_signal", "work_dir",
@@ -91,7 +91,7 @@ inline constexpr std::array<std::string_view, 62> kJobKeys{"job_id", "name", "us
     "hold", "constraint", "time_min", "gres", "gpus", "gpu_ids", "gpu_alloc_type", "tres_per_job",
     "tres_per_task", "cpus_per_tres", "mem_per_tres", "gpus_req", "exclusive", "req_nodes",
     "exc_nodes", "preempt_end", "interactive", "waiting_for", "comment", "node_cpus", "mail_type",
-    "mail_user"};
+    "mail_user", "suspend_time", "suspended"};
 
 // A subset of kJobKeys: what a `jobs` or `acct` request with `fields` asks for.
 class JobKeys {

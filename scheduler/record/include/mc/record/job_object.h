@@ -110,6 +110,8 @@ struct JobObject {
     std::vector<int> nodeCpus; // the CPUs held on each node of an uneven layout
     std::string mailType;
     std::string mailUser;
+    std::int64_t suspendTime = 0; // the last suspension or resumption (scontrol suspend), 0: none
+    std::int64_t suspended = 0; // seconds of the suspensions that are over
 
     // Read when present, sent by no controller yet (tests and older replies carry them).
     std::optional<std::string> submitHost;
