@@ -13,6 +13,7 @@
 // gui.ui_burst_bench -V
 
 #include "fake_controller.h"
+#include "mc/gui/first_frame_probe.h"
 #include "mc/gui/job_table_model.h"
 #include "mc/gui/main_window.h"
 #include "test_jobs.h"
@@ -146,26 +147,6 @@ bool runEventLoopUntil(const std::function<bool()> &done, int timeoutMs)
     return done();
 }
 
-// Calls `onPaint` at each paint event of any widget.
-class FirstPaint : public QObject {
-public:
-    explicit FirstPaint(std::function<void()> onPaint)
-        : m_onPaint(std::move(onPaint))
-    { }
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint) {
-            m_onPaint();
-        }
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    std::function<void()> m_onPaint;
-};
-
 } // namespace
 
 class UiBurstBench : public QObject {
@@ -174,19 +155,7 @@ class UiBurstBench : public QObject {
 private Q_SLOTS:
     void startToFirstFrame()
     {
-        // Milliseconds since this process started (its start time in /proc/self/stat).
-        const auto processAgeMs = [] {
-            QFile stat(QStringLiteral("/proc/self/stat"));
-            QFile uptime(QStringLiteral("/proc/uptime"));
-            if (!stat.open(QIODevice::ReadOnly) || !uptime.open(QIODevice::ReadOnly)) {
-                return -1.0;
-            }
-            const QByteArray text = stat.readAll();
-            const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-            const double started = fields.value(19).toDouble() / double(::sysconf(_SC_CLK_TCK));
-            return (uptime.readAll().split(' ').value(0).toDouble() - started) * 1000.0;
-        };
-        const double before = processAgeMs();
+        const double before = mc::gui::FirstFrameProbe::processAgeMs();
         QTemporaryDir dir;
         mc::gui::AppOptions options;
         options.socketPath = dir.filePath(QStringLiteral("none.sock"));
@@ -194,15 +163,11 @@ private Q_SLOTS:
         clock.start();
         MainWindow window(options);
         qint64 firstFrameMs = -1;
-        FirstPaint painted([&] {
-            if (firstFrameMs < 0) {
-                firstFrameMs = clock.elapsed();
-            }
-        });
-        qApp->installEventFilter(&painted);
+        mc::gui::FirstFrameProbe probe; // as minicluster-gui with MC_GUI_FIRST_FRAME set
+        connect(&probe, &mc::gui::FirstFrameProbe::firstFrame, this,
+            [&](qint64) { firstFrameMs = clock.elapsed(); });
         window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(firstFrameMs >= 0, 30000);
-        qApp->removeEventFilter(&painted);
+        QVERIFY(runEventLoopUntil([&] { return firstFrameMs >= 0; }, 30000));
         qInfo("ui_burst_bench: main window constructed to first frame: %lld ms (the process had "
               "run %.0f ms before, loading Qt and the test)",
             firstFrameMs, before);
