@@ -169,6 +169,42 @@ private Q_SLOTS:
         QCOMPARE(lanes, 1);
     }
 
+    void laneCountOfARowIsAssignLanesCountUpToTheCap()
+    {
+        TimelineModel model;
+        model.setNow(kNow);
+        // On cn01: 1 finished, then 2 and 3 running side by side with 4 planned after 2's
+        // limit (3 lanes where 2 and 3 overlap); cn02 has one job, cn03 none.
+        model.reset({finishedJob(1, "cn01", kNow - 3600, kNow - 1800),
+                        runningJob(2, {"cn01"}, kNow - 600).set("time_limit", 1200),
+                        runningJob(3, {"cn01", "cn02"}, kNow - 300).set("time_limit", 3600),
+                        runningJob(5, {"cn01"}, kNow - 100).set("time_limit", 600),
+                        pendingJob(4).set("time_limit", 600)},
+            {node("cn01"), node("cn02"), node("cn03")});
+        model.applyPlan(Json::array().push(Json::object()
+                                               .set("job_id", 4)
+                                               .set("planned_start", kNow + 600)
+                                               .set("nodes", Json::array().push("cn01"))));
+        for (const char *name : {"cn01", "cn02", "cn03"}) {
+            int lanes = 0;
+            TimelineModel::assignLanes(model.blocksOn(QString::fromLatin1(name)), &lanes);
+            QCOMPARE(model.laneCountOn(QString::fromLatin1(name), 10), lanes);
+        }
+        QCOMPARE(model.laneCountOn(QStringLiteral("cn01"), 10), 3);
+        QCOMPARE(model.laneCountOn(QStringLiteral("cn01"), 2), 2);
+        QCOMPARE(model.laneCountOn(QStringLiteral("cn02"), 10), 1);
+        QCOMPARE(model.laneCountOn(QStringLiteral("cn03"), 10), 1);
+        QVERIFY(model.hasBlocksOn(QStringLiteral("cn02")));
+        QVERIFY(!model.hasBlocksOn(QStringLiteral("cn03")));
+        QVERIFY(!model.hasBlocksOn(TimelineModel::unplacedRow()));
+        // Time moves the lanes: at now + 700, job 2 is past its limit... and still running,
+        // so its block reaches now and overlaps the planned job 4 (whose start follows now).
+        model.setNow(kNow + 700);
+        int lanes = 0;
+        TimelineModel::assignLanes(model.blocksOn(QStringLiteral("cn01")), &lanes);
+        QCOMPARE(model.laneCountOn(QStringLiteral("cn01"), 10), lanes);
+    }
+
     void jobCancelledWhilePendingIsNotDrawn()
     {
         TimelineModel model;

@@ -5,6 +5,7 @@
 #include "mc/gui/accounting_model.h"
 #include "mc/gui/app_options.h"
 #include "mc/gui/filesystems_view.h"
+#include "mc/gui/first_frame_probe.h"
 #include "mc/gui/history_view.h"
 #include "mc/gui/instructor_panel.h"
 #include "mc/gui/job_details_view.h"
@@ -488,6 +489,25 @@ private Q_SLOTS:
         QVERIFY(button);
         QCOMPARE(button->text(), QStringLiteral("Open in my terminal"));
         QVERIFY(!button->isEnabled()); // no shell to open
+    }
+
+    void firstFrameProbeReportsTheFirstPaintPassOnce()
+    {
+        QWidget widget;
+        widget.resize(200, 100);
+        mc::gui::FirstFrameProbe probe;
+        QSignalSpy frames(&probe, &mc::gui::FirstFrameProbe::firstFrame);
+        const qint64 before = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY(frames.isEmpty()); // nothing painted yet
+        widget.show();
+        QVERIFY(frames.wait(10000));
+        const qint64 at = frames.first().first().toLongLong() / 1000000; // ns -> ms
+        QVERIFY(at >= before && at <= QDateTime::currentMSecsSinceEpoch());
+        widget.repaint(); // later frames are not reported
+        QTest::qWait(50);
+        QCOMPARE(frames.size(), 1);
+        // The process started before this test ran: its age is known and positive.
+        QVERIFY(mc::gui::FirstFrameProbe::processAgeMs() > 0);
     }
 };
 

@@ -125,7 +125,7 @@ public:
     QStringList rows() const
     {
         QStringList rows = m_model->nodeNames();
-        if (!m_model->blocksOn(TimelineModel::unplacedRow()).isEmpty()) {
+        if (m_model->hasBlocksOn(TimelineModel::unplacedRow())) {
             rows << TimelineModel::unplacedRow();
         }
         return rows;
@@ -373,9 +373,10 @@ private:
     {
         int lanesNeeded = 1;
         for (const QString &name : names) {
-            int laneCount = 1;
-            TimelineModel::assignLanes(m_model->blocksOn(name), &laneCount);
-            lanesNeeded = std::max(lanesNeeded, std::min(laneCount, kMaxLabelledLanes));
+            if (lanesNeeded == kMaxLabelledLanes) {
+                break; // as tall as a row gets
+            }
+            lanesNeeded = std::max(lanesNeeded, m_model->laneCountOn(name, kMaxLabelledLanes));
         }
         const int height = std::max(kMinRowHeight, lanesNeeded * (fontMetrics().height() + 2) + 4);
         if (height != m_rowHeight) {
@@ -417,20 +418,26 @@ private:
             // Started by backfill: a dark bar on its left edge, and "bf" before its label.
             p.fillRect(QRect(x1, top, std::min(4, box.width()), height), colour.darker(250));
         }
-        // The longest label that fits: id, name and user; id and name; the id alone.
+        // The longest label that fits: id, name and user; id and name; the id alone. A lane too
+        // low for a line of text gets none, and its candidates are not even measured: text
+        // layout is most of a busy timeline's paint.
+        const QFontMetrics metrics = p.fontMetrics();
+        if (metrics.height() > box.height() + 4
+            || metrics.horizontalAdvance(QLatin1Char('0')) + 6 >= box.width()) {
+            return;
+        }
         const QString id = block.backfilled ? QStringLiteral("bf %1").arg(block.jobId)
                                             : QString::number(block.jobId);
         QString label = id;
         for (const QString &candidate :
             {QStringLiteral("%1 %2 (%3)").arg(id, block.name, block.user),
                 QStringLiteral("%1 %2").arg(id, block.name)}) {
-            if (p.fontMetrics().horizontalAdvance(candidate) + 6 < box.width()) {
+            if (metrics.horizontalAdvance(candidate) + 6 < box.width()) {
                 label = candidate;
                 break;
             }
         }
-        if (p.fontMetrics().horizontalAdvance(label) + 6 < box.width()
-            && p.fontMetrics().height() <= box.height() + 4) {
+        if (metrics.horizontalAdvance(label) + 6 < box.width()) {
             p.setPen(palette().color(QPalette::Text));
             const QRect text = box.intersected(
                 QRect(labelWidth(), 0, viewport()->width() - labelWidth(), viewport()->height()));

@@ -147,7 +147,12 @@ void ControllerLink::onReadable()
         m_peerClosed = true;
         m_notifier->setEnabled(false); // nothing more will come; handle what is buffered
     }
-    handleLines();
+    // While the drain timer is set, the lines read before are still being handled: it handles
+    // these too, in turn. Handling them here as well would give one event-loop pass two
+    // budgets of work, and the window one frame twice as long.
+    if (!m_drainTimer->isActive()) {
+        handleLines();
+    }
 }
 
 void ControllerLink::handleLines()

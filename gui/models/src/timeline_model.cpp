@@ -214,31 +214,36 @@ QStringList TimelineModel::rowsOf(const Job &job) const
     return job.startTime > 0 && job.endTime > 0 ? job.nodes : QStringList();
 }
 
-std::optional<TimelineModel::Block> TimelineModel::blockOf(const Job &job) const
+std::optional<std::pair<qint64, qint64>> TimelineModel::timesOf(const Job &job) const
 {
-    Block block{job.jobId, 0, 0, Kind::Past, job.user, job.name, job.state, job.backfilled};
     if (job.pending) {
         if (job.plannedStart <= 0) {
             return std::nullopt;
         }
-        block.kind = Kind::Planned;
-        block.begin = std::max(job.plannedStart, m_now);
-        block.end = block.begin + limitSpan(job);
-    } else if (job.running) {
+        const qint64 begin = std::max(job.plannedStart, m_now);
+        return std::pair{begin, begin + limitSpan(job)};
+    }
+    if (job.running) {
         if (job.startTime <= 0) {
             return std::nullopt;
         }
-        block.kind = Kind::Running;
-        block.begin = job.startTime;
-        block.end = std::max(job.startTime + limitSpan(job), m_now);
-    } else {
-        if (job.startTime <= 0 || job.endTime <= 0) {
-            return std::nullopt;
-        }
-        block.begin = job.startTime;
-        block.end = std::max(job.endTime, job.startTime);
+        return std::pair{job.startTime, std::max(job.startTime + limitSpan(job), m_now)};
     }
-    return block;
+    if (job.startTime <= 0 || job.endTime <= 0) {
+        return std::nullopt;
+    }
+    return std::pair{job.startTime, std::max(job.endTime, job.startTime)};
+}
+
+std::optional<TimelineModel::Block> TimelineModel::blockOf(const Job &job) const
+{
+    const auto times = timesOf(job);
+    if (!times) {
+        return std::nullopt;
+    }
+    const Kind kind = job.pending ? Kind::Planned : (job.running ? Kind::Running : Kind::Past);
+    return Block{job.jobId, times->first, times->second, kind, job.user, job.name, job.state,
+        job.backfilled};
 }
 
 QList<TimelineModel::Block> TimelineModel::blocksOn(const QString &node) const
@@ -262,6 +267,55 @@ QList<TimelineModel::Block> TimelineModel::blocksOn(const QString &node) const
         return a.begin != b.begin ? a.begin < b.begin : a.jobId < b.jobId;
     });
     return blocks;
+}
+
+bool TimelineModel::hasBlocksOn(const QString &node) const
+{
+    // A job is indexed on exactly the rows rowsOf() gives, where timesOf() always has a block.
+    const auto it = m_jobsOnRow.constFind(node);
+    return it != m_jobsOnRow.cend() && !it->isEmpty();
+}
+
+int TimelineModel::laneCountOn(const QString &node, int cap) const
+{
+    const auto it = m_jobsOnRow.constFind(node);
+    if (it == m_jobsOnRow.cend()) {
+        return 1;
+    }
+    struct Span {
+        qint64 begin;
+        qint64 end;
+        qint64 jobId;
+    };
+    std::vector<Span> spans;
+    spans.reserve(static_cast<std::size_t>(it->size()));
+    for (const qint64 id : *it) {
+        const auto job = m_jobs.constFind(id);
+        if (job == m_jobs.cend()) {
+            continue;
+        }
+        if (const auto times = timesOf(*job)) {
+            spans.push_back({times->first, times->second, id});
+        }
+    }
+    // blocksOn()'s order, then assignLanes()'s rule: the first lane free at the block's begin.
+    std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.jobId < b.jobId;
+    });
+    std::vector<qint64> laneEnds;
+    for (const Span &span : spans) {
+        const auto free = std::find_if(
+            laneEnds.begin(), laneEnds.end(), [&span](qint64 end) { return end <= span.begin; });
+        if (free != laneEnds.end()) {
+            *free = span.end;
+            continue;
+        }
+        laneEnds.push_back(span.end);
+        if (static_cast<int>(laneEnds.size()) >= cap) {
+            break; // lanes are never given back: the count can only grow
+        }
+    }
+    return std::clamp(static_cast<int>(laneEnds.size()), 1, std::max(1, cap));
 }
 
 QList<int> TimelineModel::assignLanes(const QList<Block> &blocks, int *laneCount)

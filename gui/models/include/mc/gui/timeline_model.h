@@ -22,6 +22,7 @@
 
 #include <deque>
 #include <optional>
+#include <utility>
 
 namespace mc::proto {
 class Json;
@@ -74,6 +75,12 @@ public:
     // jobs sharing a node at the same time are drawn one above the other: lane i of block i,
     // the first lane free at its begin. `laneCount` receives the number of lanes (at least 1).
     static QList<int> assignLanes(const QList<Block> &blocks, int *laneCount);
+    // assignLanes()'s lane count for the blocks on `node`, at most `cap` (the walk stops there),
+    // 1 when the row has none. Cheaper than blocksOn(): it copies no text, so a view can ask it
+    // for every row at each refresh.
+    int laneCountOn(const QString &node, int cap) const;
+    // Whether any block is drawn on `node` (or unplacedRow()).
+    bool hasBlocksOn(const QString &node) const;
     // Earliest begin and latest end of all blocks; {now, now} when there are none.
     std::pair<qint64, qint64> span() const;
     int jobCount() const { return static_cast<int>(m_jobs.size()); }
@@ -103,6 +110,8 @@ private:
     // The rows a job is drawn on now (none: not drawn), and its block at m_now.
     QStringList rowsOf(const Job &job) const;
     std::optional<Block> blockOf(const Job &job) const;
+    // The job's block's {begin, end} at m_now, without its text; nullopt: not drawn.
+    std::optional<std::pair<qint64, qint64>> timesOf(const Job &job) const;
     // Moves a job in the row index after its placement changed.
     void reindex(qint64 jobId, const QStringList &before, const QStringList &after);
     qint64 limitSpan(const Job &job) const;
