@@ -40,6 +40,8 @@ runtime_packages=(
   # containers (lesson 13): `apptainer` unpacks SIF images with unsquashfs; the build makes the
   # shipped images with mksquashfs (software/images)
   squashfs-tools
+  # the shipped R image (r-base.sif, lesson 13), made from the host's R at build time
+  r-base-core
 )
 
 # Only the tests and benchmarks.
