@@ -592,12 +592,18 @@ private slots:
             qPrintable(onLogin.out));
         const QString onLoginFr = inFrench(cluster, onLogin);
         QVERIFY2(onLoginFr.isEmpty(), qPrintable(onLoginFr));
-        // Right: srun in the shell on the node, exit, and hostname on login1 again.
+        // Right: srun in the shell on the node, the lesson checked there (salloc, still running,
+        // is already noted), exit, and hostname on login1 again.
         ShellResult right = typed(QStringLiteral("salloc --time=1:00:00 --mem=2G"),
-            {QStringLiteral("srun python3 interactive_test.py"), QStringLiteral("exit")},
+            {QStringLiteral("srun python3 interactive_test.py"),
+                QStringLiteral("minicluster lesson check"), QStringLiteral("exit")},
             {QStringLiteral("hostname")});
         QVERIFY2(right.out.contains(QStringLiteral("salloc: Relinquishing job allocation 4")),
             qPrintable(right.out + right.err));
+        QVERIFY2(right.out.contains(QStringLiteral("[x] 1. Ask for an allocation"))
+                && right.out.contains(QStringLiteral("[x] 3. Run a step with srun"))
+                && right.out.contains(QStringLiteral("[ ] 4. Give it back")),
+            qPrintable(right.out));
         QVERIFY2(right.out.endsWith(QStringLiteral("login1\n")), qPrintable(right.out));
         QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("3")), 20000);
         const ShellResult done = lesson(cluster, {QStringLiteral("check")});

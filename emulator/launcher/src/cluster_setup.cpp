@@ -57,8 +57,11 @@ void writeIfMissing(const std::string &path, const std::string &text)
 }
 
 // Lessons check what was typed where (`ran` checks): every interactive shell that inherits
-// this notes each new history entry as "epoch<TAB>host<TAB>cwd<TAB>command" in
-// run/history/$USER. Exported, so shells that srun/salloc open on compute nodes note too.
+// this notes each command as it starts, "epoch<TAB>host<TAB>cwd<TAB>command", in
+// run/history/$USER. PS0 is expanded once a command is read, before it runs (never for an empty
+// line), so a command still running is noted too: salloc's, while the student checks the lesson
+// in the shell it opened on the compute node. Exported, so shells that srun/salloc open on
+// compute nodes note too. (PS0's command substitution runs in a subshell: it keeps no state.)
 constexpr const char *kHistoryHook
     = R"hook(# Lessons: note each command with its time and host (see `minicluster lesson`).
 __mc_note() {
@@ -66,8 +69,6 @@ __mc_note() {
   line=$(HISTTIMEFORMAT= builtin history 1) || return 0
   line="${line#"${line%%[![:space:]]*}"}"
   num="${line%%[[:space:]]*}"
-  if [ -z "${__mc_last+x}" ] || [ "$num" = "$__mc_last" ]; then __mc_last=$num; return 0; fi
-  __mc_last=$num
   cmd="${line#"$num"}"; cmd="${cmd#"${cmd%%[![:space:]]*}"}"
   [ -n "$cmd" ] || return 0
   local t=${EPOCHREALTIME/,/.}
@@ -76,7 +77,7 @@ __mc_note() {
   return 0
 }
 export -f __mc_note
-export PROMPT_COMMAND=__mc_note
+export PS0='$(__mc_note)'
 )hook";
 
 std::string profileText(
