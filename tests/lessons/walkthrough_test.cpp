@@ -529,6 +529,70 @@ private slots:
         QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
     }
 
+    // The course project, as bob: a check before any work names the first step; one after the
+    // first training names the seff still missing; then the resumed training, the sweep and
+    // the gather after it finish the lesson.
+    void lesson11MlProjectAsBob()
+    {
+        if (!QFile::exists(QStringLiteral(
+                MC_BIN_DIR "/../share/minicluster/software/python-stacks/pytorch"))) {
+            QSKIP("lesson 11 needs the pytorch module (python3-torch and the ML stack at build)");
+        }
+        START_CLUSTER(cluster);
+        cluster.setStudent(kBob);
+        QCOMPARE(lesson(cluster, {QStringLiteral("start"), QStringLiteral("11")}).exitCode, 0);
+        QVERIFY(QFile::exists(cluster.homeFile(kBob, QStringLiteral("cnn_digits/train.sh"))));
+        const ShellResult early = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(early.exitCode, 1);
+        QVERIFY2(early.out.contains(QStringLiteral("Submit train.sh from ~/cnn_digits")),
+            qPrintable(early.out));
+        const QString earlyFr = inFrench(cluster, early);
+        QVERIFY2(earlyFr.isEmpty(), qPrintable(earlyFr));
+
+        auto submit = [&](const QString &args) {
+            const ShellResult r
+                = cluster.shell(QStringLiteral("cd cnn_digits && sbatch --parsable ") + args);
+            return r.exitCode == 0 ? r.out.trimmed().section(QLatin1Char(';'), 0, 0) : QString();
+        };
+        auto state = [&](const QString &id) {
+            return cluster.shell(QStringLiteral("sacct -X -n -P -o State -j ") + id)
+                .out.section(QLatin1Char('\n'), 0, 0)
+                .trimmed();
+        };
+        const QString first = submit(QStringLiteral("train.sh 2"));
+        QVERIFY(!first.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(state(first), QStringLiteral("COMPLETED"), 300000);
+        // Trained, but its efficiency not looked at yet.
+        const ShellResult noSeff = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(noSeff.exitCode, 1);
+        QVERIFY2(noSeff.out.contains(QStringLiteral("[ ] 1. "))
+                && noSeff.out.contains(QStringLiteral("No command like `seff*` was typed")),
+            qPrintable(noSeff.out));
+        const QString noSeffFr = inFrench(cluster, noSeff);
+        QVERIFY2(noSeffFr.isEmpty(), qPrintable(noSeffFr));
+        QCOMPARE(cluster.shell(QStringLiteral("seff ") + first).exitCode, 0);
+
+        const QString second = submit(QStringLiteral("train.sh 3"));
+        QVERIFY(!second.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(state(second), QStringLiteral("COMPLETED"), 300000);
+        const ShellResult resumed = lesson(cluster, {QStringLiteral("check")});
+        QVERIFY2(resumed.out.contains(QStringLiteral("[x] 1. "))
+                && resumed.out.contains(QStringLiteral("[x] 2. "))
+                && resumed.out.contains(QStringLiteral("[ ] 3. ")),
+            qPrintable(resumed.out));
+
+        const QString sweep = submit(QStringLiteral("sweep.sh 1"));
+        QVERIFY(!sweep.isEmpty());
+        QVERIFY(
+            !submit(QStringLiteral("--dependency=afterok:") + sweep + QStringLiteral(" gather.sh"))
+                 .isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(complete(cluster, QStringLiteral("11")), 480000);
+        const ShellResult done = lesson(cluster, {QStringLiteral("check")});
+        QCOMPARE(done.exitCode, 0);
+        const QString doneFr = inFrench(cluster, done);
+        QVERIFY2(doneFr.isEmpty(), qPrintable(doneFr));
+    }
+
     void lesson03InteractiveWork()
     {
         START_CLUSTER(cluster);
