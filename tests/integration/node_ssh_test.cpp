@@ -6,6 +6,7 @@
 // (mc/emu/node_network.h): two jobs on two nodes serve the same port.
 #include "cluster_fixture.h"
 
+#include <QStandardPaths>
 #include <QtTest>
 
 #include <unistd.h>
@@ -29,6 +30,7 @@ private slots:
     void sshToANodeWithoutAJobThereIsRefusedAsPamSlurmAdoptDoes();
     void sshToANodeOfARunningJobLandsInThatJob();
     void aPageServedByAJobIsFetchedFromTheLaptopThroughAnSshTunnel();
+    void aNotebookOnAComputeNodeAnswersTheLaptopThroughAnSshTunnel();
     void eachNodeHasItsOwnNetworkSoTwoJobsServeTheSamePort();
 };
 
@@ -136,6 +138,54 @@ void NodeSshTest::aPageServedByAJobIsFetchedFromTheLaptopThroughAnSshTunnel()
     QCOMPARE(fetched.err, QString());
     QCOMPARE(fetched.exitCode, 0);
     QCOMPARE(fetched.out, QStringLiteral("page of cn01 job 1\n"));
+    cluster.shell(QStringLiteral("scancel 1"));
+}
+
+// The course's notebook (issue #15), the Alliance's way: jupyter started in a job on a compute
+// node from the modules, then reached from the laptop through an ssh tunnel via login1.
+void NodeSshTest::aNotebookOnAComputeNodeAnswersTheLaptopThroughAnSshTunnel()
+{
+    if (!bubblewrapWorks()) {
+        QSKIP("ssh from the laptop needs the bubblewrap sandbox");
+    }
+    if (QStandardPaths::findExecutable(QStringLiteral("jupyter-notebook")).isEmpty()) {
+        QSKIP("jupyter is not installed (Debian's jupyter-notebook; scripts/deps.sh installs it)");
+    }
+    ClusterFixture cluster(QStringLiteral("bubblewrap"));
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    // Its port is the first free one from 8888 (as on a shared node), read from its log.
+    ShellResult job = cluster.shell(QStringLiteral(
+        "sbatch -Q -w cn01 -t 10 -o nb.out --wrap 'module load python scipy-stack && "
+        "exec jupyter notebook --no-browser --ip=$(hostname) --port=8888 "
+        "--NotebookApp.token=course'\n"
+        "for i in $(seq 900); do grep -q 'http://cn01:[0-9]*/' nb.out 2>/dev/null && break; "
+        "sleep 0.1; done\n"
+        "grep -o 'http://cn01:[0-9]*/' nb.out | head -1 | sed 's/.*:\\([0-9]*\\)\\/$/\\1/'\n"));
+    const QString port = job.out.trimmed();
+    QVERIFY2(port.toInt() >= 8888,
+        qPrintable(job.out + job.err
+            + readTextFile(cluster.homeFile(QStringLiteral("alice"), QStringLiteral("nb.out")))));
+
+    const QString laptop = QStringLiteral(
+        "lp=$(python3 -c 'import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); "
+        "print(s.getsockname()[1])')\n"
+        "ssh -f -N -o ControlMaster=yes -o ControlPath=~/.ssh/nbtunnel -L $lp:cn01:%1 "
+        "minicluster || exit 9\n"
+        "curl -sS http://127.0.0.1:$lp/api; echo\n"
+        "curl -sS -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:$lp/api/status\n"
+        "curl -sS \"http://127.0.0.1:$lp/api/status?token=course\"; rc=$?\n"
+        "ssh -o ControlPath=~/.ssh/nbtunnel -O exit minicluster 2>/dev/null\n"
+        "exit $rc\n")
+                               .arg(port);
+    ShellResult fetched
+        = cluster.minicluster({QStringLiteral("workstation"), QStringLiteral("-c"), laptop});
+    QVERIFY2(fetched.exitCode == 0, qPrintable(fetched.out + fetched.err));
+    const QStringList lines = fetched.out.split(QLatin1Char('\n'));
+    QVERIFY2(lines.size() >= 3, qPrintable(fetched.out + fetched.err));
+    // The notebook server answers with its version; its status needs the token.
+    QVERIFY2(lines[0].startsWith(QStringLiteral("{\"version\": ")), qPrintable(fetched.out));
+    QCOMPARE(lines[1], QStringLiteral("403"));
+    QVERIFY2(lines[2].contains(QStringLiteral("\"kernels\": 0")), qPrintable(fetched.out));
     cluster.shell(QStringLiteral("scancel 1"));
 }
 
