@@ -2,11 +2,11 @@
 
 #include "mc/base/env.h"
 #include "mc/base/file.h"
-#include "mc/base/text.h"
 #include "mc/emu/cpu_slots.h"
 #include "mc/emu/process.h"
 #include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
+#include "mc/sched/site_conf.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,9 +15,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <optional>
 #include <poll.h>
-#include <sstream>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -29,19 +27,6 @@ namespace mc::emu {
 using proto::Json;
 
 namespace {
-
-// The name of `uid` in the cluster's passwd file (etc/passwd, "name:x:uid:gid:..."), if any.
-std::optional<std::string> nameOfUid(const std::string &passwdFile, std::uint32_t uid)
-{
-    std::istringstream lines(base::fileText(passwdFile));
-    for (std::string line; std::getline(lines, line);) {
-        std::vector<std::string> f = base::splitList(line, ':');
-        if (f.size() > 2 && f[2] == std::to_string(uid)) {
-            return f[0];
-        }
-    }
-    return std::nullopt;
-}
 
 constexpr int kMaxFds = 253; // SCM_MAX_FD
 
@@ -344,9 +329,12 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     // salloc's shell is a step on the node (use_interactive_step): `minicluster lesson` typed
     // there finds the lessons and the user's progress as on login1 (lesson_shell.h). The user
     // is the one of the checked uid, not the request's word.
-    if (auto name = nameOfUid(layout.etc() + "/passwd", sandbox.uid)) {
-        for (auto &m : lessonMounts(layout, *name, m_settings.binDir)) {
-            sandbox.mounts.push_back(std::move(m));
+    for (const auto &u :
+        sched::parseSiteUsers(base::fileText(layout.etc() + "/minicluster.conf")).users) {
+        if (u.uid == sandbox.uid) {
+            for (auto &m : lessonMounts(layout, u.name, m_settings.binDir)) {
+                sandbox.mounts.push_back(std::move(m));
+            }
         }
     }
     sandbox.passwdFile = layout.etc() + "/passwd";

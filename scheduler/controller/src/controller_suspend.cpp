@@ -55,12 +55,12 @@ Json Controller::suspendOrResume(const Json &request, Seconds now, bool resume)
             continue; // suspending a suspended job: Slurm says nothing
         }
         if (resume) {
-            job.suspendedSecs += now - job.suspendTime;
+            foldSuspension(job, now);
             job.state = JobState::Running;
         } else {
             job.state = JobState::Suspended;
+            job.suspendTime = now;
         }
-        job.suspendTime = now;
         persist(job);
         emitJob(job, now);
         Json order = Json::object();
