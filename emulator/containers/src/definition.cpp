@@ -1,8 +1,9 @@
 #include "mc/containers/definition.h"
 
+#include "mc/base/text.h"
+
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <sstream>
 #include <string_view>
 
@@ -10,22 +11,10 @@ namespace mc::containers {
 
 namespace {
 
+// Definition files may hold any white space C's isspace() knows, vertical tab and form feed too.
 std::string trim(std::string_view s)
 {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
-        s.remove_suffix(1);
-    }
-    return std::string(s);
-}
-
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
+    return base::trim(s, " \t\n\v\f\r");
 }
 
 // Sections Apptainer knows that minicluster does not run.
@@ -45,7 +34,7 @@ Definition parseDefinition(const std::string &text, std::string &error)
     while (std::getline(in, line)) {
         const std::string t = trim(line);
         if (!t.empty() && t.front() == '%') {
-            std::string name = lower(t.substr(1));
+            std::string name = base::toLower(t.substr(1));
             name = name.substr(0, name.find_first_of(" \t"));
             section = name;
             body = nullptr;
@@ -78,7 +67,7 @@ Definition parseDefinition(const std::string &text, std::string &error)
                 error = "invalid header keyword found: " + t;
                 return d;
             }
-            d.header[lower(trim(t.substr(0, colon)))] = trim(t.substr(colon + 1));
+            d.header[base::toLower(trim(t.substr(0, colon)))] = trim(t.substr(colon + 1));
         } else if (body) {
             *body += line + "\n";
         } else if (section == "files" && !t.empty() && t.front() != '#') {
