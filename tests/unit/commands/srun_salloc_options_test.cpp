@@ -221,6 +221,17 @@ private slots:
             "srun: error: SLURM_SIGNAL (--signal) is not supported by minicluster\n", 1);
     }
 
+    void theSharedApplyGivesSrunSbatchsReadingOfANegativeTime()
+    {
+        // Slurm's time_str2mins() takes "-<days>" as a timespec for all three commands: the
+        // reference cluster's srun -t -5 is accepted, its limit wrapped as sbatch's is.
+        auto line = srun({"-t", "-5", "true"});
+        QVERIFY(!line.end);
+        QCOMPARE(line.opts.timeLimit,
+            std::optional<mc::sched::Seconds>(
+                ((-5 * 86400 + 59) / 60 + (std::int64_t{1} << 32)) * 60));
+    }
+
     void versionIsPrintedOnStdout()
     {
         auto line = srun({"--version"});

@@ -1,4 +1,4 @@
-#include "job_option_table.h"
+#include "mc/cmd/job_option_table.h"
 
 #include <array>
 #include <vector>
