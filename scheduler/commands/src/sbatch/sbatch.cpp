@@ -4,6 +4,7 @@
 #include "../shared/json_out.h"
 #include "../shared/text.h"
 #include "mc/record/job_codec.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/batch_script.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
@@ -93,14 +94,14 @@ int waitForJob(std::int64_t jobId, const Context &ctx)
         }
         int code = 0;
         bool complete = true;
-        for (const auto &job : jobs) {
-            auto state = sched::parseJobState(job["state"].toString());
+        for (const auto &json : jobs) {
+            const record::JobObject job = record::jobObjectFromJson(json);
+            auto state = sched::parseJobState(job.state);
             if (!state || !sched::isFinished(*state)) {
                 complete = false;
                 break;
             }
-            code = std::max(code,
-                job["exit_signal"].toInt() != 0 ? 1 : static_cast<int>(job["exit_code"].toInt()));
+            code = std::max(code, job.exitSignal != 0 ? 1 : static_cast<int>(job.exitCode));
         }
         if (complete) {
             return code;
@@ -111,11 +112,11 @@ int waitForJob(std::int64_t jobId, const Context &ctx)
 // sbatch --test-only: Slurm's slurm_job_will_run() answer, on stderr.
 Outcome testOnlyOutcome(const Json &reply)
 {
-    const std::int64_t start = reply["planned_start"].toInt();
-    std::string line = "sbatch: Job " + std::to_string(reply["job_id"].toInt()) + " to start at "
-        + sched::formatTimestamp(start) + " using " + std::to_string(reply["num_cpus"].toInt())
-        + " processors on nodes " + sched::compressHostlist(reply["nodes"].toStringList())
-        + " in partition " + reply["partition"].toString() + "\n";
+    const record::JobObject job = record::jobObjectFromJson(reply); // the job object's members
+    std::string line = "sbatch: Job " + std::to_string(job.jobId) + " to start at "
+        + sched::formatTimestamp(job.plannedStart) + " using "
+        + std::to_string(job.numCpus.value_or(0)) + " processors on nodes "
+        + sched::compressHostlist(job.nodes) + " in partition " + job.partition + "\n";
     return Outcome{{}, std::move(line), 0};
 }
 
