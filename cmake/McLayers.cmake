@@ -9,10 +9,13 @@ set(MC_MAY_LINK_mc_protocol "")
 # The one JSON form of a job (spec, record, launch order): every hop links it, and no hop
 # spells a job key of its own.
 set(MC_MAY_LINK_mc_job_record mc_sched_core mc_protocol)
-set(MC_MAY_LINK_mc_simulator mc_sched_core mc_job_record)
+# The job options of sbatch, srun and salloc: the table, the parser and the apply to a job spec.
+set(MC_MAY_LINK_mc_job_options mc_sched_core)
+# The scenario lines are sbatch's options, read through the commands' one table and apply.
+set(MC_MAY_LINK_mc_simulator mc_sched_core mc_job_record mc_job_options)
 set(MC_MAY_LINK_mc_accounting mc_sched_core mc_protocol mc_job_record)
 set(MC_MAY_LINK_mc_controller mc_sched_core mc_accounting mc_protocol mc_job_record)
-set(MC_MAY_LINK_mc_commands mc_sched_core mc_protocol mc_job_record)
+set(MC_MAY_LINK_mc_commands mc_job_options mc_sched_core mc_protocol mc_job_record)
 set(MC_MAY_LINK_mc_cmd_interactive mc_commands)
 set(MC_MAY_LINK_mc_emu_model mc_sched_core)
 set(MC_MAY_LINK_mc_emu_runtime mc_emu_model mc_protocol mc_sched_core mc_job_record)
@@ -30,7 +33,7 @@ set(MC_MAY_LINK_mc_term_widget mc_term_core)
 # The Filesystems view reads the storage node's usage and purge rules (std-only libraries); the
 # background load reads SWF traces with the simulator's one reader.
 set(MC_MAY_LINK_mc_gui_models mc_protocol mc_sched_core mc_emu_model mc_storage mc_simulator
-    mc_job_record)
+    mc_job_record mc_job_options)
 set(MC_MAY_LINK_mc_gui_app mc_gui_models mc_term_core mc_term_widget mc_lessons mc_protocol
     mc_sched_core)
 

@@ -77,6 +77,21 @@ private Q_SLOTS:
         QVERIFY(c.account.isEmpty());
     }
 
+    void directiveWordsAreReadThroughSbatchsTable()
+    {
+        // A unique prefix and a typed GPU count, as sbatch reads them; a word sbatch refuses
+        // ends the reading there, as it ends sbatch.
+        SubmitChoices c = choicesFromScript("#!/bin/bash\n"
+                                            "#SBATCH --job=train --gpus-per-node=a100:2 -n4\n"
+                                            "#SBATCH --frobnicate -p gpu\n");
+        QCOMPARE(c.jobName, QStringLiteral("train"));
+        QCOMPARE(c.gpus, 2);
+        QCOMPARE(c.ntasks, 4);
+        QVERIFY(c.partition.isEmpty());
+        c = choicesFromScript("#!/bin/bash\n#SBATCH --gres=gpu\n");
+        QCOMPARE(c.gpus, 1);
+    }
+
     void theLineAddsOnlyWhatDiffersFromTheScript()
     {
         SubmitChoices script;

@@ -71,6 +71,14 @@ void InteractiveStepsTest::sallocGrantsRunsSrunOnTheNodeAndReleases()
                                  .isEmpty(),
         5000);
 
+    // --mail-type and --mail-user are kept in the allocation's record and shown as the
+    // reference cluster's scontrol shows a salloc's (no mail is sent).
+    ShellResult mail = cluster.shell(
+        QStringLiteral("salloc -Q -N1 --mail-type=fail,end --mail-user=bob@example.org "
+                       "bash -c 'scontrol show job $SLURM_JOB_ID | grep Mail'"));
+    QCOMPARE(mail.exitCode, 0);
+    QCOMPARE(mail.out, QStringLiteral("   MailUser=bob@example.org MailType=END,FAIL\n"));
+
     // srun outside an allocation makes its own job, and says why it fails.
     ShellResult own = cluster.shell(QStringLiteral("srun -N1 bash -c 'exit 3'"));
     QCOMPARE(own.exitCode, 3);

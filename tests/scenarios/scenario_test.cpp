@@ -82,6 +82,37 @@ private slots:
                                .arg(got, want)));
         }
     }
+
+    void submitLinesReadSbatchsOptionsThroughItsTable()
+    {
+        // The forms sbatch takes (prefixes, -n2, -n 2, --mem 2G) and the scenario's "-n=2".
+        mc::sched::JobSpec spec;
+        std::vector<std::string> rest;
+        std::string error;
+        QVERIFY(mc::sim::applySubmitOptions(spec,
+            {"--ntasks-per-node=2", "-N2", "-c", "3", "--mem", "2G", "-t=5", "--mail-t=end",
+                "--user=bob", "--begin=now+60", "run=30"},
+            1000, rest, error));
+        QCOMPARE(spec.ntasksPerNode, 2);
+        QCOMPARE(spec.ntasks, 4); // sbatch's count: --ntasks-per-node on each of the -N nodes
+        QCOMPARE(spec.cpusPerTask, 3);
+        QCOMPARE(spec.memPerNode, std::optional<mc::sched::MiB>(2048));
+        QCOMPARE(spec.timeLimit, std::optional<mc::sched::Seconds>(300));
+        QCOMPARE(spec.mailType, std::string("END"));
+        QCOMPARE(spec.user, std::string("bob"));
+        QCOMPARE(spec.begin, std::optional<mc::sched::Seconds>(1060));
+        QCOMPARE(rest, std::vector<std::string>{"run=30"});
+        // A bad value is refused with sbatch's words, an unknown option with glibc's.
+        QVERIFY(!mc::sim::applySubmitOptions(spec, {"--mem=lots"}, 0, rest, error));
+        QCOMPARE(error, std::string("Invalid --mem specification"));
+        QVERIFY(!mc::sim::applySubmitOptions(spec, {"--frobnicate"}, 0, rest, error));
+        QCOMPARE(error, std::string("sbatch: unrecognized option '--frobnicate'"));
+        const auto result = mc::sim::runScenario(
+            "NodeName=cn01 CPUs=4\nPartitionName=cpu Nodes=cn01 Default=YES\n",
+            "0 submit -n 1 --gres=disk:1\nend 10\n");
+        QCOMPARE(result.errors,
+            std::vector<std::string>{"jobs.txt:1: Invalid generic resource (gres) specification"});
+    }
 };
 
 QTEST_GUILESS_MAIN(ScenarioTest)

@@ -1,5 +1,6 @@
 #include "mc/gui/submit_command.h"
 
+#include "mc/cmd/job_options_apply.h"
 #include "mc/sched/batch_script.h"
 
 namespace mc::gui {
@@ -69,63 +70,54 @@ namespace mc::gui {
 
 SubmitChoices choicesFromDirectives(const QStringList &words)
 {
+    std::vector<std::string> args;
+    for (const QString &word : words) {
+        args.push_back(word.toStdString());
+    }
+    // sbatch's own reading of #SBATCH words: its rows of the one job-option table (prefixes,
+    // short forms, a value in the same or the next word), stopping where sbatch would.
+    const cmd::ParseResult parsed = cmd::parseOptions(
+        cmd::jobOptionTable(cmd::kSbatchCommand), args, "sbatch", cmd::Ordering::StopAtOperand);
     SubmitChoices c;
-    const auto gpusOf = [](const QString &gres) {
-        // gpu:N or gpu:type:N; a bare "gpu" is one GPU.
-        const QStringList parts = gres.split(QLatin1Char(':'));
-        if (parts.first() != QLatin1String("gpu")) {
-            return 0;
-        }
-        return parts.size() == 1 ? 1 : parts.last().toInt();
-    };
-    for (int i = 0; i < words.size(); ++i) {
-        QString option = words[i];
-        QString value;
-        const qsizetype equals = option.indexOf(QLatin1Char('='));
-        if (option.startsWith(QLatin1String("--")) && equals > 0) {
-            value = option.mid(equals + 1);
-            option.truncate(equals);
-        } else if (option.startsWith(QLatin1String("--"))) {
-            // A long option's value may be the next word; flags (--exclusive) have none.
-            static const QStringList kWithValue{QStringLiteral("--job-name"),
-                QStringLiteral("--account"), QStringLiteral("--partition"),
-                QStringLiteral("--time"), QStringLiteral("--mem"), QStringLiteral("--ntasks"),
-                QStringLiteral("--cpus-per-task"), QStringLiteral("--gpus-per-node"),
-                QStringLiteral("--gres"), QStringLiteral("--array"),
-                QStringLiteral("--dependency")};
-            if (kWithValue.contains(option) && i + 1 < words.size()) {
-                value = words[++i];
-            }
-        } else if (option.size() >= 2 && option[0] == QLatin1Char('-')
-            && QStringLiteral("JAptncad").contains(option[1])) {
-            value = option.mid(2);
-            option.truncate(2);
-            if (value.isEmpty() && i + 1 < words.size()) {
-                value = words[++i];
-            }
-        }
-        if (option == QLatin1String("--job-name") || option == QLatin1String("-J")) {
+    cmd::JobOptionValues values; // the GPU requests, read by sbatch's apply
+    for (const cmd::ParsedOption &option : parsed.options) {
+        const QString value = QString::fromStdString(option.value.value_or(std::string()));
+        switch (option.def->id) {
+        case cmd::kJobName:
             c.jobName = value;
-        } else if (option == QLatin1String("--account") || option == QLatin1String("-A")) {
+            break;
+        case cmd::kAccount:
             c.account = value;
-        } else if (option == QLatin1String("--partition") || option == QLatin1String("-p")) {
+            break;
+        case cmd::kPartition:
             c.partition = value;
-        } else if (option == QLatin1String("--time") || option == QLatin1String("-t")) {
+            break;
+        case cmd::kTime:
             c.time = value;
-        } else if (option == QLatin1String("--mem")) {
+            break;
+        case cmd::kMem:
             c.memory = value;
-        } else if (option == QLatin1String("--ntasks") || option == QLatin1String("-n")) {
+            break;
+        case cmd::kNtasks:
             c.ntasks = value.toInt();
-        } else if (option == QLatin1String("--cpus-per-task") || option == QLatin1String("-c")) {
+            break;
+        case cmd::kCpusPerTask:
             c.cpusPerTask = value.toInt();
-        } else if (option == QLatin1String("--gpus-per-node")) {
-            c.gpus = value.toInt();
-        } else if (option == QLatin1String("--gres")) {
-            c.gpus = gpusOf(value);
-        } else if (option == QLatin1String("--array") || option == QLatin1String("-a")) {
+            break;
+        case cmd::kGres:
+        case cmd::kGpusPerNode:
+            values.gpusPerNode.reset();
+            cmd::applyJobOption(values, *option.def, option.value, 0);
+            c.gpus = values.gpusPerNode.value_or(0);
+            break;
+        case cmd::kArray:
             c.array = value;
-        } else if (option == QLatin1String("--dependency") || option == QLatin1String("-d")) {
+            break;
+        case cmd::kDependency:
             c.dependency = value;
+            break;
+        default:
+            break;
         }
     }
     return c;

@@ -1,6 +1,7 @@
 #include "mc/sim/scenario.h"
 
 #include "mc/base/text.h"
+#include "mc/cmd/job_options_apply.h"
 #include "mc/sched/explanation.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/slurm_conf.h"
@@ -59,151 +60,46 @@ std::string fixed(double value)
 
 } // namespace
 
-bool applySbatchOption(
-    sched::JobSpec &spec, std::string_view option, Seconds now, std::string &error)
+bool applySubmitOptions(sched::JobSpec &spec, const std::vector<std::string> &words, Seconds now,
+    std::vector<std::string> &rest, std::string &error)
 {
-    const auto eq = option.find('=');
-    const std::string name(option.substr(0, eq));
-    const std::string value(
-        eq == std::string_view::npos ? std::string_view() : option.substr(eq + 1));
-    auto count = [&](int &into) {
-        const auto n = integer(value);
-        if (!n || *n < 0) {
-            error = "bad value for " + name;
+    std::vector<std::string> args;
+    for (const std::string &word : words) {
+        if (word.rfind("--user=", 0) == 0) {
+            spec.user = word.substr(7);
+        } else if (word.size() > 3 && word[0] == '-' && word[1] != '-' && word[2] == '=') {
+            args.push_back(word.substr(0, 2) + word.substr(3)); // "-n=2" is "-n2"
+        } else {
+            args.push_back(word);
+        }
+    }
+    const auto parsed = cmd::parseOptions(
+        cmd::jobOptionTable(cmd::kSbatchCommand), args, "sbatch", cmd::Ordering::Permute);
+    if (!parsed.ok()) {
+        error = parsed.error.substr(0, parsed.error.find('\n'));
+        return false;
+    }
+    cmd::JobOptionValues values;
+    for (const cmd::ParsedOption &option : parsed.options) {
+        if (!option.def->supported || !cmd::isCommonJobOption(option.def->id)) {
+            error = cmd::optionName(*option.def) + " is not read in scenarios";
             return false;
         }
-        into = static_cast<int>(*n);
-        return true;
-    };
-    auto hosts = [&](std::vector<std::string> &into) {
-        auto list = sched::expandHostlist(value);
-        if (!list) {
-            error = "bad hostlist for " + name;
+        if (auto bad = cmd::applyJobOption(values, *option.def, option.value, now)) {
+            error = bad->message;
             return false;
         }
-        into = std::move(*list);
-        return true;
-    };
-    if (name == "--nodes" || name == "-N") {
-        return count(spec.nodes);
     }
-    if (name == "--ntasks" || name == "-n") {
-        spec.ntasksGiven = true;
-        return count(spec.ntasks);
+    if (values.badGres) {
+        error = cmd::gresError().message;
+        return false;
     }
-    if (name == "--ntasks-per-node") {
-        return count(spec.ntasksPerNode);
+    cmd::fillJobSpec(values, spec);
+    if (!values.beginText.empty()) {
+        spec.begin = sched::parseTimeSpec(values.beginText, now);
     }
-    if (name == "--cpus-per-task" || name == "-c") {
-        spec.cpusPerTaskGiven = true;
-        return count(spec.cpusPerTask);
-    }
-    if (name == "--mem" || name == "--mem-per-cpu") {
-        const auto mib = sched::parseMemory(value);
-        if (!mib) {
-            error = "bad value for " + name;
-            return false;
-        }
-        (name == "--mem" ? spec.memPerNode : spec.memPerCpu) = *mib;
-        return true;
-    }
-    if (name == "--gres") {
-        const auto colon = value.rfind(':');
-        if (value.rfind("gpu", 0) != 0) {
-            error = "--gres: only gpu is supported by minicluster";
-            return false;
-        }
-        spec.gpusPerNode = 1;
-        if (colon != std::string::npos && colon > 2) {
-            const auto n = integer(std::string_view(value).substr(colon + 1));
-            if (!n || *n < 0) {
-                error = "bad value for --gres";
-                return false;
-            }
-            spec.gpusPerNode = static_cast<int>(*n);
-        }
-        return true;
-    }
-    if (name == "--gpus" || name == "-G") {
-        int total = 0;
-        if (!count(total)) {
-            return false;
-        }
-        const int nodes = std::max(1, spec.nodes);
-        spec.gpusPerNode = (total + nodes - 1) / nodes;
-        return true;
-    }
-    if (name == "--exclusive") {
-        spec.exclusive = true;
-        return true;
-    }
-    if (name == "--nodelist" || name == "-w") {
-        return hosts(spec.nodeList);
-    }
-    if (name == "--exclude" || name == "-x") {
-        return hosts(spec.excludeNodes);
-    }
-    if (name == "--constraint" || name == "-C") {
-        spec.constraint = value;
-        return true;
-    }
-    if (name == "--time" || name == "-t" || name == "--time-min") {
-        const auto limit = sched::parseTimeLimit(value);
-        if (!limit) {
-            error = "Invalid time limit specification";
-            return false;
-        }
-        (name == "--time-min" ? spec.timeMin : spec.timeLimit) = *limit;
-        return true;
-    }
-    if (name == "--begin" || name == "-b") {
-        const auto at = sched::parseTimeSpec(value, now);
-        if (!at) {
-            error = "Invalid time specification " + value;
-            return false;
-        }
-        spec.begin = *at;
-        return true;
-    }
-    if (name == "--nice") {
-        const auto n = integer(value.empty() ? std::string_view("100") : std::string_view(value));
-        if (!n) {
-            error = "bad value for --nice";
-            return false;
-        }
-        spec.nice = static_cast<int>(*n);
-        return true;
-    }
-    if (name == "--hold" || name == "-H") {
-        spec.hold = true;
-        return true;
-    }
-    if (name == "--partition" || name == "-p") {
-        spec.partition = value;
-        return true;
-    }
-    if (name == "--job-name" || name == "-J") {
-        spec.name = value;
-        return true;
-    }
-    if (name == "--user") {
-        spec.user = value;
-        return true;
-    }
-    if (name == "--account" || name == "-A") {
-        spec.account = value;
-        return true;
-    }
-    if (name == "--dependency" || name == "-d") {
-        spec.dependency = value;
-        return true;
-    }
-    if (name == "--array" || name == "-a") {
-        spec.array = value;
-        return true;
-    }
-    error = "unknown option " + name;
-    return false;
+    rest = parsed.operands;
+    return true;
 }
 
 ScenarioResult runScenario(std::string_view slurmConf, std::string_view jobsText)
@@ -250,20 +146,18 @@ ScenarioResult runScenario(std::string_view slurmConf, std::string_view jobsText
             spec.account = "def-prof";
             spec.name = "job" + std::to_string(nextId);
             Behaviour behaviour;
-            for (std::size_t i = 2; i < w.size(); ++i) {
-                std::string error;
-                static const std::string kShortWithValue = "NnctwxCpJAdabG";
-                if (w[i].size() == 2 && w[i][0] == '-'
-                    && kShortWithValue.find(w[i][1]) != std::string::npos && i + 1 < w.size()) {
-                    w[i + 1] = w[i] + '=' + w[i + 1]; // "-n 2" is "-n=2"
-                    continue;
-                }
-                if (w[i].rfind("run=", 0) == 0) {
-                    behaviour.runTime = integer(w[i].substr(4)).value_or(0);
-                } else if (w[i].rfind("exit=", 0) == 0) {
-                    behaviour.exitCode = static_cast<int>(integer(w[i].substr(5)).value_or(1));
-                } else if (!applySbatchOption(spec, w[i], t, error)) {
-                    fail(error);
+            std::vector<std::string> rest;
+            std::string error;
+            if (!applySubmitOptions(spec, {w.begin() + 2, w.end()}, t, rest, error)) {
+                fail(error);
+            }
+            for (const std::string &word : rest) {
+                if (word.rfind("run=", 0) == 0) {
+                    behaviour.runTime = integer(word.substr(4)).value_or(0);
+                } else if (word.rfind("exit=", 0) == 0) {
+                    behaviour.exitCode = static_cast<int>(integer(word.substr(5)).value_or(1));
+                } else {
+                    fail("unexpected word `" + word + "`");
                 }
             }
             sim.submit(t, std::move(spec), behaviour);

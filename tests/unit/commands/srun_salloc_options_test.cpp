@@ -3,6 +3,7 @@
 // words and exit codes, as the reference cluster's srun and salloc print them (a value
 // slurm_opt.c refuses exits 255; parse_int() and the --hint and --cpu-bind checks exit 1).
 #include "command_harness.h"
+#include "mc/record/job_codec.h"
 #include "shared/text.h"
 #include "srun/srun_common.h"
 
@@ -219,6 +220,38 @@ private slots:
             "salloc: error: --no-shell is not supported by minicluster\n", 1);
         expectError(srun({"true"}, {"SLURM_SIGNAL=USR1"}),
             "srun: error: SLURM_SIGNAL (--signal) is not supported by minicluster\n", 1);
+    }
+
+    void mailTypeAndUserAreStoredInTheAllocationAsSbatchsAre()
+    {
+        // As the reference cluster's salloc and srun: the job shows
+        // "MailUser=someone@example.org MailType=END,FAIL" (words in Slurm's order).
+        auto line = salloc({"--mail-type=fail,end", "--mail-user=someone@example.org"});
+        QVERIFY(!line.end);
+        const auto spec
+            = mc::record::specFromJson(ia::allocationRequest(line.opts, "salloc")["job"]);
+        QCOMPARE(spec.mailType, std::string("END,FAIL"));
+        QCOMPARE(spec.mailUser, std::string("someone@example.org"));
+        QVERIFY(spec.interactive);
+        line = srun({"--mail-type=ALL", "true"});
+        QVERIFY(!line.end);
+        QCOMPARE(
+            line.opts.mailType, std::string("INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT"));
+        expectError(srun({"--mail-type=bogus", "true"}),
+            "srun: error: Invalid --mail-type specification\n", 255);
+        expectError(salloc({"--mail-type=begin,bogus"}),
+            "salloc: error: Invalid --mail-type specification\n", 255);
+    }
+
+    void theSharedApplyGivesSrunSbatchsReadingOfANegativeTime()
+    {
+        // Slurm's time_str2mins() takes "-<days>" as a timespec for all three commands: the
+        // reference cluster's srun -t -5 is accepted, its limit wrapped as sbatch's is.
+        auto line = srun({"-t", "-5", "true"});
+        QVERIFY(!line.end);
+        QCOMPARE(line.opts.timeLimit,
+            std::optional<mc::sched::Seconds>(
+                ((-5 * 86400 + 59) / 60 + (std::int64_t{1} << 32)) * 60));
     }
 
     void versionIsPrintedOnStdout()

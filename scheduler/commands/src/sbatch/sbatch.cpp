@@ -4,6 +4,7 @@
 #include "../shared/json_out.h"
 #include "../shared/text.h"
 #include "mc/record/job_codec.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/batch_script.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
@@ -25,21 +26,6 @@ using namespace sbatch;
 using proto::Json;
 
 constexpr std::string_view kTryHelp = "Try \"sbatch --help\" for more information\n";
-
-// The GPU requests (issue #15), each as given: the controller resolves GPUs per node.
-void setGpus(sched::JobSpec &spec, const JobOptions &opts)
-{
-    const auto positive = [](const std::optional<int> &value) {
-        return std::max(0, value.value_or(0));
-    };
-    spec.gpusPerNode = positive(opts.gpusPerNode);
-    spec.gpusPerJob = positive(opts.gpus);
-    spec.gpusPerTask = positive(opts.gpusPerTask);
-    spec.cpusPerGpu = positive(opts.cpusPerGpu);
-    spec.gpusPerNodeGiven = spec.gpusPerNode > 0 && opts.gpusPerNodeGiven;
-    spec.memPerGpu = opts.memPerGpu;
-    spec.gpuType = opts.gpuType;
-}
 
 // A global key of the cluster's slurm.conf (lower-case `key`), as written.
 std::optional<std::string> slurmConfKey(const Context &ctx, const std::string &key)
@@ -63,27 +49,19 @@ bool knowsGpus(const Context &ctx)
         [](const std::string &name) { return equalsIgnoreCase(name, "gpu"); });
 }
 
-// The contract's scheduler fields of the submit spec (array, dependency, placement, GPUs...).
+// What sbatch settles itself before the submission: a GPU request its GRES plugin refuses,
+// --begin on the cluster's clock, --test-only.
 std::optional<Outcome> setSchedulerRequests(
     sched::JobSpec &spec, const JobOptions &opts, const Context &ctx)
 {
     const bool gpus = opts.gpus || opts.gpusPerNode || opts.gpusPerTask || opts.cpusPerGpu
         || opts.memPerGpu || !opts.gpuType.empty();
     if (opts.badGres || (gpus && !knowsGpus(ctx))) {
-        return failure("Invalid generic resource (gres) specification", kExitError);
+        return failure(gresError().message, gresError().exitCode);
     }
-    spec.array = opts.array;
-    spec.dependency = opts.dependency;
-    spec.constraint = opts.constraint;
     if (!opts.beginText.empty()) {
         spec.begin = sched::parseTimeSpec(opts.beginText, clusterNow(ctx)).value_or(ctx.now);
     }
-    spec.timeMin = opts.timeMin;
-    spec.exclusive = opts.exclusive;
-    spec.nodeList = opts.nodeList;
-    spec.excludeNodes = opts.excludeNodes;
-    spec.ntasksPerNode = opts.ntasksPerNode.value_or(0);
-    setGpus(spec, opts);
     spec.testOnly = opts.testOnly;
     return std::nullopt;
 }
@@ -116,14 +94,14 @@ int waitForJob(std::int64_t jobId, const Context &ctx)
         }
         int code = 0;
         bool complete = true;
-        for (const auto &job : jobs) {
-            auto state = sched::parseJobState(job["state"].toString());
+        for (const auto &json : jobs) {
+            const record::JobObject job = record::jobObjectFromJson(json);
+            auto state = sched::parseJobState(job.state);
             if (!state || !sched::isFinished(*state)) {
                 complete = false;
                 break;
             }
-            code = std::max(code,
-                job["exit_signal"].toInt() != 0 ? 1 : static_cast<int>(job["exit_code"].toInt()));
+            code = std::max(code, job.exitSignal != 0 ? 1 : static_cast<int>(job.exitCode));
         }
         if (complete) {
             return code;
@@ -134,11 +112,11 @@ int waitForJob(std::int64_t jobId, const Context &ctx)
 // sbatch --test-only: Slurm's slurm_job_will_run() answer, on stderr.
 Outcome testOnlyOutcome(const Json &reply)
 {
-    const std::int64_t start = reply["planned_start"].toInt();
-    std::string line = "sbatch: Job " + std::to_string(reply["job_id"].toInt()) + " to start at "
-        + sched::formatTimestamp(start) + " using " + std::to_string(reply["num_cpus"].toInt())
-        + " processors on nodes " + sched::compressHostlist(reply["nodes"].toStringList())
-        + " in partition " + reply["partition"].toString() + "\n";
+    const record::JobObject job = record::jobObjectFromJson(reply); // the job object's members
+    std::string line = "sbatch: Job " + std::to_string(job.jobId) + " to start at "
+        + sched::formatTimestamp(job.plannedStart) + " using "
+        + std::to_string(job.numCpus.value_or(0)) + " processors on nodes "
+        + sched::compressHostlist(job.nodes) + " in partition " + job.partition + "\n";
     return Outcome{{}, std::move(line), 0};
 }
 
@@ -362,13 +340,11 @@ int Sbatch::run()
         return path ? absolutePath(*path, workDir) : std::string();
     };
     sched::JobSpec spec;
-    spec.name = opts.jobName.value_or(defaultName);
+    spec.name = defaultName;
     spec.user = m_ctx.user.name;
     spec.uid = m_ctx.user.uid;
     spec.gid = m_ctx.user.gid;
-    spec.account = opts.account.value_or("");
-    spec.partition = opts.partition.value_or("");
-    spec.qos = opts.qos.value_or(""); // empty: the controller's default
+    spec.qos = ""; // empty: the controller's default
     spec.workDir = workDir;
     spec.script = script;
     spec.command = command;
@@ -382,24 +358,8 @@ int Sbatch::run()
     spec.openAppend = opts.openAppend;
     spec.signal = opts.signal;
     spec.requeue = opts.requeue;
-    spec.timeLimit = opts.timeLimit;
-    spec.nodes = opts.nodes.value_or(1);
-    // As sbatch's option check does: --ntasks-per-node without -n asks for that many tasks
-    // on each of the -N nodes, and the job has a task count (SLURM_NTASKS).
-    const bool perNodeCount = !opts.ntasks && opts.ntasksPerNode;
-    spec.ntasks
-        = perNodeCount ? *opts.ntasksPerNode * opts.nodes.value_or(1) : opts.ntasks.value_or(1);
-    spec.cpusPerTask = opts.cpusPerTask.value_or(1);
-    spec.ntasksGiven = opts.ntasks.has_value() || perNodeCount;
-    spec.cpusPerTaskGiven = opts.cpusPerTask.has_value();
-    spec.memPerNode = opts.mem;
-    spec.memPerCpu = opts.memPerCpu;
     spec.submitHost = m_ctx.hostname;
-    spec.hold = opts.hold;
-    spec.nice = static_cast<int>(opts.nice); // checked against Slurm's range when parsed
-    spec.comment = opts.comment;
-    spec.mailType = opts.mailType;
-    spec.mailUser = opts.mailUser;
+    fillJobSpec(opts, spec);
     if (auto end = setSchedulerRequests(spec, opts, m_ctx)) {
         return finish(*end);
     }

@@ -3,56 +3,12 @@
 #include "../scancel/scancel_options.h"
 #include "../shared/help_texts.h"
 #include "../shared/text.h"
-#include "mc/sched/gres.h"
-#include "mc/sched/hostlist.h"
 #include "sbatch_options.h"
 
 #include <algorithm>
 
 namespace mc::cmd::sbatch {
 namespace {
-
-constexpr std::int64_t kMaxNice = 2147483645; // Slurm's NICE_OFFSET - 3
-
-// Slurm's parse_int(): a whole number above zero, else exit 1.
-std::optional<Outcome> parsePositive(
-    std::optional<int> &target, const std::string &value, std::string_view option)
-{
-    auto number = parseInteger(value);
-    if (!number || *number <= 0 || *number > 2147483647) {
-        return failure(
-            "Invalid numeric value \"" + value + "\" for " + std::string(option) + ".", kExitError);
-    }
-    target = static_cast<int>(*number);
-    return std::nullopt;
-}
-
-// Slurm's verify_node_count(): "N" or "min-max"; the minimum is what the job asks for.
-std::optional<Outcome> parseNodes(JobOptions &opts, const std::string &value)
-{
-    const std::size_t dash = value.find('-');
-    const std::string minText = value.substr(0, dash);
-    auto minimum = parseInteger(minText);
-    if (!minimum || *minimum < 0) {
-        return failure("\"" + minText + "\" is not a valid node count", kExitBadOption);
-    }
-    if (dash != std::string::npos) {
-        const std::string maxText = value.substr(dash + 1);
-        auto maximum = parseInteger(maxText);
-        if (!maximum) {
-            return failure("\"" + maxText + "\" is not a valid node count", kExitBadOption);
-        }
-        if (*maximum != 0 && *maximum < *minimum) {
-            return failure("Maximum node count " + std::to_string(*maximum)
-                    + " is less than minimum node count " + std::to_string(*minimum),
-                kExitBadOption);
-        }
-    }
-    // -N 0 alone goes on to the submission, which Slurm refuses; in a range it means 1.
-    opts.nodes = static_cast<int>(
-        dash == std::string::npos ? *minimum : std::max<std::int64_t>(*minimum, 1));
-    return std::nullopt;
-}
 
 // Slurm's get_signal_opts(): [{R|B}:]<signal>[@<seconds>], seconds 0-65535 (default 60).
 std::optional<Outcome> parseSignal(JobOptions &opts, const std::string &value)
@@ -82,81 +38,6 @@ std::optional<Outcome> parseSignal(JobOptions &opts, const std::string &value)
     }
     opts.signal = (batch ? "B:" : "") + std::to_string(*number) + "@" + std::to_string(seconds);
     return std::nullopt;
-}
-
-// A GPU option's request: its count into `target`, its type (if any) the job's GPU type. A
-// malformed value or a GRES other than gpu is refused before submission, as sbatch does.
-void applyGpus(
-    JobOptions &opts, std::optional<int> &target, const std::optional<sched::GpuRequest> &request)
-{
-    if (!request || !request->known) {
-        opts.badGres = true;
-        return;
-    }
-    target = request->count;
-    if (!request->type.empty()) {
-        opts.gpuType = request->type;
-    }
-}
-
-// --nodelist / --exclude: a hostlist expression; a name with '/' is a file of names in Slurm,
-// which minicluster does not read.
-std::optional<Outcome> parseHosts(
-    std::vector<std::string> &target, const std::string &value, std::string_view option)
-{
-    if (value.find('/') != std::string::npos) {
-        return notSupported(
-            kProgram, std::string(option) + " with a file of node names", kExitError);
-    }
-    auto names = sched::expandHostlist(value);
-    if (!names) {
-        return failure("Invalid " + std::string(option) + " specification", kExitBadOption);
-    }
-    target = std::move(*names);
-    return std::nullopt;
-}
-
-// Slurm's parse_mail_type() and print_mail_type(): the words of --mail-type (any case) as the
-// list Slurm shows, in its order; ALL is the six it stands for; NONE anywhere is none (""),
-// nullopt: a word Slurm does not know.
-std::optional<std::string> mailTypeText(const std::string &value)
-{
-    // In print_mail_type()'s order.
-    static constexpr std::string_view kTypes[]
-        = {"ARRAY_TASKS", "INVALID_DEPEND", "BEGIN", "END", "FAIL", "REQUEUE", "STAGE_OUT",
-            "TIME_LIMIT_50", "TIME_LIMIT_80", "TIME_LIMIT_90", "TIME_LIMIT"};
-    constexpr unsigned kAll = 0b1111110; // INVALID_DEPEND, BEGIN, END, FAIL, REQUEUE, STAGE_OUT
-    const auto words = splitList(value);
-    unsigned bits = 0;
-    bool none = false;
-    for (const auto &word : words) {
-        bool known = false;
-        if (equalsIgnoreCase(word, "NONE")) {
-            none = known = true;
-        } else if (equalsIgnoreCase(word, "ALL")) {
-            bits |= kAll;
-            known = true;
-        }
-        for (std::size_t i = 0; i < std::size(kTypes) && !known; ++i) {
-            if (equalsIgnoreCase(word, kTypes[i])) {
-                bits |= 1U << i;
-                known = true;
-            }
-        }
-        if (!known) {
-            return std::nullopt;
-        }
-    }
-    if (words.empty()) {
-        return std::nullopt;
-    }
-    std::string text;
-    for (std::size_t i = 0; i < std::size(kTypes) && !none; ++i) {
-        if ((bits & (1U << i)) != 0) {
-            text += (text.empty() ? "" : ",") + std::string(kTypes[i]);
-        }
-    }
-    return text;
 }
 
 // Slurm's verify_dist_type(): {*|block|cyclic|arbitrary|plane=<size>}, then up to two levels
@@ -199,22 +80,6 @@ std::optional<Outcome> checkDistribution(const std::string &value)
     return notSupported(kProgram, "--distribution", kExitError);
 }
 
-// Slurm's time_str2mins() on "-<days>" (a valid timespec to it): days below zero, rounded up
-// to minutes in C's int and read by slurmctld as unsigned, so -t -5 is a limit of
-// 4294960097 minutes, not a refusal. nullopt for any other text.
-std::optional<sched::Seconds> negativeDaysLimit(const std::string &value)
-{
-    const auto days = value.size() > 1 && value[0] == '-' && value != "-1"
-            && value.find_first_not_of("0123456789", 1) == std::string::npos
-        ? parseInteger(value.substr(1))
-        : std::nullopt;
-    if (!days || *days <= 0 || *days > 1000000) {
-        return std::nullopt;
-    }
-    const std::int64_t minutes = (-*days * 86400 + 59) / 60; // C division: towards zero
-    return (minutes + (std::int64_t{1} << 32)) * 60;
-}
-
 } // namespace
 
 Outcome failure(std::string_view message, int exitCode)
@@ -236,18 +101,9 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
         return Outcome{std::string(sbatchUsage()), {}, 0};
     case kVersion:
         return Outcome{std::string(kSlurmVersion), {}, 0};
-    case kAccount:
-        opts.account = value;
-        break;
     case kChdir:
         opts.chdir = absolutePath(value, ctx.cwd);
         break;
-    case kCpusPerTask:
-        return parsePositive(opts.cpusPerTask, value, "--cpus-per-task");
-    case kNtasks:
-        return parsePositive(opts.ntasks, value, "--ntasks");
-    case kNodes:
-        return parseNodes(opts, value);
     case kError:
         opts.stdErr = value;
         break;
@@ -257,23 +113,11 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kOutput:
         opts.stdOut = value;
         break;
-    case kComment:
-        opts.comment = value;
-        break;
-    case kJobName:
-        opts.jobName = value;
-        break;
-    case kPartition:
-        opts.partition = value;
-        break;
     case kExport:
         opts.exportSpec = value;
         break;
     case kWrap:
         opts.wrap = value;
-        break;
-    case kHold:
-        opts.hold = true;
         break;
     case kOpenMode: // Slurm reads the first letter: a[ppend] or t[runcate]
         if (!value.empty() && (value[0] == 'a' || value[0] == 'A')) {
@@ -298,74 +142,12 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kWait:
         opts.wait = true;
         break;
-    case kQos:
-        opts.qos = value;
-        break;
     case kQuiet:
         opts.quiet = true;
         break;
     case kVerbose:
         opts.verbose = true;
         break;
-    case kArray:
-        opts.array = value;
-        break;
-    case kDependency:
-        opts.dependency = value;
-        break;
-    case kConstraint:
-        opts.constraint = value;
-        break;
-    case kBegin:
-        if (!sched::parseTimeSpec(value, ctx.now)) {
-            Outcome bad = failure("Invalid --begin specification", kExitBadOption);
-            bad.err = invalidTimeLine(value) + bad.err;
-            return bad;
-        }
-        opts.beginText = value;
-        break;
-    case kTimeMin: {
-        auto limit = sched::parseTimeLimit(value);
-        if (!limit) {
-            return failure("Invalid --time-min specification", kExitBadOption);
-        }
-        opts.timeMin = *limit;
-        break;
-    }
-    case kExclusive:
-        if (arg && value == "user") {
-            return notSupported(kProgram, "--exclusive=user", kExitError);
-        }
-        if (arg && value == "mcs") {
-            return notSupported(kProgram, "--exclusive=mcs", kExitError);
-        }
-        if (arg && value != "exclusive" && value != "oversubscribe") {
-            return failure("Invalid --exclusive specification", kExitBadOption);
-        }
-        opts.exclusive = !arg || value == "exclusive";
-        break;
-    case kNodelist:
-        return parseHosts(opts.nodeList, value, "--nodelist");
-    case kExclude:
-        return parseHosts(opts.excludeNodes, value, "--exclude");
-    case kNtasksPerNode:
-        return parsePositive(opts.ntasksPerNode, value, "--ntasks-per-node");
-    case kGres:
-        applyGpus(opts, opts.gpusPerNode, sched::parseGresOption(value));
-        opts.gpusPerNodeGiven = false;
-        break;
-    case kGpus:
-        applyGpus(opts, opts.gpus, sched::parseGpuCount(value));
-        break;
-    case kGpusPerNode:
-        applyGpus(opts, opts.gpusPerNode, sched::parseGpuCount(value));
-        opts.gpusPerNodeGiven = true;
-        break;
-    case kGpusPerTask:
-        applyGpus(opts, opts.gpusPerTask, sched::parseGpuCount(value));
-        break;
-    case kCpusPerGpu:
-        return parsePositive(opts.cpusPerGpu, value, "--cpus-per-gpu");
     case kTestOnly:
         opts.testOnly = true;
         break;
@@ -397,53 +179,19 @@ std::optional<Outcome> apply(JobOptions &opts, const OptionDef &def,
     case kIgnorePbs:
         opts.ignorePbs = true;
         break;
-    case kMailUser: // kept and shown; like Slurm without a mailer, minicluster sends no mail
-        opts.mailUser = value;
-        break;
-    case kMailType: {
-        auto text = mailTypeText(value);
-        if (!text) {
-            return failure("Invalid --mail-type specification", kExitBadOption);
-        }
-        opts.mailType = *text;
-        break;
-    }
-    case kNice: {
-        const std::int64_t nice = arg ? parseLeadingInteger(value) : 100;
-        if (nice > kMaxNice || nice < -kMaxNice) {
-            return failure("Invalid --nice value, out of range (+/- 2147483645)", kExitBadOption);
-        }
-        opts.nice = nice;
-        break;
-    }
-    case kTime: {
-        if (auto wrapped = negativeDaysLimit(value)) {
-            opts.timeLimit = *wrapped;
-            break;
-        }
-        auto limit = sched::parseTimeLimit(value);
-        if (!limit) {
-            return failure("Invalid --time specification", kExitBadOption);
-        }
-        opts.timeLimit = *limit == 0 ? sched::kInfinite : *limit;
-        break;
-    }
-    case kMem:
-    case kMemPerCpu:
-    case kMemPerGpu: {
-        auto mib = sched::parseMemory(value);
-        if (!mib) {
-            return failure(
-                "Invalid --" + std::string(def.longName) + " specification", kExitBadOption);
-        }
-        (def.id == kMem ? opts.mem : def.id == kMemPerCpu ? opts.memPerCpu : opts.memPerGpu) = *mib;
-        (def.id == kMem                ? opts.memSource
-                : def.id == kMemPerCpu ? opts.memPerCpuSource
-                                       : opts.memPerGpuSource)
-            = source;
-        break;
-    }
     default:
+        // Where each memory option came from decides which of two wins (settleMemory()).
+        if (def.id == kMem || def.id == kMemPerCpu || def.id == kMemPerGpu) {
+            (def.id == kMem                ? opts.memSource
+                    : def.id == kMemPerCpu ? opts.memPerCpuSource
+                                           : opts.memPerGpuSource)
+                = source;
+        }
+        if (auto error = applyJobOption(opts, def, arg, ctx.now)) {
+            Outcome bad = failure(error->message, error->exitCode);
+            bad.err = error->preamble + bad.err;
+            return bad;
+        }
         break;
     }
     return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include "../shared/outcome.h"
 #include "mc/cmd/context.h"
+#include "mc/cmd/job_options_apply.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
@@ -25,38 +26,19 @@ enum class Source { CommandLine, Directive, Environment };
 // "sbatch: error: <message>" with `exitCode`.
 Outcome failure(std::string_view message, int exitCode);
 
-struct JobOptions {
-    std::optional<std::string> account, chdir, stdErr, stdIn, stdOut, jobName, partition;
+// sbatch's own options beside the common ones (JobOptionValues, applied by applyJobOption()).
+struct JobOptions : JobOptionValues {
+    std::optional<std::string> chdir, stdErr, stdIn, stdOut;
     std::optional<std::string> exportSpec, wrap;
-    std::optional<std::string> comment; // --comment, as given
-    std::string mailType, mailUser; // --mail-type in Slurm's words and order; --mail-user
-    std::optional<sched::Seconds> timeLimit; // kInfinite for --time=0 or UNLIMITED
-    std::optional<sched::MiB> mem, memPerCpu;
     Source memSource = Source::CommandLine, memPerCpuSource = Source::CommandLine;
-    std::optional<int> cpusPerTask, ntasks, nodes;
-    std::int64_t nice = 0;
-    bool hold = false, parsable = false, quiet = false, verbose = false;
-    std::optional<std::string> qos; // --qos: checked by the controller against the QOS table
+    Source memPerGpuSource = Source::CommandLine;
+    bool parsable = false, quiet = false, verbose = false;
     bool wait = false; // -W: sbatch returns when the job ends, with its exit code
     bool openAppend = false; // --open-mode=append
     std::string signal; // --signal, normalized "[B:]<number>@<seconds>"
     std::optional<bool> requeue; // --requeue / --no-requeue
-    // Scheduler requests (issue #3/#6), sent as the contract's submit fields.
-    std::string array, dependency, constraint; // as given; the controller checks them
-    std::string beginText; // --begin as given; sbatch resolves it on the cluster's clock
-    std::optional<sched::Seconds> timeMin;
-    bool exclusive = false, testOnly = false;
+    bool testOnly = false;
     bool ignorePbs = false; // --ignore-pbs: #PBS and #BSUB lines are not read
-    std::vector<std::string> nodeList, excludeNodes; // expanded hostlists
-    std::optional<int> ntasksPerNode;
-    std::optional<int> gpusPerNode; // --gres=gpu:N, --gpus-per-node=N
-    bool gpusPerNodeGiven = false; // the last of the two was --gpus-per-node
-    std::optional<int> gpus; // --gpus=N over the job (the controller spreads it)
-    std::optional<int> gpusPerTask, cpusPerGpu; // --gpus-per-task, --cpus-per-gpu
-    std::optional<sched::MiB> memPerGpu; // --mem-per-gpu
-    Source memPerGpuSource = Source::CommandLine;
-    std::string gpuType; // the type named by a GPU option ("a100"); empty: any
-    bool badGres = false; // malformed, or a GRES other than gpu: refused by sbatch itself
     // Checked as Slurm checks them, then settled at submission (sbatch.cpp): --deadline as
     // given, -L, --reservation, -M (empty: not given).
     std::string deadlineText, licenses, reservation, clusters;

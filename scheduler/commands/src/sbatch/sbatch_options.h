@@ -2,7 +2,7 @@
 // sbatch's options: its rows of the shared job-option table (every option of `man sbatch`,
 // Slurm 22.05), and the SBATCH_* variables that stand for them.
 
-#include "../shared/job_option_table.h"
+#include "mc/cmd/job_option_table.h"
 
 #include <span>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "job_option_table.h"
+#include "mc/cmd/job_option_table.h"
 
 #include <array>
 #include <vector>
@@ -94,8 +94,8 @@ constexpr std::array kRows{
     Row{"kill-on-invalid-dep", 0, kReq, kKillOnInvalidDep, kS, kNone},
     Row{"label", 'l', kNo, kLabel, kR, kR},
     Row{"licenses", 'L', kReq, kLicenses, kAll, kS},
-    Row{"mail-type", 0, kReq, kMailType, kAll, kS},
-    Row{"mail-user", 0, kReq, kMailUser, kAll, kS},
+    Row{"mail-type", 0, kReq, kMailType, kAll, kAll},
+    Row{"mail-user", 0, kReq, kMailUser, kAll, kAll},
     Row{"mcs-label", 0, kReq, kMcsLabel, kAll, kNone},
     Row{"mem", 0, kReq, kMem, kAll, kAll},
     Row{"mem-bind", 0, kReq, kMemBind, kAll, kNone},

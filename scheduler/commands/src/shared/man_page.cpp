@@ -10,8 +10,8 @@
 #include "../squeue/squeue_options.h"
 #include "../sshare/sshare_options.h"
 #include "help_texts.h"
-#include "job_option_table.h"
 #include "mc/base/text.h"
+#include "mc/cmd/job_option_table.h"
 
 #include <cctype>
 #include <map>

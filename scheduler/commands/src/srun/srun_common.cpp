@@ -404,42 +404,6 @@ static std::string failedSubmission(std::string_view program)
     return program == "srun" ? "Unable to allocate resources: " : "Job submit/allocate failed: ";
 }
 
-// Slurm's verify_node_count(): "N" or "min-max"; the minimum is what the allocation asks for.
-// -N 0 is the controller's to refuse in Slurm, with the words of the command's failed
-// submission.
-static bool parseNodeCount(
-    const char *program, const std::string &value, Options &opts, Outcome &end)
-{
-    auto bad = [&](const std::string &message, int exitCode) {
-        end = Outcome{{}, errorLine(program, message), exitCode};
-        return false;
-    };
-    const std::size_t dash = value.find('-');
-    const std::string minText = value.substr(0, dash);
-    auto minimum = parseInteger(minText);
-    if (!minimum || *minimum < 0 || *minimum > 0x7fffffff) {
-        return bad("\"" + minText + "\" is not a valid node count", 255);
-    }
-    if (dash != std::string::npos) {
-        const std::string maxText = value.substr(dash + 1);
-        auto maximum = parseInteger(maxText);
-        if (!maximum) {
-            return bad("\"" + maxText + "\" is not a valid node count", 255);
-        }
-        if (*maximum != 0 && *maximum < *minimum) {
-            return bad("Maximum node count " + std::to_string(*maximum)
-                    + " is less than minimum node count " + std::to_string(*minimum),
-                255);
-        }
-        *minimum = std::max<std::int64_t>(*minimum, 1);
-    }
-    if (*minimum == 0) {
-        return bad(failedSubmission(program) + "Node count specification invalid", 1);
-    }
-    opts.nodes = static_cast<int>(*minimum);
-    return true;
-}
-
 bool apply(const char *program, Options &opts, const ParsedOption &option, const Context &ctx,
     Outcome &end)
 {
@@ -528,19 +492,11 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
         break; // the tasks write straight to srun's own descriptors: nothing is buffered
     case kWaitSeconds:
         return count(opts.waitSeconds, "--wait", false);
-    case kAccount:
-        opts.account = value;
-        break;
     case kChdir:
         opts.chdir = value;
         break;
-    case kConstraint:
-        opts.constraint = value;
-        break;
-    case kCpusPerTask:
-        return count(opts.cpusPerTask, "--cpus-per-task", true);
     case kExclude:
-        if (!hostlist(opts.exclude)) {
+        if (!hostlist(opts.excludeNodes)) {
             return false;
         }
         break;
@@ -555,29 +511,6 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
     case kExclusive:
         opts.exclusive = true;
         break;
-    case kGpus:
-    case kGpusPerNode:
-    case kGpusPerTask:
-    case kGres: {
-        // As sbatch: "[type:]N", or --gres's "gpu[:type][:N]"; the type is the controller's
-        // to check against the nodes.
-        const auto request
-            = def.id == kGres ? sched::parseGresOption(value) : sched::parseGpuCount(value);
-        if (!request || !request->known) {
-            return bad("Invalid generic resource (gres) specification", 1);
-        }
-        (def.id == kGpus                 ? opts.gpus
-                : def.id == kGpusPerTask ? opts.gpusPerTask
-                                         : opts.gpusPerNode)
-            = request->count;
-        if (def.id == kGres || def.id == kGpusPerNode) {
-            opts.gpusPerNodeGiven = def.id == kGpusPerNode;
-        }
-        if (!request->type.empty()) {
-            opts.gpuType = request->type;
-        }
-        break;
-    }
     case kHelp:
     case kUsage:
         end = Outcome{"Usage: " + std::string(program)
@@ -592,9 +525,6 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
             return true;
         }
         return count(opts.immediate, "immediate", false); // Slurm's words: no dashes
-    case kJobName:
-        opts.jobName = value;
-        break;
     case kJobId: {
         std::optional<int> id;
         if (!count(id, "--jobid", true)) {
@@ -606,50 +536,18 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
     case kLabel:
         opts.label = true;
         break;
-    case kCpusPerGpu:
-        return count(opts.cpusPerGpu, "--cpus-per-gpu", true);
-    case kMem:
-    case kMemPerCpu:
-    case kMemPerGpu: {
-        auto mib = sched::parseMemory(value);
-        if (!mib) {
-            return bad("Invalid --" + std::string(def.longName) + " specification");
-        }
-        (def.id == kMem ? opts.mem : def.id == kMemPerCpu ? opts.memPerCpu : opts.memPerGpu) = *mib;
-        break;
-    }
     case kNodelist:
         if (!hostlist(opts.nodeList)) {
             return false;
         }
         break;
-    case kNodes:
-        return parseNodeCount(program, value, opts, end);
-    case kNtasks:
-        return count(opts.ntasks, "--ntasks", true);
-    case kNtasksPerNode:
-        return count(opts.ntasksPerNode, "--ntasks-per-node", true);
-    case kPartition:
-        opts.partition = value;
-        break;
     case kPty:
         opts.pty = true;
-        break;
-    case kQos:
-        opts.qos = value;
         break;
     case kQuiet:
         opts.quiet = true;
         g_quiet = true;
         break;
-    case kTime: {
-        auto limit = sched::parseTimeLimit(value);
-        if (!limit) {
-            return bad("Invalid --time specification");
-        }
-        opts.timeLimit = *limit == 0 ? sched::kInfinite : *limit;
-        break;
-    }
     case kVerbose:
         opts.verbose += 1;
         break;
@@ -657,6 +555,19 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
         end = Outcome{kSlurmVersion, {}, 0};
         return false;
     default:
+        if (auto error = applyJobOption(opts, def, option.value, ctx.now)) {
+            end = Outcome{
+                {}, error->preamble + errorLine(program, error->message), error->exitCode};
+            return false;
+        }
+        if (opts.badGres) { // refused at once, as srun's and salloc's GRES check does
+            return bad(gresError().message, gresError().exitCode);
+        }
+        // -N 0 is the controller's to refuse in Slurm, with the words of the command's failed
+        // submission.
+        if (def.id == kNodes && opts.nodes == 0) {
+            return bad(failedSubmission(program) + "Node count specification invalid", 1);
+        }
         break;
     }
     return true;
@@ -830,44 +741,21 @@ Json allocationRequest(const Options &opts, const std::string &defaultName)
 {
     Me me = currentUser();
     sched::JobSpec spec;
-    spec.name = opts.jobName.value_or(defaultName);
+    spec.name = defaultName;
     spec.user = me.name;
     spec.uid = me.uid;
     spec.gid = me.gid;
-    spec.account = opts.account.value_or("");
-    spec.partition = opts.partition.value_or("");
-    spec.qos = opts.qos.value_or(""); // empty: the controller's default
+    spec.qos = ""; // empty: the controller's default
     spec.workDir = opts.chdir ? absolutePath(*opts.chdir, currentDir()) : currentDir();
     spec.command = defaultName;
     spec.interactive = true;
-    spec.timeLimit = opts.timeLimit;
-    // Without -n: one task per node (or --ntasks-per-node of them), as Slurm counts.
-    int ntasks = opts.ntasks.value_or(opts.nodes.value_or(1));
-    if (opts.ntasksPerNode && !opts.ntasks) {
-        ntasks = *opts.ntasksPerNode * opts.nodes.value_or(1);
-    }
-    spec.nodes = opts.nodes.value_or(1);
-    spec.ntasks = ntasks;
-    spec.ntasksGiven = opts.ntasks.has_value();
-    spec.cpusPerTask = opts.cpusPerTask.value_or(1);
-    spec.cpusPerTaskGiven = opts.cpusPerTask.has_value();
-    spec.ntasksPerNode = opts.ntasksPerNode.value_or(0);
-    spec.memPerNode = opts.mem;
-    spec.memPerCpu = opts.memPerCpu;
-    if (opts.gpusPerNode.value_or(0) > 0) {
-        spec.gpusPerNode = *opts.gpusPerNode;
-        spec.gpusPerNodeGiven = opts.gpusPerNodeGiven;
-    }
-    spec.gpusPerJob = std::max(0, opts.gpus.value_or(0));
-    spec.gpusPerTask = std::max(0, opts.gpusPerTask.value_or(0));
-    spec.cpusPerGpu = opts.cpusPerGpu.value_or(0);
-    spec.memPerGpu = opts.memPerGpu;
-    spec.gpuType = opts.gpuType;
-    spec.exclusive = opts.exclusive;
-    spec.nodeList = opts.nodeList;
-    spec.excludeNodes = opts.exclude;
-    spec.constraint = opts.constraint.value_or("");
     spec.submitHost = shortHostName();
+    fillJobSpec(opts, spec);
+    // Without -n: one task per node (or --ntasks-per-node of them), as Slurm counts.
+    if (!opts.ntasks) {
+        spec.ntasks = opts.ntasksPerNode.value_or(1) * opts.nodes.value_or(1);
+        spec.ntasksGiven = false;
+    }
     return record::submitRequest(spec);
 }
 

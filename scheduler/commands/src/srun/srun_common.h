@@ -5,10 +5,11 @@
 // they run as processes and are tested through real clusters; their command lines are read in
 // process from a Context, as the other commands' are, and tested so.
 
-#include "../shared/job_option_table.h"
 #include "../shared/outcome.h"
 #include "mc/base/env.h"
 #include "mc/cmd/context.h"
+#include "mc/cmd/job_option_table.h"
+#include "mc/cmd/job_options_apply.h"
 #include "mc/proto/json.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
@@ -27,24 +28,18 @@ using enum JobOptionId;
 // only choose CPU bindings, which minicluster does not set).
 enum class Distribution { Block, Cyclic, Plane };
 
-struct Options {
-    std::optional<std::string> account, chdir, constraint, jobName, partition, qos;
+// srun's and salloc's own options beside the common ones (JobOptionValues, applied by
+// applyJobOption()).
+struct Options : JobOptionValues {
+    std::optional<std::string> chdir;
     std::optional<std::string> exportEnv; // --export: ALL, NONE or [ALL,]NAME[=value],...
     std::optional<std::string> mpi; // --mpi: none, pmi2, pmix...
     Distribution distribution = Distribution::Block;
     int planeSize = 0; // -m plane=<size>
     std::optional<int> waitSeconds; // -W: end the step this long after its first task ends
-    std::optional<sched::Seconds> timeLimit;
-    std::optional<sched::MiB> mem, memPerCpu;
-    std::optional<int> cpusPerTask, nodes, ntasks, ntasksPerNode, gpusPerNode, immediate;
-    std::optional<int> gpus; // --gpus over the allocation (the controller spreads it)
-    std::optional<int> gpusPerTask, cpusPerGpu; // --gpus-per-task, --cpus-per-gpu
-    std::optional<sched::MiB> memPerGpu; // --mem-per-gpu
-    std::string gpuType; // the type a GPU option named; empty: any
-    bool gpusPerNodeGiven = false; // --gpus-per-node rather than --gres
+    std::optional<int> immediate;
     std::optional<std::uint32_t> jobId; // srun --jobid
-    std::vector<std::string> nodeList, exclude;
-    bool exclusive = false, label = false, pty = false, quiet = false;
+    bool label = false, pty = false, quiet = false;
     bool killOnBadExit = false, multiProg = false, overlap = false, exact = false;
     // -E: the tasks keep the SLURM_NTASKS, SLURM_NNODES, SLURM_TASKS_PER_NODE they inherit
     // (salloc's interactive step: the allocation's, for srun and mpirun typed in it).

@@ -583,7 +583,7 @@ int Srun::run(int argc, char **argv)
     stepSpec.nodes = m_opts.nodes.value_or(0);
     stepSpec.ntasksPerNode = m_opts.ntasksPerNode.value_or(0);
     stepSpec.nodeList = m_opts.nodeList;
-    stepSpec.excludeNodes = m_opts.exclude;
+    stepSpec.excludeNodes = m_opts.excludeNodes;
     stepSpec.cpusPerTask = m_opts.cpusPerTask.value_or(1);
     stepSpec.name = name;
     stepSpec.pty = m_opts.pty;

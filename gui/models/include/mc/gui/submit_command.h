@@ -30,10 +30,10 @@ QStringList sbatchArguments(const SubmitChoices &choices, const SubmitChoices &b
 // The whole line: "sbatch --partition=cpu --time=1:00:00 job.sh", each argument quoted for bash
 // when it needs it.
 QString sbatchCommandLine(const SubmitChoices &choices, const SubmitChoices &baseline = {});
-// The choices a script's #SBATCH option words make (mc::sched::parseDirectives), as sbatch
-// reads them: long options with '=' or a separate value, and their short forms (-J -A -p -t -n
-// -c -a -d); --gres=gpu:N and --gpus-per-node=N set `gpus`. Other options are left out (the
-// script keeps them; sbatch reads them there).
+// The choices a script's #SBATCH option words make (mc::sched::parseDirectives), read through
+// sbatch's rows of the one job-option table as sbatch reads them (a word sbatch refuses ends
+// the reading there, as it ends sbatch); --gres=gpu:N and --gpus-per-node=N set `gpus` by
+// sbatch's apply. Other options are left out (the script keeps them; sbatch reads them there).
 SubmitChoices choicesFromDirectives(const QStringList &words);
 // The same for a whole batch script's text: its #SBATCH lines as sbatch reads them.
 SubmitChoices choicesFromScript(const QByteArray &script);

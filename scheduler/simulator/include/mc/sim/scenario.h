@@ -19,15 +19,18 @@ namespace mc::sim {
 
 struct ScenarioResult {
     std::string transcript; // one line per event or query, in time order
-    std::vector<std::string> errors; // "jobs.txt:3: unknown option --foo"
+    std::vector<std::string> errors; // "jobs.txt:3: sbatch: unrecognized option '--foo'"
 };
 
 // Replays `jobsText` on the cluster of `slurmConf`; `policy` overrides SchedulerType.
 ScenarioResult runScenario(std::string_view slurmConf, std::string_view jobsText);
 
-// Applies one `--option=value` (or `-x value` already joined as "-x=value") to `spec`; false
-// with `error` set when the option is unknown or its value bad. `now` serves --begin.
-bool applySbatchOption(
-    sched::JobSpec &spec, std::string_view option, Seconds now, std::string &error);
+// Applies a submit line's words (after "submit") to `spec`: sbatch's options, read through
+// sbatch's rows of the one job-option table and applied by the commands' one apply
+// (mc/cmd/job_options_apply.h), so a line takes what sbatch takes, with its words for a bad
+// value; short options also as "-n=4"; and the scenario's own `--user=NAME`. The other words
+// are left in `rest` (run=, exit=). False with `error` set on a bad or unread option.
+bool applySubmitOptions(sched::JobSpec &spec, const std::vector<std::string> &words, Seconds now,
+    std::vector<std::string> &rest, std::string &error);
 
 } // namespace mc::sim

@@ -3,8 +3,9 @@
 // common_options[] is: each option is written once (long name, short letter, argument kind, its
 // id) with the commands that take it and those of them minicluster implements. Each command's
 // own option table is this one filtered, so a new job option is one row here and its case in
-// the command's apply(). An option a command takes but minicluster does not implement is in
-// its table as unsupported: refused with "not supported by minicluster", never ignored.
+// the one apply of the common options (job_options_apply.h), or in the command's own apply()
+// for an option of one command. An option a command takes but minicluster does not implement
+// is in its table as unsupported: refused with "not supported by minicluster", never ignored.
 
 #include "mc/cmd/option_parser.h"
 
