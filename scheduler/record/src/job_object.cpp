@@ -108,6 +108,14 @@ JobObject jobObjectFromJson(const Json &j)
         o.steps.push_back(stepObjectFromJson(step));
     }
     o.cancelledBy = optionalInt(j["cancelled_by"]);
+
+    o.now = j["now"].toInt();
+    for (const auto &[language, words] : j["explanation"].members()) {
+        o.explanation.emplace(language, words.toString());
+    }
+    if (j["backfilled"].isBool()) {
+        o.backfilled = j["backfilled"].toBool();
+    }
     return o;
 }
 
