@@ -2,7 +2,7 @@
 
 #include "mc/proto/json.h"
 #include "mc/record/job_object.h"
-#include "mc/sched/hostlist.h"
+#include "mc/record/plan_entry.h"
 
 #include <algorithm>
 #include <vector>
@@ -19,16 +19,6 @@ QStringList toQStringList(const std::vector<std::string> &names)
         list << QString::fromStdString(name);
     }
     return list;
-}
-
-// A plan entry's nodes: a list, or a hostlist.
-QStringList nodeNamesOf(const mc::proto::Json &value)
-{
-    if (value.isString()) {
-        return toQStringList(
-            mc::sched::expandHostlist(value.toString()).value_or(std::vector<std::string>{}));
-    }
-    return toQStringList(value.toStringList());
 }
 
 bool isPendingState(const QString &state)
@@ -100,13 +90,14 @@ void TimelineModel::updateNode(const mc::proto::Json &node)
 void TimelineModel::applyPlan(const mc::proto::Json &plan)
 {
     for (const auto &entry : plan.items()) {
-        const auto it = m_jobs.find(entry["job_id"].toInt());
+        const mc::record::PlanEntry planned = mc::record::planEntryFromJson(entry);
+        const auto it = m_jobs.find(planned.jobId);
         if (it == m_jobs.end() || !it->pending) {
             continue;
         }
         const QStringList before = rowsOf(*it);
-        it->plannedStart = entry["planned_start"].toInt();
-        it->plannedNodes = nodeNamesOf(entry["nodes"]);
+        it->plannedStart = planned.plannedStart;
+        it->plannedNodes = toQStringList(planned.nodes);
         reindex(it->jobId, before, rowsOf(*it));
     }
     Q_EMIT changed();

@@ -5,6 +5,7 @@
 #include "mc/record/job_codec.h"
 #include "mc/record/job_object.h"
 #include "mc/record/launch_order.h"
+#include "mc/record/plan_entry.h"
 #include "mc/record/step.h"
 
 #include <QtTest>
@@ -23,6 +24,7 @@ static_assert(sizeof(mc::record::StepSpec) == 152, "a StepSpec field is new: see
 static_assert(sizeof(mc::record::StepRecord) == 168, "a StepRecord field is new: see above");
 static_assert(sizeof(mc::record::JobObject) == 1568, "a JobObject field is new: see above");
 static_assert(sizeof(mc::record::StepObject) == 368, "a StepObject field is new: see above");
+static_assert(sizeof(mc::record::PlanEntry) == 40, "a PlanEntry field is new: see above");
 #endif
 
 using namespace mc;
@@ -46,6 +48,7 @@ private slots:
     void everyPublicMemberIsDecoded();
     void absentMembersStayAbsentWhenDecoded();
     void everyStepMemberIsDecoded();
+    void everyPlanEntryFieldRoundTrips();
 };
 
 namespace {
@@ -557,6 +560,19 @@ void JobCodecTest::everyStepMemberIsDecoded()
     Json older = Json::object();
     older.set("step", 3);
     QCOMPARE(record::stepObjectFromJson(older).stepId, std::string("3"));
+}
+
+// An entry of the plan event, both ways; its nodes may also come as a hostlist.
+void JobCodecTest::everyPlanEntryFieldRoundTrips()
+{
+    const record::PlanEntry entry{301, 302, {"cn03", "cn04"}};
+    const Json text = Json::parse(record::planEntryToJson(entry).dump()).value();
+    QVERIFY(record::planEntryFromJson(text) == entry);
+    QCOMPARE(undecodedMember(text, record::planEntryFromJson), std::string());
+    Json hostlist = text;
+    hostlist.set("nodes", "cn[03-04]");
+    QVERIFY(record::planEntryFromJson(hostlist) == entry);
+    QVERIFY(record::planEntryFromJson(Json::object()) == record::PlanEntry{});
 }
 
 QTEST_APPLESS_MAIN(JobCodecTest)
