@@ -22,7 +22,7 @@ set(MC_MAY_LINK_mc_emu_runtime mc_emu_model mc_protocol mc_sched_core mc_job_rec
 set(MC_MAY_LINK_mc_storage mc_emu_model mc_protocol mc_sched_core)
 # Apptainer on the nodes: std-only, links nothing of ours.
 set(MC_MAY_LINK_mc_containers "")
-set(MC_MAY_LINK_mc_lessons mc_protocol mc_emu_model mc_sched_core)
+set(MC_MAY_LINK_mc_lessons mc_protocol mc_emu_model mc_sched_core mc_job_record)
 set(MC_MAY_LINK_mc_workstation mc_emu_runtime mc_emu_model mc_sched_core)
 # The `minicluster` command is the top of the emulator: it starts everything, and runs the
 # `lesson` and `scenario` subcommands.

@@ -7,6 +7,7 @@
 #include <QTest>
 
 using mc::gui::AccountingModel;
+using mc::gui::test::decoded;
 using mc::gui::test::kNow;
 using mc::proto::Json;
 using Column = AccountingModel::Column;
@@ -46,7 +47,7 @@ class AccountingModelTest : public QObject {
 private Q_SLOTS:
     void efficienciesAreComputedAsSeffDoes()
     {
-        const auto r = AccountingModel::recordFromJson(finished(1), kNow);
+        const auto r = AccountingModel::recordOf(decoded(finished(1)), kNow);
         QCOMPARE(r.waitSeconds, 30);
         QCOMPARE(r.elapsedSeconds, 100);
         // CPU: TotalCPU of all steps (200 s) over Elapsed × CPUs (400 core-seconds).
@@ -59,18 +60,18 @@ private Q_SLOTS:
 
     void perCpuMemoryRequestCountsEveryCpu()
     {
-        const auto r = AccountingModel::recordFromJson(
-            finished(2).set("min_memory", 500).set("mem_per_cpu", true), kNow);
+        const auto r = AccountingModel::recordOf(
+            decoded(finished(2).set("min_memory", 500).set("mem_per_cpu", true)), kNow);
         QCOMPARE(r.requestedMemoryMb, 2000);
         QCOMPARE(*r.memoryEfficiency, 50.0);
     }
 
     void jobThatNeverRanHasNoFigures()
     {
-        const auto r = AccountingModel::recordFromJson(finished(3)
-                                                           .set("state", "CANCELLED")
-                                                           .set("start_time", std::int64_t{0})
-                                                           .set("steps", Json::array()),
+        const auto r = AccountingModel::recordOf(decoded(finished(3)
+                                                             .set("state", "CANCELLED")
+                                                             .set("start_time", std::int64_t{0})
+                                                             .set("steps", Json::array())),
             kNow);
         QCOMPARE(r.waitSeconds, -1);
         QVERIFY(!r.cpuEfficiency);
@@ -79,8 +80,9 @@ private Q_SLOTS:
 
     void runningJobHasNoEfficiencyYet()
     {
-        const auto r = AccountingModel::recordFromJson(
-            finished(4).set("state", "RUNNING").set("end_time", std::int64_t{0}), kNow + 50);
+        const auto r = AccountingModel::recordOf(
+            decoded(finished(4).set("state", "RUNNING").set("end_time", std::int64_t{0})),
+            kNow + 50);
         QCOMPARE(r.elapsedSeconds, 150);
         QVERIFY(!r.cpuEfficiency);
         QVERIFY(!r.memoryEfficiency);

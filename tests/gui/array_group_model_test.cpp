@@ -17,6 +17,8 @@
 using mc::gui::ArrayGroupModel;
 using mc::gui::JobTableModel;
 using mc::gui::QueueFilterModel;
+using mc::gui::test::decoded;
+using mc::gui::test::decodedAll;
 using mc::gui::test::job;
 using mc::gui::test::kNow;
 using mc::gui::test::pendingJob;
@@ -118,8 +120,8 @@ private Q_SLOTS:
 
     void aPendingArrayIsOneRowWithItsStartedTasksUnderIt()
     {
-        m_jobs->resetJobs({pendingJob(20), arrayRecord(16), task(17, 16, 1, "cn01"),
-                              task(18, 16, 2, "cn02"), runningJob(9, {"cn03"})},
+        m_jobs->resetJobs(decodedAll({pendingJob(20), arrayRecord(16), task(17, 16, 1, "cn01"),
+                              task(18, 16, 2, "cn02"), runningJob(9, {"cn03"})}),
             kNow);
         QCOMPARE(m_tree->rowCount(), 3);
         expectOutline(QStringLiteral("9 16_[3-8%2](16_1 16_2) 20"));
@@ -140,17 +142,18 @@ private Q_SLOTS:
     void tasksArrivingBeforeTheirRecordAreStillGrouped()
     {
         m_jobs->resetJobs(
-            {task(17, 16, 1, "cn01"), arrayRecord(16), task(18, 16, 2, "cn02")}, kNow);
+            decodedAll({task(17, 16, 1, "cn01"), arrayRecord(16), task(18, 16, 2, "cn02")}), kNow);
         expectOutline(QStringLiteral("16_[3-8%2](16_1 16_2)"));
     }
 
     void theRecordBecomingTheLastTaskLeavesASummaryRow()
     {
         m_jobs->resetJobs(
-            {arrayRecord(16, "3"), task(17, 16, 1, "cn01"), task(18, 16, 2, "cn02")}, kNow);
-        m_jobs->updateJob(finished(task(17, 16, 1, "cn01")));
+            decodedAll({arrayRecord(16, "3"), task(17, 16, 1, "cn01"), task(18, 16, 2, "cn02")}),
+            kNow);
+        m_jobs->updateJob(decoded(finished(task(17, 16, 1, "cn01"))));
         // Slurm gives the last task the array's own id.
-        m_jobs->updateJob(task(16, 16, 3, "cn01"));
+        m_jobs->updateJob(decoded(task(16, 16, 3, "cn01")));
         m_queue->setShowFinished(true);
         expectOutline(QStringLiteral("16(16_1 16_2 16_3)"));
         const QModelIndex array = m_tree->indexOfArray(16);
@@ -163,22 +166,24 @@ private Q_SLOTS:
         QVERIFY(!m_tree->mapToSource(array).isValid());
 
         // A task that ends changes the summary.
-        m_jobs->updateJob(finished(task(18, 16, 2, "cn02")));
+        m_jobs->updateJob(decoded(finished(task(18, 16, 2, "cn02"))));
         QCOMPARE(text(array, Column::NodeList), QStringLiteral("3 tasks: 2 CD, 1 R"));
     }
 
     void theArraysRowGoesWithItsLastJob()
     {
-        m_jobs->resetJobs({arrayRecord(16), task(17, 16, 1, "cn01"), pendingJob(20)}, kNow);
-        m_jobs->resetJobs({task(17, 16, 1, "cn01"), pendingJob(20)}, kNow);
+        m_jobs->resetJobs(
+            decodedAll({arrayRecord(16), task(17, 16, 1, "cn01"), pendingJob(20)}), kNow);
+        m_jobs->resetJobs(decodedAll({task(17, 16, 1, "cn01"), pendingJob(20)}), kNow);
         m_queue->setShowFinished(true);
         expectOutline(QStringLiteral("16(16_1) 20"));
-        m_jobs->resetJobs({pendingJob(20)}, kNow);
+        m_jobs->resetJobs(decodedAll({pendingJob(20)}), kNow);
         expectOutline(QStringLiteral("20"));
         QVERIFY(!m_tree->indexOfArray(16).isValid());
         QVERIFY(!m_tree->indexOfJob(17).isValid());
         // Finished jobs age out of the store, and out of the tree.
-        m_jobs->resetJobs({arrayRecord(30, "2"), finished(task(31, 30, 1, "cn01"))}, kNow);
+        m_jobs->resetJobs(
+            decodedAll({arrayRecord(30, "2"), finished(task(31, 30, 1, "cn01"))}), kNow);
         m_jobs->setNow(kNow + JobTableModel::kMinJobAge);
         expectOutline(QStringLiteral("30_[2]"));
         QCOMPARE(m_tree->rowCount(m_tree->indexOfArray(30)), 0);
@@ -187,8 +192,8 @@ private Q_SLOTS:
     void finishedTasksAreHiddenAndAFinishedArrayWithThem()
     {
         m_jobs->resetJobs(
-            {arrayRecord(16), finished(task(17, 16, 1, "cn01")), task(18, 16, 2, "cn02"),
-                finished(task(41, 40, 1, "cn01")), finished(task(40, 40, 2, "cn02"))},
+            decodedAll({arrayRecord(16), finished(task(17, 16, 1, "cn01")), task(18, 16, 2, "cn02"),
+                finished(task(41, 40, 1, "cn01")), finished(task(40, 40, 2, "cn02"))}),
             kNow);
         expectOutline(QStringLiteral("16_[3-8%2](16_2)"));
         m_queue->setShowFinished(true);
@@ -198,9 +203,9 @@ private Q_SLOTS:
     void filtersKeepAnArraysRowWhileOneOfItsTasksPasses()
     {
         m_jobs->resetJobs(
-            {arrayRecord(16), task(17, 16, 1, "cn01"), task(18, 16, 2, "cn02"),
+            decodedAll({arrayRecord(16), task(17, 16, 1, "cn01"), task(18, 16, 2, "cn02"),
                 pendingJob(20).set("user", "bob"), task(51, 50, 1, "gpu01").set("partition", "gpu"),
-                task(50, 50, 2, "gpu02").set("partition", "gpu")},
+                task(50, 50, 2, "gpu02").set("partition", "gpu")}),
             kNow);
         m_queue->setState(QStringLiteral("RUNNING"));
         expectOutline(QStringLiteral("16_[3-8%2](16_1 16_2) 50(50_1 50_2)"));
@@ -214,15 +219,16 @@ private Q_SLOTS:
         expectOutline(QStringLiteral("50(50_1 50_2)"));
         // A task starting later shows under its array at once.
         m_queue->setPartition(QStringLiteral("cpu"));
-        m_jobs->updateJob(task(19, 16, 3, "cn03"));
+        m_jobs->updateJob(decoded(task(19, 16, 3, "cn03")));
         expectOutline(QStringLiteral("16_[3-8%2](16_1 16_2 16_3)"));
     }
 
     void sortingOrdersArraysAmongJobsAndTasksWithinTheirArray()
     {
-        m_jobs->resetJobs({task(18, 16, 2, "cn02").set("start_time", kNow - 10), arrayRecord(16),
-                              task(17, 16, 1, "cn01").set("start_time", kNow - 500), pendingJob(20),
-                              runningJob(9, {"cn03"}, kNow - 100)},
+        m_jobs->resetJobs(
+            decodedAll({task(18, 16, 2, "cn02").set("start_time", kNow - 10), arrayRecord(16),
+                task(17, 16, 1, "cn01").set("start_time", kNow - 500), pendingJob(20),
+                runningJob(9, {"cn03"}, kNow - 100)}),
             kNow);
         m_queue->sort(JobTableModel::columnIndex(Column::JobId), Qt::DescendingOrder);
         expectOutline(QStringLiteral("20 16_[3-8%2](16_2 16_1) 9"));
@@ -258,7 +264,7 @@ private Q_SLOTS:
                     }
                 }
                 live.append(next);
-                m_jobs->updateJob(next);
+                m_jobs->updateJob(decoded(next));
             } else if (action < 8) {
                 const auto at = random.bounded(static_cast<int>(live.size()));
                 Json changed = live[at];
@@ -270,10 +276,10 @@ private Q_SLOTS:
                     changed = finished(changed);
                 }
                 live[at] = changed;
-                m_jobs->updateJob(changed);
+                m_jobs->updateJob(decoded(changed));
             } else {
                 live.removeAt(random.bounded(static_cast<int>(live.size())));
-                m_jobs->resetJobs(live, kNow);
+                m_jobs->resetJobs(decodedAll(live), kNow);
             }
             ArrayGroupModel rebuilt;
             rebuilt.setSourceModel(m_jobs.get());

@@ -100,10 +100,10 @@ private Q_SLOTS:
         QVERIFY(snapshots.wait(kTimeoutMs));
         QCOMPARE(connected.count(), 1);
         QCOMPARE(connected.at(0).at(0).toBool(), true);
-        const auto jobs = snapshots.at(0).at(0).value<QList<Json>>();
+        const auto jobs = snapshots.at(0).at(0).value<QList<mc::record::JobObject>>();
         const auto nodes = snapshots.at(0).at(1).value<QList<Json>>();
         QCOMPARE(jobs.size(), 2);
-        QCOMPARE(jobs.at(1)["job_id"].toInt(), 2);
+        QCOMPARE(jobs.at(1).jobId, 2);
         QCOMPARE(nodes.size(), 1);
         QCOMPARE(snapshots.at(0).at(2).toLongLong(), kNow);
         QCOMPARE(m_link->statusText(), QStringLiteral("Connected to the cluster"));
@@ -121,7 +121,7 @@ private Q_SLOTS:
 
         QVERIFY(nodes.wait(kTimeoutMs));
         QCOMPARE(jobs.count(), 1);
-        QCOMPARE(jobs.at(0).at(0).value<Json>()["state"].toString(), std::string("RUNNING"));
+        QCOMPARE(jobs.at(0).at(0).value<mc::record::JobObject>().state, std::string("RUNNING"));
         QCOMPARE(nodes.at(0).at(0).value<Json>()["name"].toString(), std::string("cn02"));
     }
 
@@ -138,7 +138,7 @@ private Q_SLOTS:
 
         QVERIFY(jobs.wait(kTimeoutMs));
         QCOMPARE(jobs.count(), 1);
-        QCOMPARE(jobs.at(0).at(0).value<Json>()["job_id"].toInt(), 7);
+        QCOMPARE(jobs.at(0).at(0).value<mc::record::JobObject>().jobId, 7);
     }
 
     void missingControllerIsReportedAndRetriedUntilItAppears()
@@ -247,7 +247,7 @@ private Q_SLOTS:
         // Every event sent before the hangup arrived, in order, before the link went down.
         QCOMPARE(jobs.count(), kEvents);
         for (int i = 0; i < kEvents; ++i) {
-            QCOMPARE(jobs.at(i).at(0).value<Json>()["job_id"].toInt(), std::int64_t{i + 1});
+            QCOMPARE(jobs.at(i).at(0).value<mc::record::JobObject>().jobId, std::int64_t{i + 1});
         }
         QCOMPARE(connected.first().at(0).toBool(), false);
     }

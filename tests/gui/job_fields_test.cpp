@@ -24,7 +24,7 @@ namespace {
 QMap<QString, QString> appFields(const Json &job)
 {
     QMap<QString, QString> fields;
-    for (const auto &[name, value] : jobFields(job, kNow)) {
+    for (const auto &[name, value] : jobFields(mc::gui::test::decoded(job), kNow)) {
         fields.insert(name, value);
     }
     return fields;

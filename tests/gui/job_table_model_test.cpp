@@ -8,6 +8,8 @@
 #include <memory>
 
 using mc::gui::JobTableModel;
+using mc::gui::test::decoded;
+using mc::gui::test::decodedAll;
 using mc::gui::test::kNow;
 using mc::gui::test::pendingJob;
 using mc::gui::test::runningJob;
@@ -53,7 +55,7 @@ private Q_SLOTS:
     void newJobIsInsertedAsOneRow()
     {
         QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
-        m_model->updateJob(pendingJob(12));
+        m_model->updateJob(decoded(pendingJob(12)));
         QCOMPARE(inserted.count(), 1);
         QCOMPARE(m_model->rowCount(), 1);
         QCOMPARE(text(0, Column::JobId), QStringLiteral("12"));
@@ -65,7 +67,7 @@ private Q_SLOTS:
 
     void pendingJobShowsReasonInParentheses()
     {
-        m_model->updateJob(pendingJob(12, "Resources"));
+        m_model->updateJob(decoded(pendingJob(12, "Resources")));
         QCOMPARE(text(0, Column::State), QStringLiteral("PD"));
         QCOMPARE(text(0, Column::Time), QStringLiteral("0:00"));
         QCOMPARE(text(0, Column::NodeList), QStringLiteral("(Resources)"));
@@ -73,7 +75,7 @@ private Q_SLOTS:
 
     void runningJobShowsCompressedNodeList()
     {
-        m_model->updateJob(runningJob(13, {"cn01", "cn02"}));
+        m_model->updateJob(decoded(runningJob(13, {"cn01", "cn02"})));
         QCOMPARE(text(0, Column::State), QStringLiteral("R"));
         QCOMPARE(text(0, Column::Nodes), QStringLiteral("2"));
         QCOMPARE(text(0, Column::NodeList), QStringLiteral("cn[01-02]"));
@@ -81,19 +83,19 @@ private Q_SLOTS:
 
     void runningJobTimeIsClusterNowMinusStartTime()
     {
-        m_model->updateJob(runningJob(13, {"cn01"}, kNow - 65));
+        m_model->updateJob(decoded(runningJob(13, {"cn01"}, kNow - 65)));
         QCOMPARE(m_model->now(), kNow);
         QCOMPARE(text(0, Column::Time), QStringLiteral("1:05"));
     }
 
     void stateChangeEmitsDataChangedForThatRowOnly()
     {
-        m_model->updateJob(pendingJob(12));
-        m_model->updateJob(pendingJob(13, "Priority"));
+        m_model->updateJob(decoded(pendingJob(12)));
+        m_model->updateJob(decoded(pendingJob(13, "Priority")));
         QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
         QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
 
-        m_model->updateJob(runningJob(13, {"cn03"}));
+        m_model->updateJob(decoded(runningJob(13, {"cn03"})));
 
         QCOMPARE(inserted.count(), 0);
         QCOMPARE(changed.count(), 1);
@@ -110,19 +112,19 @@ private Q_SLOTS:
 
     void identicalUpdateEmitsNothing()
     {
-        m_model->updateJob(pendingJob(12));
+        m_model->updateJob(decoded(pendingJob(12)));
         QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
-        m_model->updateJob(pendingJob(12));
+        m_model->updateJob(decoded(pendingJob(12)));
         QCOMPARE(changed.count(), 0);
         QCOMPARE(m_model->rowCount(), 1);
     }
 
     void advancingTheClockRefreshesTimeOfRunningRowsOnly()
     {
-        m_model->updateJob(runningJob(1, {"cn01"}));
-        m_model->updateJob(runningJob(2, {"cn02"}));
-        m_model->updateJob(pendingJob(3));
-        m_model->updateJob(runningJob(4, {"cn03"}));
+        m_model->updateJob(decoded(runningJob(1, {"cn01"})));
+        m_model->updateJob(decoded(runningJob(2, {"cn02"})));
+        m_model->updateJob(decoded(pendingJob(3)));
+        m_model->updateJob(decoded(runningJob(4, {"cn03"})));
         QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
 
         m_model->setNow(kNow + 10);
@@ -145,15 +147,15 @@ private Q_SLOTS:
 
     void failedJobShowsReasonAndCompletedJobShowsNodes()
     {
-        m_model->updateJob(runningJob(7, {"cn01"}, kNow - 20)
-                               .set("state", "FAILED")
-                               .set("state_short", "F")
-                               .set("reason", "NonZeroExitCode")
-                               .set("end_time", kNow - 20));
-        m_model->updateJob(runningJob(8, {"cn01", "cn02", "cn04"}, kNow - 30)
-                               .set("state", "COMPLETED")
-                               .set("state_short", "CD")
-                               .set("end_time", kNow - 18));
+        m_model->updateJob(decoded(runningJob(7, {"cn01"}, kNow - 20)
+                                       .set("state", "FAILED")
+                                       .set("state_short", "F")
+                                       .set("reason", "NonZeroExitCode")
+                                       .set("end_time", kNow - 20)));
+        m_model->updateJob(decoded(runningJob(8, {"cn01", "cn02", "cn04"}, kNow - 30)
+                                       .set("state", "COMPLETED")
+                                       .set("state_short", "CD")
+                                       .set("end_time", kNow - 18)));
         QCOMPARE(text(0, Column::State), QStringLiteral("F"));
         QCOMPARE(text(0, Column::NodeList), QStringLiteral("(NonZeroExitCode)"));
         QCOMPARE(text(0, Column::Time), QStringLiteral("0:00"));
@@ -164,17 +166,18 @@ private Q_SLOTS:
 
     void shortStateIsDerivedWhenMissing()
     {
-        m_model->updateJob(pendingJob(5).set("state", "CANCELLED").set("state_short", nullptr));
+        m_model->updateJob(
+            decoded(pendingJob(5).set("state", "CANCELLED").set("state_short", nullptr)));
         QCOMPARE(text(0, Column::State), QStringLiteral("CA"));
     }
 
     void finishedJobStaysListedUntilMinJobAgeThenAgesOut()
     {
-        m_model->updateJob(runningJob(9, {"cn01"}, kNow - 50)
-                               .set("state", "COMPLETED")
-                               .set("state_short", "CD")
-                               .set("end_time", kNow));
-        m_model->updateJob(runningJob(10, {"cn02"}));
+        m_model->updateJob(decoded(runningJob(9, {"cn01"}, kNow - 50)
+                                       .set("state", "COMPLETED")
+                                       .set("state_short", "CD")
+                                       .set("end_time", kNow)));
+        m_model->updateJob(decoded(runningJob(10, {"cn02"})));
         QSignalSpy removed(m_model.get(), &QAbstractItemModel::rowsRemoved);
 
         m_model->setNow(kNow + JobTableModel::kMinJobAge - 1);
@@ -191,13 +194,14 @@ private Q_SLOTS:
 
     void snapshotRemovesJobsItNoLongerReportsAndKeepsTheOthers()
     {
-        m_model->updateJob(pendingJob(1));
-        m_model->updateJob(pendingJob(2));
-        m_model->updateJob(pendingJob(3));
+        m_model->updateJob(decoded(pendingJob(1)));
+        m_model->updateJob(decoded(pendingJob(2)));
+        m_model->updateJob(decoded(pendingJob(3)));
         QSignalSpy removed(m_model.get(), &QAbstractItemModel::rowsRemoved);
         QSignalSpy reset(m_model.get(), &QAbstractItemModel::modelReset);
 
-        m_model->resetJobs({runningJob(3, {"cn01"}), pendingJob(4), pendingJob(1)}, kNow);
+        m_model->resetJobs(
+            decodedAll({runningJob(3, {"cn01"}), pendingJob(4), pendingJob(1)}), kNow);
 
         QCOMPARE(reset.count(), 0);
         QCOMPARE(removed.count(), 1);
@@ -211,9 +215,9 @@ private Q_SLOTS:
     void countsChangedReportsPendingAndRunning()
     {
         QSignalSpy counts(m_model.get(), &JobTableModel::countsChanged);
-        m_model->updateJob(pendingJob(1));
-        m_model->updateJob(pendingJob(2));
-        m_model->updateJob(runningJob(2, {"cn01"}));
+        m_model->updateJob(decoded(pendingJob(1)));
+        m_model->updateJob(decoded(pendingJob(2)));
+        m_model->updateJob(decoded(runningJob(2, {"cn01"})));
         QCOMPARE(counts.count(), 3);
         QCOMPARE(counts.last(), QVariantList({1, 1}));
         QCOMPARE(m_model->pendingCount(), 1);
@@ -226,13 +230,13 @@ private Q_SLOTS:
 
     void rolesGiveJobIdStateAndNumericSortKeys()
     {
-        m_model->updateJob(runningJob(42, {"cn01"}, kNow - 600));
+        m_model->updateJob(decoded(runningJob(42, {"cn01"}, kNow - 600)));
         const QModelIndex jobIdCell = m_model->index(0, JobTableModel::columnIndex(Column::JobId));
         const QModelIndex timeCell = m_model->index(0, JobTableModel::columnIndex(Column::Time));
         QCOMPARE(jobIdCell.data(JobTableModel::JobIdRole).toLongLong(), 42);
         QCOMPARE(timeCell.data(JobTableModel::JobIdRole).toLongLong(), 42);
         QCOMPARE(timeCell.data(JobTableModel::StateRole).toString(), QStringLiteral("RUNNING"));
-        m_model->updateJob(runningJob(43, {"cn01"}, kNow - 600));
+        m_model->updateJob(decoded(runningJob(43, {"cn01"}, kNow - 600)));
         QVERIFY(jobIdCell.data(JobTableModel::SortRole).toLongLong()
             < m_model->index(1, 0).data(JobTableModel::SortRole).toLongLong());
         QCOMPARE(timeCell.data(JobTableModel::SortRole).toLongLong(), 600);
@@ -243,12 +247,13 @@ private Q_SLOTS:
     {
         // Array 50: its record with the tasks still pending, and task 3 running as job 53;
         // job 51 is an ordinary job submitted between them.
-        m_model->updateJob(pendingJob(50).set("array_job_id", 50).set("array_task_str", "4-10%2"));
         m_model->updateJob(
-            runningJob(53, {"cn01"}).set("array_job_id", 50).set("array_task_id", 3));
-        m_model->updateJob(pendingJob(51));
+            decoded(pendingJob(50).set("array_job_id", 50).set("array_task_str", "4-10%2")));
         m_model->updateJob(
-            runningJob(52, {"cn02"}).set("array_job_id", 50).set("array_task_id", 2));
+            decoded(runningJob(53, {"cn01"}).set("array_job_id", 50).set("array_task_id", 3)));
+        m_model->updateJob(decoded(pendingJob(51)));
+        m_model->updateJob(
+            decoded(runningJob(52, {"cn02"}).set("array_job_id", 50).set("array_task_id", 2)));
         const auto cell = [this](qint64 id) {
             return m_model->index(m_model->rowOfJob(id), JobTableModel::columnIndex(Column::JobId));
         };
@@ -267,7 +272,7 @@ private Q_SLOTS:
 
     void objectWithoutJobIdIsIgnored()
     {
-        m_model->updateJob(mc::proto::Json::object().set("state", "PENDING"));
+        m_model->updateJob(decoded(mc::proto::Json::object().set("state", "PENDING")));
         QCOMPARE(m_model->rowCount(), 0);
     }
 };

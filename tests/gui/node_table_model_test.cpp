@@ -8,6 +8,8 @@
 #include <QTest>
 
 using mc::gui::NodeTableModel;
+using mc::gui::test::decoded;
+using mc::gui::test::decodedAll;
 using mc::gui::test::pendingJob;
 using mc::gui::test::runningJob;
 using mc::proto::Json;
@@ -71,8 +73,8 @@ private Q_SLOTS:
             &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // Jobs first, as a snapshot may list them: they wait for their nodes.
         model.reset({node("cn01", 4, 3), node("cn02", 4, 2)},
-            {runningJob(7, {"cn01", "cn02"}).set("num_cpus", 4),
-                runningJob(8, {"cn01"}).set("num_cpus", 1), pendingJob(9)});
+            decodedAll({runningJob(7, {"cn01", "cn02"}).set("num_cpus", 4),
+                runningJob(8, {"cn01"}).set("num_cpus", 1), pendingJob(9)}));
         QCOMPARE(cell(model, 0, Column::Jobs), QStringLiteral("7,8"));
         QCOMPARE(cell(model, 1, Column::Jobs), QStringLiteral("7"));
         const QVariantList cpuSlots = model.index(0, 0).data(NodeTableModel::CpuSlotsRole).toList();
@@ -86,12 +88,12 @@ private Q_SLOTS:
         NodeTableModel model;
         QAbstractItemModelTester tester(
             &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.reset({node("cn01", 4, 2)}, {runningJob(7, {"cn01"}).set("num_cpus", 2)});
+        model.reset({node("cn01", 4, 2)}, decodedAll({runningJob(7, {"cn01"}).set("num_cpus", 2)}));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        model.updateJob(runningJob(7, {"cn01"}).set("num_cpus", 2));
+        model.updateJob(decoded(runningJob(7, {"cn01"}).set("num_cpus", 2)));
         QCOMPARE(changed.count(), 0); // the same job again changes nothing
-        model.updateJob(
-            mc::gui::test::job(7, "COMPLETED", "CD").set("nodes", Json::array().push("cn01")));
+        model.updateJob(decoded(
+            mc::gui::test::job(7, "COMPLETED", "CD").set("nodes", Json::array().push("cn01"))));
         QCOMPARE(changed.count(), 1);
         QCOMPARE(cell(model, 0, Column::Jobs), QString());
     }
@@ -120,15 +122,15 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(
             &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.reset({node("gpu01", 4, 3).set("gpus", 2).set("alloc_memory", 3500)},
-            {runningJob(7, {"gpu01"})
-                    .set("num_cpus", 2)
-                    .set("min_memory", 1000)
-                    .set("mem_per_cpu", true)
-                    .set("gres", "gpu:1"),
+            decodedAll({runningJob(7, {"gpu01"})
+                            .set("num_cpus", 2)
+                            .set("min_memory", 1000)
+                            .set("mem_per_cpu", true)
+                            .set("gres", "gpu:1"),
                 runningJob(8, {"gpu01"})
                     .set("num_cpus", 1)
                     .set("min_memory", 1000)
-                    .set("gpus", 1)});
+                    .set("gpus", 1)}));
         const QModelIndex gpus = model.index(0, NodeTableModel::columnIndex(Column::Gpus));
         QCOMPARE(
             gpus.data(NodeTableModel::GpuSlotsRole).toList(), QVariantList({qint64{7}, qint64{8}}));

@@ -10,6 +10,8 @@
 
 using mc::gui::JobTableModel;
 using mc::gui::QueueFilterModel;
+using mc::gui::test::decoded;
+using mc::gui::test::decodedAll;
 using mc::gui::test::job;
 using mc::gui::test::kNow;
 using mc::gui::test::pendingJob;
@@ -44,9 +46,9 @@ private Q_SLOTS:
         m_filter->setSourceModel(m_jobs);
         new QAbstractItemModelTester(
             m_filter, QAbstractItemModelTester::FailureReportingMode::QtTest, m_filter);
-        m_jobs->resetJobs({pendingJob(1), runningJob(2, {"cn01"}).set("user", "bob"),
+        m_jobs->resetJobs(decodedAll({pendingJob(1), runningJob(2, {"cn01"}).set("user", "bob"),
                               job(3, "COMPLETED", "CD").set("end_time", kNow - 10),
-                              pendingJob(4).set("partition", "gpu")},
+                              pendingJob(4).set("partition", "gpu")}),
             kNow);
     }
 
@@ -65,10 +67,10 @@ private Q_SLOTS:
 
     void aJobThatFinishesLeavesTheDefaultView()
     {
-        m_jobs->updateJob(runningJob(2, {"cn01"})
-                              .set("state", "COMPLETED")
-                              .set("state_short", "CD")
-                              .set("end_time", kNow));
+        m_jobs->updateJob(decoded(runningJob(2, {"cn01"})
+                                      .set("state", "COMPLETED")
+                                      .set("state_short", "CD")
+                                      .set("end_time", kNow)));
         QCOMPARE(shownJobs(*m_filter), (QList<qint64>{1, 4}));
     }
 

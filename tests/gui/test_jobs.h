@@ -1,7 +1,10 @@
 #pragma once
-// Job objects as the controller sends them (docs/protocol.md), for GUI tests.
+// Job objects as the controller sends them (docs/protocol.md), for GUI tests, and decoded.
 
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
+
+#include <QList>
 
 #include <cstdint>
 #include <string>
@@ -41,6 +44,22 @@ inline mc::proto::Json runningJob(
         .set("start_time", startTime)
         .set("nodes", mc::proto::stringList(nodes))
         .set("num_nodes", static_cast<std::int64_t>(nodes.size()));
+}
+
+// What the app's views take: the job objects decoded once, as ControllerLink decodes what the
+// controller sends.
+inline mc::record::JobObject decoded(const mc::proto::Json &job)
+{
+    return mc::record::jobObjectFromJson(job);
+}
+
+inline QList<mc::record::JobObject> decodedAll(const QList<mc::proto::Json> &jobs)
+{
+    QList<mc::record::JobObject> out;
+    for (const mc::proto::Json &job : jobs) {
+        out.push_back(decoded(job));
+    }
+    return out;
 }
 
 } // namespace mc::gui::test

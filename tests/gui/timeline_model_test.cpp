@@ -7,6 +7,8 @@
 #include <QTest>
 
 using mc::gui::TimelineModel;
+using mc::gui::test::decoded;
+using mc::gui::test::decodedAll;
 using mc::gui::test::kNow;
 using mc::gui::test::pendingJob;
 using mc::gui::test::runningJob;
@@ -38,8 +40,8 @@ private Q_SLOTS:
     {
         TimelineModel model;
         model.setNow(kNow);
-        model.reset({finishedJob(1, "cn01", kNow - 3600, kNow - 1800),
-                        runningJob(2, {"cn01", "cn02"}, kNow - 600).set("time_limit", 3600)},
+        model.reset(decodedAll({finishedJob(1, "cn01", kNow - 3600, kNow - 1800),
+                        runningJob(2, {"cn01", "cn02"}, kNow - 600).set("time_limit", 3600)}),
             {node("cn01"), node("cn02")});
         QCOMPARE(model.nodeNames(), QStringList({"cn01", "cn02"}));
         const auto cn01 = model.blocksOn(QStringLiteral("cn01"));
@@ -61,15 +63,15 @@ private Q_SLOTS:
     {
         TimelineModel model;
         model.setNow(kNow);
-        model.reset({runningJob(1, {"cn01"}, kNow - 60).set("backfilled", true),
+        model.reset(decodedAll({runningJob(1, {"cn01"}, kNow - 60).set("backfilled", true),
                         runningJob(2, {"cn02"}, kNow - 60).set("backfilled", false),
-                        runningJob(3, {"cn03"}, kNow - 60)},
+                        runningJob(3, {"cn03"}, kNow - 60)}),
             {node("cn01"), node("cn02"), node("cn03")});
         QVERIFY(model.blocksOn(QStringLiteral("cn01")).first().backfilled);
         QVERIFY(!model.blocksOn(QStringLiteral("cn02")).first().backfilled);
         QVERIFY(!model.blocksOn(QStringLiteral("cn03")).first().backfilled);
         // Still marked once it has finished.
-        model.updateJob(finishedJob(1, "cn01", kNow - 60, kNow).set("backfilled", true));
+        model.updateJob(decoded(finishedJob(1, "cn01", kNow - 60, kNow).set("backfilled", true)));
         QCOMPARE(model.blocksOn(QStringLiteral("cn01")).first().kind, Kind::Past);
         QVERIFY(model.blocksOn(QStringLiteral("cn01")).first().backfilled);
     }
@@ -78,7 +80,7 @@ private Q_SLOTS:
     {
         TimelineModel model;
         model.setNow(kNow);
-        model.updateJob(runningJob(3, {"cn01"}, kNow - 7200).set("time_limit", 60));
+        model.updateJob(decoded(runningJob(3, {"cn01"}, kNow - 7200).set("time_limit", 60)));
         QCOMPARE(model.blocksOn(QStringLiteral("cn01")).first().end, kNow);
     }
 
@@ -86,7 +88,8 @@ private Q_SLOTS:
     {
         TimelineModel model;
         model.setNow(kNow);
-        model.reset({pendingJob(4).set("time_limit", 1800), pendingJob(5).set("time_limit", 600)},
+        model.reset(decodedAll({pendingJob(4).set("time_limit", 1800),
+                        pendingJob(5).set("time_limit", 600)}),
             {node("cn01"), node("cn02"), node("cn03")});
         QSignalSpy changed(&model, &TimelineModel::changed);
         model.applyPlan(Json::array()
@@ -113,7 +116,8 @@ private Q_SLOTS:
     {
         TimelineModel model;
         model.setNow(kNow);
-        model.reset({pendingJob(6).set("planned_start", kNow + 300).set("time_limit", 600)},
+        model.reset(
+            decodedAll({pendingJob(6).set("planned_start", kNow + 300).set("time_limit", 600)}),
             {node("cn01")});
         QVERIFY(model.blocksOn(QStringLiteral("cn01")).isEmpty());
         const auto unplaced = model.blocksOn(TimelineModel::unplacedRow());
@@ -125,13 +129,13 @@ private Q_SLOTS:
     {
         TimelineModel model;
         model.setNow(kNow);
-        model.reset({pendingJob(7).set("planned_start", kNow + 300)}, {node("cn01")});
+        model.reset(decodedAll({pendingJob(7).set("planned_start", kNow + 300)}), {node("cn01")});
         model.applyPlan(Json::array().push(Json::object()
                                                .set("job_id", 7)
                                                .set("planned_start", kNow + 300)
                                                .set("nodes", Json::array().push("cn01"))));
         QCOMPARE(model.blocksOn(QStringLiteral("cn01")).first().kind, Kind::Planned);
-        model.updateJob(runningJob(7, {"cn01"}, kNow).set("time_limit", 600));
+        model.updateJob(decoded(runningJob(7, {"cn01"}, kNow).set("time_limit", 600)));
         const auto blocks = model.blocksOn(QStringLiteral("cn01"));
         QCOMPARE(blocks.size(), 1);
         QCOMPARE(blocks[0].kind, Kind::Running);
@@ -142,7 +146,7 @@ private Q_SLOTS:
         TimelineModel model;
         model.setNow(kNow);
         for (int id = 1; id <= TimelineModel::kMaxPastJobs + 10; ++id) {
-            model.updateJob(finishedJob(id, "cn01", kNow - 100, kNow - 50));
+            model.updateJob(decoded(finishedJob(id, "cn01", kNow - 100, kNow - 50)));
         }
         QCOMPARE(model.jobCount(), TimelineModel::kMaxPastJobs);
         QCOMPARE(model.blocksOn(QStringLiteral("cn01")).first().jobId, 11);
@@ -175,11 +179,11 @@ private Q_SLOTS:
         model.setNow(kNow);
         // On cn01: 1 finished, then 2 and 3 running side by side with 4 planned after 2's
         // limit (3 lanes where 2 and 3 overlap); cn02 has one job, cn03 none.
-        model.reset({finishedJob(1, "cn01", kNow - 3600, kNow - 1800),
+        model.reset(decodedAll({finishedJob(1, "cn01", kNow - 3600, kNow - 1800),
                         runningJob(2, {"cn01"}, kNow - 600).set("time_limit", 1200),
                         runningJob(3, {"cn01", "cn02"}, kNow - 300).set("time_limit", 3600),
                         runningJob(5, {"cn01"}, kNow - 100).set("time_limit", 600),
-                        pendingJob(4).set("time_limit", 600)},
+                        pendingJob(4).set("time_limit", 600)}),
             {node("cn01"), node("cn02"), node("cn03")});
         model.applyPlan(Json::array().push(Json::object()
                                                .set("job_id", 4)
@@ -208,7 +212,7 @@ private Q_SLOTS:
     void jobCancelledWhilePendingIsNotDrawn()
     {
         TimelineModel model;
-        model.updateJob(pendingJob(8).set("state", "CANCELLED").set("end_time", kNow));
+        model.updateJob(decoded(pendingJob(8).set("state", "CANCELLED").set("end_time", kNow)));
         QVERIFY(model.blocksOn(QStringLiteral("cn01")).isEmpty());
         QVERIFY(model.blocksOn(TimelineModel::unplacedRow()).isEmpty());
     }
@@ -218,15 +222,15 @@ private Q_SLOTS:
         // A reset cluster's first snapshot: the jobs of the previous class are gone.
         TimelineModel model;
         model.setNow(kNow);
-        model.reset({runningJob(20, {"cn01"}, kNow - 60).set("time_limit", 600),
-                        pendingJob(21).set("planned_start", kNow + 300)},
+        model.reset(decodedAll({runningJob(20, {"cn01"}, kNow - 60).set("time_limit", 600),
+                        pendingJob(21).set("planned_start", kNow + 300)}),
             {node("cn01")});
         QCOMPARE(model.blocksOn(QStringLiteral("cn01")).size(), 1);
         model.reset({}, {node("cn01")});
         QVERIFY(model.blocksOn(QStringLiteral("cn01")).isEmpty());
         QVERIFY(model.blocksOn(TimelineModel::unplacedRow()).isEmpty());
         // A finished job stays on a reconnection; clearJobs() (the reset) takes it too.
-        model.updateJob(finishedJob(22, "cn01", kNow - 600, kNow - 300));
+        model.updateJob(decoded(finishedJob(22, "cn01", kNow - 600, kNow - 300)));
         model.reset({}, {node("cn01")});
         QCOMPARE(model.blocksOn(QStringLiteral("cn01")).size(), 1);
         model.clearJobs();

@@ -42,6 +42,8 @@
 #include <memory>
 
 using namespace mc::gui;
+using mc::gui::test::decoded;
+using mc::gui::test::decodedAll;
 using mc::gui::test::FakeController;
 using mc::gui::test::kNow;
 using mc::gui::test::pendingJob;
@@ -109,9 +111,10 @@ private Q_SLOTS:
         why.set("fr",
             "La tâche 3 a démarré sur cn02, dans un trou laissé avant une tâche plus "
             "prioritaire (backfill).");
-        details.resetJobs({mc::gui::test::runningJob(3, {"cn02"}, mc::gui::test::kNow - 60)
-                               .set("backfilled", true)
-                               .set("explanation", why)});
+        details.resetJobs(
+            decodedAll({mc::gui::test::runningJob(3, {"cn02"}, mc::gui::test::kNow - 60)
+                            .set("backfilled", true)
+                            .set("explanation", why)}));
         details.showJob(3);
         // The state's meaning first, then the controller's word on the start.
         QVERIFY2(details.explanationText().contains(QStringLiteral("cn02")),
@@ -123,9 +126,9 @@ private Q_SLOTS:
     void timelineDrawsBlocksZoomsAndSelectsJobs()
     {
         TimelineModel model;
-        model.reset({runningJob(2, {"cn01"}, kNow - 600).set("time_limit", 3600),
+        model.reset(decodedAll({runningJob(2, {"cn01"}, kNow - 600).set("time_limit", 3600),
                         runningJob(4, {"cn01"}, kNow - 300).set("time_limit", 3600),
-                        pendingJob(3).set("planned_start", kNow + 600).set("time_limit", 600)},
+                        pendingJob(3).set("planned_start", kNow + 600).set("time_limit", 600)}),
             {Json::object().set("name", "cn01"), Json::object().set("name", "cn02")});
         TimelineView view(&model, [] { return kNow; });
         view.resize(900, 300);
@@ -358,7 +361,7 @@ private Q_SLOTS:
             "measured_at 1800000000\nhome alice 1024 2 4096 10\nscratch alice 0 0 0 0\n");
         writeFile(cluster + QStringLiteral("/scratch/alice/old.dat"), "x");
         writeFile(cluster + QStringLiteral("/nodes/cn01/localscratch/alice.5.0/part"), "12345");
-        view.resetJobs({runningJob(5, {"cn01"})});
+        view.resetJobs(decodedAll({runningJob(5, {"cn01"})}));
         view.refresh();
         QVERIFY(view.quotaStatus().startsWith(QStringLiteral("Measured by the storage node")));
         QCOMPARE(view.quotaTable()->rowCount(), 2);

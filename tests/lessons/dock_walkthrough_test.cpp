@@ -95,7 +95,9 @@ public:
         f.wallNow = static_cast<long long>(mc::emu::wallClockNow());
         f.since = since;
         f.wallSince = wallSince;
-        f.jobs.assign(m_jobs.begin(), m_jobs.end());
+        for (const Json &job : m_jobs) {
+            f.jobs.push_back(mc::record::jobObjectFromJson(job));
+        }
         f.history = m_history;
         f.files = &m_files;
         return f;

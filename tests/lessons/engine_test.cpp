@@ -27,7 +27,8 @@ Check check(const char *line)
     return *parsed.check;
 }
 
-Json job(std::int64_t id, const char *name, const char *state, std::int64_t submit = 1000)
+// A job as the controller reports it (docs/protocol.md)...
+Json jobJson(std::int64_t id, const char *name, const char *state, std::int64_t submit = 1000)
 {
     Json j = Json::object();
     j.set("job_id", id);
@@ -43,6 +44,18 @@ Json job(std::int64_t id, const char *name, const char *state, std::int64_t subm
     j.set("exit_code", 0);
     j.set("partition", "cpu");
     return j;
+}
+
+// ... and as the engine reads it: decoded once, as the collector decodes the controller's.
+mc::record::JobObject decoded(const Json &job)
+{
+    return mc::record::jobObjectFromJson(job);
+}
+
+mc::record::JobObject job(
+    std::int64_t id, const char *name, const char *state, std::int64_t submit = 1000)
+{
+    return decoded(jobJson(id, name, state, submit));
 }
 
 Facts facts()
@@ -134,9 +147,9 @@ private slots:
     void comparesRequestsWithUnits()
     {
         Facts f = facts();
-        Json j = job(4, "right-size", "COMPLETED");
+        Json j = jobJson(4, "right-size", "COMPLETED");
         j.set("min_memory", 2048);
-        f.jobs.push_back(j);
+        f.jobs.push_back(decoded(j));
         auto r = evaluate(check("job name=right-size mem<=1G"), f, "en");
         QVERIFY(!r.passed);
         QVERIFY2(
@@ -149,53 +162,68 @@ private slots:
     {
         Facts f = facts();
         for (int t = 1; t <= 6; ++t) {
-            Json j = job(10 + t, "squares", t < 6 ? "COMPLETED" : "RUNNING");
+            Json j = jobJson(10 + t, "squares", t < 6 ? "COMPLETED" : "RUNNING");
             j.set("array_job_id", 11);
             j.set("array_task_id", t);
-            f.jobs.push_back(j);
+            f.jobs.push_back(decoded(j));
         }
         auto partial = evaluate(check("jobs 6 name=squares state=COMPLETED"), f, "en");
         QVERIFY(!partial.passed);
         QCOMPARE(partial.explanation, std::string("5 of your jobs match; this step needs 6."));
 
-        Json prep = job(20, "prepare", "COMPLETED");
-        Json comp = job(21, "compute", "COMPLETED");
-        Json spec = Json::object();
-        spec.set("dependency", "afterok:20");
-        comp.set("spec", spec);
-        f.jobs.push_back(prep);
-        f.jobs.push_back(comp);
+        // While compute waits, the controller reports its dependency.
+        Json prep = jobJson(20, "prepare", "RUNNING");
+        Json comp = jobJson(21, "compute", "PENDING", 1002);
+        comp.set("dependency", "afterok:20(unfulfilled)");
+        f.jobs.push_back(decoded(prep));
+        f.jobs.push_back(decoded(comp));
         QVERIFY(evaluate(check("job name=compute after=afterok:prepare"), f, "en").passed);
+        QVERIFY(evaluate(check("job name=compute after=afterok:20"), f, "en").passed);
         QVERIFY(!evaluate(check("job name=compute after=afterany:prepare"), f, "en").passed);
+
+        // Once it ran, it reports none: compute was submitted while prepare ran and started
+        // once prepare had ended, so it waited for prepare's success (or its end).
+        prep.set("state", "COMPLETED").set("end_time", 1010);
+        comp.set("state", "COMPLETED").set("dependency", "").set("start_time", 1010);
+        f.jobs.resize(6);
+        f.jobs.push_back(decoded(prep));
+        f.jobs.push_back(decoded(comp));
+        QVERIFY(evaluate(check("job name=compute after=afterok:prepare"), f, "en").passed);
+        QVERIFY(evaluate(check("job name=compute after=afterany:prepare"), f, "en").passed);
+        QVERIFY(!evaluate(check("job name=compute after=afternotok:prepare"), f, "en").passed);
+        // Submitted once prepare had ended: it waited for nothing.
+        f.jobs.back().submitTime = 1011;
+        f.jobs.back().startTime = 1016;
+        QVERIFY(!evaluate(check("job name=compute after=afterok:prepare"), f, "en").passed);
     }
 
     void overtookSeesAJobThatBackfillStartedEarly()
     {
         Facts f = facts();
-        Json wide = job(30, "wide", "PENDING", 1000);
+        Json wide = jobJson(30, "wide", "PENDING", 1000);
         wide.set("start_time", 1600); // a pending job's start_time is its planned start
-        Json shortJob = job(31, "short", "RUNNING", 1010);
-        Json later = job(32, "toolong", "PENDING", 1020);
+        Json shortJob = jobJson(31, "short", "RUNNING", 1010);
+        Json later = jobJson(32, "toolong", "PENDING", 1020);
         later.set("start_time", 2200);
-        f.jobs = {wide, shortJob, later};
+        f.jobs = {decoded(wide), decoded(shortJob), decoded(later)};
         QVERIFY(evaluate(check("job name=short overtook=wide"), f, "en").passed);
         QVERIFY(evaluate(check("no job name=toolong overtook=wide"), f, "en").passed);
         // Cancelled while pending in the second short started (Slurm then sets its start
         // time to the cancel time): it was still waiting, so short overtook it.
-        f.jobs[0].set("state", "CANCELLED");
-        f.jobs[0].set("start_time", 1015); // short started at 1015 (submit + 5)
-        f.jobs[0].set("end_time", 1015);
+        f.jobs[0].state = "CANCELLED";
+        f.jobs[0].startTime = 1015; // short started at 1015 (submit + 5)
+        f.jobs[0].endTime = 1015;
         QVERIFY(evaluate(check("job name=short overtook=wide"), f, "en").passed);
         // Once wide started first, nothing overtook it.
-        f.jobs[0].set("state", "RUNNING");
-        f.jobs[0].set("start_time", 1002);
+        f.jobs[0].state = "RUNNING";
+        f.jobs[0].startTime = 1002;
         auto r = evaluate(check("job name=short overtook=wide"), f, "en");
         QVERIFY(!r.passed);
         QVERIFY2(r.explanation.find("it did not start while wide was waiting") != std::string::npos,
             r.explanation.c_str());
         // A job in another partition is not overtaken.
-        f.jobs[0].set("state", "PENDING");
-        f.jobs[0].set("partition", "gpu");
+        f.jobs[0].state = "PENDING";
+        f.jobs[0].partition = "gpu";
         QVERIFY(!evaluate(check("job name=short overtook=wide"), f, "en").passed);
     }
 

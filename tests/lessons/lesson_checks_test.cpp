@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <deque>
 #include <map>
 
 using mc::lessons::Facts;
@@ -41,8 +42,8 @@ public:
 
     Json &add(Json job) override
     {
-        m_facts.jobs.push_back(std::move(job));
-        return m_facts.jobs.back();
+        m_jobs.push_back(std::move(job));
+        return m_jobs.back();
     }
 
     void typed(const char *host, const std::string &command) override
@@ -60,14 +61,24 @@ public:
         return {m_facts.now, m_clock};
     }
 
-    const Facts &facts() const { return m_facts; }
-    Facts &facts() { return m_facts; }
+    // What the engine sees: the jobs decoded as the collector decodes the controller's.
+    Facts facts() const
+    {
+        Facts f = m_facts;
+        for (const Json &job : m_jobs) {
+            f.jobs.push_back(mc::record::jobObjectFromJson(job));
+        }
+        return f;
+    }
+    // The jobs as the controller reports them, to change before facts().
+    std::deque<Json> &jobs() { return m_jobs; }
 
 private:
     QTemporaryDir m_dir;
     mc::emu::ClusterLayout m_layout;
     mc::lessons::FileView m_files;
     Facts m_facts;
+    std::deque<Json> m_jobs; // stable references for add()
     double m_clock = 1000;
 };
 
@@ -294,7 +305,7 @@ private slots:
             World w;
             doRight("10", w);
             // Only the job asked with `time` is over 30 hours, if it is.
-            for (auto &j : w.facts().jobs) {
+            for (auto &j : w.jobs()) {
                 if (j["time_limit"].toInt() > 30 * 3600) {
                     j.set("time_limit", *seconds);
                 }

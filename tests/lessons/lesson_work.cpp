@@ -104,12 +104,12 @@ void doRight(const std::string &number, Student &w)
             task.set("array_task_id", t);
         }
         w.file("~/squares-11_6.out", "6 squared is 36\n");
-        w.job(20, "prepare", "COMPLETED");
-        Json spec = Json::object();
-        spec.set("dependency", "afterok:20");
-        w.job(21, "compute", "COMPLETED").set("spec", spec);
-        spec.set("dependency", "afterok:21");
-        w.job(22, "analyse", "COMPLETED").set("spec", spec);
+        // pipeline.sh submits the three at once, each with --dependency=afterok: on the one
+        // before; once they ran, the controller reports no dependency: each was submitted
+        // before the one it waited for ended, and started once it had.
+        w.job(20, "prepare", "COMPLETED"); // 1200-1205-1208
+        w.job(21, "compute", "COMPLETED").set("submit_time", 1201).set("start_time", 1208);
+        w.job(22, "analyse", "COMPLETED").set("submit_time", 1202).set("start_time", 1218);
         w.file("~/analyse-22.out", "sum: 338350\n");
     } else if (number == "08") {
         w.file("$SCRATCH/code-snapshots/myproject/train.py", "print('train')\n");
@@ -158,9 +158,9 @@ void doRight(const std::string &number, Student &w)
             task.set("array_job_id", 61);
             task.set("array_task_id", t);
         }
-        Json spec = Json::object();
-        spec.set("dependency", "afterok:61");
-        w.job(70, "cnn-gather", "COMPLETED").set("spec", spec);
+        // Submitted with --dependency=afterok: on the sweep while its tasks ran (the last
+        // ends at 1648), started once they had all ended.
+        w.job(70, "cnn-gather", "COMPLETED").set("submit_time", 1641).set("start_time", 1650);
         w.file("~/cnn_digits/cnn-gather-70.out", "best: lr=0.01\n");
     } else if (number == "12") {
         Json &eight = w.job(80, "mpi-pi", "COMPLETED");

@@ -129,20 +129,19 @@ QString FilesystemsView::quotaStatus() const
     return m_quotaStatus->text();
 }
 
-void FilesystemsView::updateJob(const mc::proto::Json &job)
+void FilesystemsView::updateJob(const mc::record::JobObject &job)
 {
-    const qint64 id = job["job_id"].toInt(-1);
-    const auto nodes = job["nodes"].toStringList();
-    if (job["state"].toString() == "RUNNING" && !nodes.empty()) {
-        m_running.insert(id,
-            {QString::fromStdString(job["user"].toString()),
-                QString::fromStdString(nodes.front())});
+    const qint64 id = job.jobId > 0 ? job.jobId : -1;
+    const auto &nodes = job.nodes;
+    if (job.state == "RUNNING" && !nodes.empty()) {
+        m_running.insert(
+            id, {QString::fromStdString(job.user), QString::fromStdString(nodes.front())});
     } else {
         m_running.remove(id);
     }
 }
 
-void FilesystemsView::resetJobs(const QList<mc::proto::Json> &jobs)
+void FilesystemsView::resetJobs(const QList<mc::record::JobObject> &jobs)
 {
     m_running.clear();
     for (const auto &job : jobs) {

@@ -165,12 +165,12 @@ void HistoryView::refresh()
     });
 }
 
-void HistoryView::noteJob(const mc::proto::Json &job)
+void HistoryView::noteJob(const mc::record::JobObject &job)
 {
-    if (job["end_time"].toInt() > 0 && !m_refreshTimer->isActive()) {
+    if (job.endTime > 0 && !m_refreshTimer->isActive()) {
         m_refreshTimer->start();
     }
-    m_now = std::max<qint64>(m_now, job["now"].toInt());
+    m_now = std::max<qint64>(m_now, job.now);
 }
 
 void HistoryView::showReply(const mc::proto::Json &reply)

@@ -28,18 +28,18 @@ JobDetailsView::JobDetailsView(QWidget *parent)
     refresh();
 }
 
-void JobDetailsView::resetJobs(const QList<mc::proto::Json> &jobs)
+void JobDetailsView::resetJobs(const QList<mc::record::JobObject> &jobs)
 {
     m_jobs.clear();
     for (const auto &job : jobs) {
-        m_jobs.insert(job["job_id"].toInt(), job);
+        m_jobs.insert(job.jobId, job);
     }
     refresh();
 }
 
-void JobDetailsView::updateJob(const mc::proto::Json &job)
+void JobDetailsView::updateJob(const mc::record::JobObject &job)
 {
-    const qint64 id = job["job_id"].toInt();
+    const qint64 id = job.jobId;
     m_jobs.insert(id, job);
     if (id == m_shown) {
         refresh();
@@ -84,22 +84,21 @@ void JobDetailsView::refresh()
         m_fields->clear();
         return;
     }
-    const mc::proto::Json &job = *it;
+    const mc::record::JobObject &job = *it;
     // The controller's own explanation in the app's language: why a pending job waits, for
     // what, until when; for a started job, its state's meaning and then how it started (in
     // priority order, or by backfill).
-    const mc::proto::Json &explained = job["explanation"][currentLanguage().toStdString()];
-    const QString fromController = QString::fromStdString(explained.toString());
+    const auto explained = job.explanation.find(currentLanguage().toStdString());
     QString explanation = explainJobState(job);
-    if (explained.isString() && job.contains("backfilled")) {
-        explanation += QLatin1Char(' ') + fromController;
-    } else if (explained.isString()) {
-        explanation = fromController;
+    if (explained != job.explanation.end()) {
+        const QString fromController = QString::fromStdString(explained->second);
+        explanation = job.backfilled.has_value() ? explanation + QLatin1Char(' ') + fromController
+                                                 : fromController;
     }
     m_explanation->setText(QStringLiteral("<b>%1</b>").arg(explanation.toHtmlEscaped()));
     // scontrol show job's fields, one a line, as `Name=value`.
     QString html = QStringLiteral("<table cellspacing=0 cellpadding=1>");
-    for (const JobField &field : jobFields(job, job["now"].toInt())) {
+    for (const JobField &field : jobFields(job, job.now)) {
         html += QStringLiteral("<tr><td><tt>%1=</tt></td><td><tt>%2</tt></td></tr>")
                     .arg(field.first.toHtmlEscaped(), field.second.toHtmlEscaped());
     }

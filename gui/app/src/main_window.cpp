@@ -179,7 +179,7 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
     connect(m_link, &ControllerLink::statusChanged, this, &MainWindow::showStatus);
     connect(m_link, &ControllerLink::connectedChanged, this, &MainWindow::onConnectedChanged);
     connect(m_link, &ControllerLink::snapshotReceived, this,
-        [this](const QList<mc::proto::Json> &jobs, const QList<mc::proto::Json> &nodeList,
+        [this](const QList<mc::record::JobObject> &jobs, const QList<mc::proto::Json> &nodeList,
             qint64 now) {
             m_jobs->resetJobs(jobs, now);
             m_nodes->reset(nodeList, jobs);
@@ -187,7 +187,7 @@ MainWindow::MainWindow(const AppOptions &options, QWidget *parent)
             m_timelineModel->reset(jobs, nodeList);
             m_filesystems->resetJobs(jobs);
         });
-    connect(m_link, &ControllerLink::jobChanged, this, [this](const mc::proto::Json &job) {
+    connect(m_link, &ControllerLink::jobChanged, this, [this](const mc::record::JobObject &job) {
         m_jobs->updateJob(job);
         m_nodes->updateJob(job);
         m_details->updateJob(job);

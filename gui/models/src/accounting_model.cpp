@@ -1,6 +1,7 @@
 #include "mc/gui/accounting_model.h"
 
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/time_format.h"
 
 #include <QCoreApplication>
@@ -9,30 +10,30 @@
 
 namespace mc::gui {
 
-AccountingModel::Record AccountingModel::recordFromJson(const mc::proto::Json &job, qint64 now)
+AccountingModel::Record AccountingModel::recordOf(const mc::record::JobObject &job, qint64 now)
 {
     Record r;
-    r.jobId = job["job_id"].toInt();
-    r.name = QString::fromStdString(job["name"].toString());
-    r.user = QString::fromStdString(job["user"].toString());
-    r.partition = QString::fromStdString(job["partition"].toString());
-    r.state = QString::fromStdString(job["state"].toString());
-    r.cpus = job["num_cpus"].toInt();
-    const qint64 submit = job["submit_time"].toInt();
-    const qint64 start = job["start_time"].toInt();
-    const qint64 end = job["end_time"].toInt();
+    r.jobId = job.jobId;
+    r.name = QString::fromStdString(job.name);
+    r.user = QString::fromStdString(job.user);
+    r.partition = QString::fromStdString(job.partition);
+    r.state = QString::fromStdString(job.state);
+    r.cpus = job.numCpus.value_or(0);
+    const qint64 submit = job.submitTime;
+    const qint64 start = job.startTime;
+    const qint64 end = job.endTime;
     if (start > 0) {
         r.waitSeconds = std::max<qint64>(0, start - submit);
         r.elapsedSeconds = std::max<qint64>(0, (end > 0 ? end : now) - start);
     }
-    for (const auto &step : job["steps"].items()) {
-        r.totalCpuMs += step["total_cpu_ms"].toInt();
-        r.usedMemoryKb = std::max<qint64>(r.usedMemoryKb, step["max_rss_kb"].toInt());
+    for (const auto &step : job.steps) {
+        r.totalCpuMs += step.totalCpuMs;
+        r.usedMemoryKb = std::max<qint64>(r.usedMemoryKb, step.maxRssKb);
     }
-    const qint64 minMemory = job["min_memory"].toInt();
-    const qint64 nodes = std::max<qint64>(1, job["num_nodes"].toInt(1));
+    const qint64 minMemory = job.minMemory;
+    const qint64 nodes = std::max<qint64>(1, job.numNodes.value_or(1));
     r.requestedMemoryMb
-        = job["mem_per_cpu"].toBool() ? minMemory * std::max<qint64>(1, r.cpus) : minMemory * nodes;
+        = job.memPerCpu ? minMemory * std::max<qint64>(1, r.cpus) : minMemory * nodes;
     // Like seff, figures only once the job has ended: a running job's usage is not final.
     const qint64 coreWallMs = r.elapsedSeconds * r.cpus * 1000;
     if (end > 0 && coreWallMs > 0) {
@@ -156,7 +157,7 @@ void AccountingModel::setReply(const mc::proto::Json &reply, qint64 now)
     beginResetModel();
     m_records.clear();
     for (const auto &job : reply["jobs"].items()) {
-        m_records.push_back(recordFromJson(job, now));
+        m_records.push_back(recordOf(mc::record::jobObjectFromJson(job), now));
     }
     endResetModel();
 }

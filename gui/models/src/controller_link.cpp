@@ -28,6 +28,16 @@ QList<mc::proto::Json> toList(const mc::proto::Json &array)
     return QList<mc::proto::Json>(items.begin(), items.end());
 }
 
+QList<mc::record::JobObject> decodedJobs(const mc::proto::Json &array)
+{
+    QList<mc::record::JobObject> jobs;
+    jobs.reserve(static_cast<qsizetype>(array.items().size()));
+    for (const mc::proto::Json &job : array.items()) {
+        jobs.push_back(mc::record::jobObjectFromJson(job));
+    }
+    return jobs;
+}
+
 // Sends one message without blocking and without SIGPIPE when the peer has gone.
 bool sendLine(int fd, const mc::proto::Json &message)
 {
@@ -202,7 +212,7 @@ bool ControllerLink::handleMessage(const mc::proto::Json &message)
             return false;
         }
         Q_EMIT snapshotReceived(
-            toList(message["jobs"]), toList(message["nodes"]), message["now"].toInt());
+            decodedJobs(message["jobs"]), toList(message["nodes"]), message["now"].toInt());
         if (session != m_session) {
             return false;
         }
@@ -214,7 +224,7 @@ bool ControllerLink::handleMessage(const mc::proto::Json &message)
 
     const std::string event = message["event"].toString();
     if (event == "job") {
-        Q_EMIT jobChanged(message["job"]);
+        Q_EMIT jobChanged(mc::record::jobObjectFromJson(message["job"]));
     } else if (event == "node") {
         Q_EMIT nodeChanged(message["node"]);
     } else if (event == "plan") {

@@ -1,6 +1,6 @@
 #include "mc/gui/job_explanation.h"
 
-#include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/job_state.h"
 
 #include <QCoreApplication>
@@ -79,14 +79,15 @@ QString whyPending(const QString &reason)
 
 } // namespace
 
-QString explainJobState(const mc::proto::Json &job)
+QString explainJobState(const mc::record::JobObject &job)
 {
     using mc::sched::JobState;
-    const QString stateName = QString::fromStdString(job["state"].toString());
-    const QString reason = QString::fromStdString(job["reason"].toString("None"));
-    const auto state = mc::sched::parseJobState(job["state"].toString());
-    const qint64 exitCode = job["exit_code"].toInt();
-    const qint64 signal = job["exit_signal"].toInt();
+    const QString stateName = QString::fromStdString(job.state);
+    const QString reason
+        = job.reason.empty() ? QStringLiteral("None") : QString::fromStdString(job.reason);
+    const auto state = mc::sched::parseJobState(job.state);
+    const qint64 exitCode = job.exitCode;
+    const qint64 signal = job.exitSignal;
     if (!state) {
         return QCoreApplication::translate("mc::gui::JobExplanation", "Its state is %1.")
             .arg(stateName);
@@ -96,10 +97,10 @@ QString explainJobState(const mc::proto::Json &job)
         return QCoreApplication::translate("mc::gui::JobExplanation", "Pending: ")
             + whyPending(reason);
     case JobState::Running: {
-        QString where = QString::fromStdString(job["batch_host"].toString());
+        QString where = QString::fromStdString(job.batchHost.value_or(""));
         if (where.isEmpty()) {
             QStringList nodes;
-            for (const auto &node : job["nodes"].toStringList()) {
+            for (const auto &node : job.nodes) {
                 nodes << QString::fromStdString(node);
             }
             where = nodes.join(QLatin1Char(','));

@@ -1,7 +1,7 @@
 #include "mc/gui/job_fields.h"
 
 #include "mc/emu/output_pattern.h"
-#include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
 #include "mc/sched/memory.h"
@@ -30,16 +30,16 @@ QString stamp(qint64 epoch)
     return q(mc::sched::formatTimestamp(epoch)); // "Unknown" for 0
 }
 
-QString hostlist(const mc::proto::Json &list)
+QString hostlist(const std::vector<std::string> &names)
 {
-    return q(mc::sched::compressHostlist(list.toStringList()));
+    return q(mc::sched::compressHostlist(names));
 }
 
 } // namespace
 
-QString expandedStdioPath(const mc::proto::Json &job, const QString &pattern, bool isInput)
+QString expandedStdioPath(const mc::record::JobObject &job, const QString &pattern, bool isInput)
 {
-    const bool isArray = job["array_job_id"].toInt() > 0;
+    const bool isArray = job.arrayJobId > 0;
     QString text = pattern;
     if (text.isEmpty()) {
         if (isInput) {
@@ -48,35 +48,34 @@ QString expandedStdioPath(const mc::proto::Json &job, const QString &pattern, bo
         text = isArray ? QStringLiteral("slurm-%A_%a.out") : QStringLiteral("slurm-%j.out");
     }
     mc::emu::PatternFields fields;
-    fields.jobId = static_cast<std::uint32_t>(job["job_id"].toInt());
-    fields.arrayJobId
-        = static_cast<std::uint32_t>(isArray ? job["array_job_id"].toInt() : fields.jobId);
-    if (job["array_task_id"].isNumber()) {
-        fields.arrayTaskId = static_cast<std::uint32_t>(job["array_task_id"].toInt());
+    fields.jobId = static_cast<std::uint32_t>(job.jobId);
+    fields.arrayJobId = static_cast<std::uint32_t>(isArray ? job.arrayJobId : job.jobId);
+    if (job.arrayTaskId) {
+        fields.arrayTaskId = static_cast<std::uint32_t>(*job.arrayTaskId);
     }
-    fields.jobName = job["name"].toString();
-    fields.user = job["user"].toString();
-    fields.node = job["batch_host"].toString();
+    fields.jobName = job.name;
+    fields.user = job.user;
+    fields.node = job.batchHost.value_or("");
     const QString expanded = q(mc::emu::expandOutputPattern(text.toStdString(), fields));
     if (QDir::isAbsolutePath(expanded)) {
         return expanded;
     }
-    return QDir::cleanPath(QDir(q(job["work_dir"].toString())).filePath(expanded));
+    return QDir::cleanPath(QDir(q(job.workDir)).filePath(expanded));
 }
 
-QList<JobField> jobFields(const mc::proto::Json &job, qint64 now)
+QList<JobField> jobFields(const mc::record::JobObject &job, qint64 now)
 {
-    const QString state = q(job["state"].toString());
+    const QString state = q(job.state);
     const bool pending = state == QLatin1String("PENDING");
     const bool running = state == QLatin1String("RUNNING") || state == QLatin1String("SUSPENDED")
         || state == QLatin1String("COMPLETING");
-    const qint64 submit = job["submit_time"].toInt();
-    const qint64 limit = job["time_limit"].toInt(mc::sched::kInfinite);
-    qint64 start = job["start_time"].toInt();
+    const qint64 submit = job.submitTime;
+    const qint64 limit = job.timeLimit.value_or(mc::sched::kInfinite);
+    qint64 start = job.startTime;
     if (pending && start <= 0) {
-        start = job["planned_start"].toInt(); // where the planner placed it (squeue --start)
+        start = job.plannedStart; // where the planner placed it (squeue --start)
     }
-    qint64 end = job["end_time"].toInt();
+    qint64 end = job.endTime;
     if ((running || pending) && start > 0 && limit != mc::sched::kInfinite) {
         end = start + limit; // the expected end, as Slurm shows it
     }
@@ -86,56 +85,52 @@ QList<JobField> jobFields(const mc::proto::Json &job, qint64 now)
     } else if (!pending && start > 0 && end >= start) {
         runTime = end - start;
     }
-    const int numNodes = static_cast<int>(job["num_nodes"].toInt(1));
-    const int numCpus = static_cast<int>(job["num_cpus"].toInt(1));
-    const qint64 memory = job["min_memory"].toInt();
-    const bool perCpu = job["mem_per_cpu"].toBool();
-    const qint64 gpus = job["gpus_req"].toInt(); // held, or asked for while pending
+    const int numNodes = static_cast<int>(job.numNodes.value_or(1));
+    const int numCpus = static_cast<int>(job.numCpus.value_or(1));
+    const qint64 memory = job.minMemory;
+    const bool perCpu = job.memPerCpu;
+    const qint64 gpus = job.gpusReq; // held, or asked for while pending
     const auto number = [](qint64 n) {
         return QString::number(n);
     };
 
     QList<JobField> f;
-    f << JobField{QStringLiteral("JobId"), number(job["job_id"].toInt())};
-    if (const qint64 arrayJob = job["array_job_id"].toInt(); arrayJob > 0) {
-        f << JobField{QStringLiteral("ArrayJobId"), number(arrayJob)};
+    f << JobField{QStringLiteral("JobId"), number(job.jobId)};
+    if (job.arrayJobId > 0) {
+        f << JobField{QStringLiteral("ArrayJobId"), number(job.arrayJobId)};
         f << JobField{QStringLiteral("ArrayTaskId"),
-            job["array_task_id"].isNumber() ? number(job["array_task_id"].toInt())
-                                            : q(job["array_task_str"].toString())};
+            job.arrayTaskId ? number(*job.arrayTaskId) : q(job.arrayTaskStr)};
     }
-    f << JobField{QStringLiteral("JobName"), q(job["name"].toString())};
-    f << JobField{QStringLiteral("UserId"),
-        QStringLiteral("%1(%2)").arg(q(job["user"].toString())).arg(job["uid"].toInt())};
-    f << JobField{QStringLiteral("Account"), q(job["account"].toString())};
-    f << JobField{QStringLiteral("QOS"), q(job["qos"].toString("normal"))};
-    f << JobField{QStringLiteral("Priority"), number(job["priority"].toInt())};
+    f << JobField{QStringLiteral("JobName"), q(job.name)};
+    f << JobField{QStringLiteral("UserId"), QStringLiteral("%1(%2)").arg(q(job.user)).arg(job.uid)};
+    f << JobField{QStringLiteral("Account"), q(job.account)};
+    f << JobField{QStringLiteral("QOS"), q(job.qos.value_or("normal"))};
+    f << JobField{QStringLiteral("Priority"), number(job.priority)};
     f << JobField{QStringLiteral("JobState"), state};
-    f << JobField{QStringLiteral("Reason"), q(job["reason"].toString("None"))};
-    f << JobField{QStringLiteral("Dependency"), orNull(q(job["dependency"].toString()))};
-    f << JobField{QStringLiteral("Restarts"), number(job["restarts"].toInt())};
-    f << JobField{QStringLiteral("ExitCode"),
-        QStringLiteral("%1:%2").arg(job["exit_code"].toInt()).arg(job["exit_signal"].toInt())};
+    f << JobField{QStringLiteral("Reason"), q(job.reason.empty() ? "None" : job.reason)};
+    f << JobField{QStringLiteral("Dependency"), orNull(q(job.dependency))};
+    f << JobField{QStringLiteral("Restarts"), number(job.restarts)};
+    f << JobField{
+        QStringLiteral("ExitCode"), QStringLiteral("%1:%2").arg(job.exitCode).arg(job.exitSignal)};
     f << JobField{QStringLiteral("RunTime"), q(mc::sched::formatHms(runTime))};
     f << JobField{QStringLiteral("TimeLimit"), q(mc::sched::formatHms(limit))};
     f << JobField{QStringLiteral("SubmitTime"), stamp(submit)};
-    const bool neverEligible
-        = mc::sched::heldPending(job["state"].toString(), job["reason"].toString());
+    const bool neverEligible = mc::sched::heldPending(job.state, job.reason);
     f << JobField{QStringLiteral("EligibleTime"),
-        stamp(neverEligible ? 0 : job["eligible_time"].toInt(submit))};
+        stamp(neverEligible ? 0 : job.eligibleTime.value_or(submit))};
     f << JobField{QStringLiteral("StartTime"), stamp(start)};
     f << JobField{QStringLiteral("EndTime"), stamp(end)};
-    f << JobField{QStringLiteral("Partition"), q(job["partition"].toString())};
-    f << JobField{QStringLiteral("ReqNodeList"), orNull(hostlist(job["req_nodes"]))};
-    f << JobField{QStringLiteral("ExcNodeList"), orNull(hostlist(job["exc_nodes"]))};
-    f << JobField{QStringLiteral("NodeList"), hostlist(job["nodes"])}; // empty while pending
-    if (!job["nodes"].toStringList().empty()) {
-        f << JobField{QStringLiteral("BatchHost"),
-            q(job["batch_host"].toString(job["nodes"].toStringList().front()))};
+    f << JobField{QStringLiteral("Partition"), q(job.partition)};
+    f << JobField{QStringLiteral("ReqNodeList"), orNull(hostlist(job.reqNodes))};
+    f << JobField{QStringLiteral("ExcNodeList"), orNull(hostlist(job.excNodes))};
+    f << JobField{QStringLiteral("NodeList"), hostlist(job.nodes)}; // empty while pending
+    if (!job.nodes.empty()) {
+        f << JobField{QStringLiteral("BatchHost"), q(job.batchHost.value_or(job.nodes.front()))};
     }
     f << JobField{QStringLiteral("NumNodes"), number(numNodes)};
     f << JobField{QStringLiteral("NumCPUs"), number(numCpus)};
-    f << JobField{QStringLiteral("NumTasks"), number(job["num_tasks"].toInt(1))};
-    f << JobField{QStringLiteral("CPUs/Task"), number(job["cpus_per_task"].toInt(1))};
+    f << JobField{QStringLiteral("NumTasks"), number(job.numTasks.value_or(1))};
+    f << JobField{QStringLiteral("CPUs/Task"), number(job.cpusPerTask.value_or(1))};
     const qint64 totalMemory = perCpu ? memory * numCpus : memory * numNodes;
     QString tres = QStringLiteral("cpu=%1,mem=%2,node=%3,billing=%1")
                        .arg(numCpus)
@@ -145,25 +140,24 @@ QList<JobField> jobFields(const mc::proto::Json &job, qint64 now)
         tres += QStringLiteral(",gres/gpu=%1").arg(gpus);
     }
     f << JobField{QStringLiteral("TRES"), tres};
-    if (const QString gres = q(job["gres"].toString()); !gres.isEmpty()) {
-        f << JobField{QStringLiteral("TresPerNode"), QStringLiteral("gres:") + gres};
+    if (!job.gres.empty()) {
+        f << JobField{QStringLiteral("TresPerNode"), QStringLiteral("gres:") + q(job.gres)};
     }
     f << JobField{perCpu ? QStringLiteral("MinMemoryCPU") : QStringLiteral("MinMemoryNode"),
         q(mc::sched::formatMemory(memory))};
-    f << JobField{QStringLiteral("Features"), orNull(q(job["constraint"].toString()))};
+    f << JobField{QStringLiteral("Features"), orNull(q(job.constraint))};
     f << JobField{QStringLiteral("OverSubscribe"),
-        job["exclusive"].toBool() ? QStringLiteral("NO") : QStringLiteral("OK")};
-    f << JobField{QStringLiteral("Command"), orNull(q(job["command"].toString()))};
-    f << JobField{QStringLiteral("WorkDir"), q(job["work_dir"].toString())};
-    if (job["comment"].isString()) {
-        f << JobField{QStringLiteral("Comment"), q(job["comment"].toString())};
+        job.exclusive ? QStringLiteral("NO") : QStringLiteral("OK")};
+    f << JobField{QStringLiteral("Command"), orNull(q(job.command))};
+    f << JobField{QStringLiteral("WorkDir"), q(job.workDir)};
+    if (job.comment) {
+        f << JobField{QStringLiteral("Comment"), q(*job.comment)};
     }
-    const QString out = q(job["std_out"].toString());
-    const QString err = q(job["std_err"].toString());
+    const QString out = q(job.stdOut);
+    const QString err = q(job.stdErr);
     f << JobField{
         QStringLiteral("StdErr"), expandedStdioPath(job, err.isEmpty() ? out : err, false)};
-    f << JobField{
-        QStringLiteral("StdIn"), expandedStdioPath(job, q(job["std_in"].toString()), true)};
+    f << JobField{QStringLiteral("StdIn"), expandedStdioPath(job, q(job.stdIn), true)};
     f << JobField{QStringLiteral("StdOut"), expandedStdioPath(job, out, false)};
     return f;
 }

@@ -1,6 +1,6 @@
 #include "job_row.h"
 
-#include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_state.h"
 
@@ -12,11 +12,6 @@ namespace mc::gui {
 namespace {
 
 using mc::sched::JobState;
-
-QString toQString(const mc::proto::Json &value)
-{
-    return QString::fromStdString(value.toString());
-}
 
 QString toQString(std::string_view text)
 {
@@ -62,27 +57,27 @@ qint64 groupedSortKey(const JobRow &row)
     return base * kTasksPerArray + (row.arrayTaskId >= 0 ? row.arrayTaskId + 1 : 0);
 }
 
-JobRow jobRowFromJson(const mc::proto::Json &job)
+JobRow jobRowOf(const mc::record::JobObject &job)
 {
     JobRow row;
-    row.jobId = job["job_id"].toInt(-1);
-    row.partition = toQString(job["partition"]);
-    row.name = toQString(job["name"]);
-    row.user = toQString(job["user"]);
-    row.state = toQString(job["state"]);
-    row.reason = toQString(job["reason"]);
-    row.nodeList = QString::fromStdString(mc::sched::compressHostlist(job["nodes"].toStringList()));
-    row.numNodes = job["num_nodes"].toInt();
-    row.arrayJobId = job["array_job_id"].toInt();
-    if (row.arrayJobId != 0 && job.contains("array_task_id")) {
-        row.arrayTaskId = job["array_task_id"].toInt(-1);
+    row.jobId = job.jobId > 0 ? job.jobId : -1; // no job id: no job
+    row.partition = toQString(job.partition);
+    row.name = toQString(job.name);
+    row.user = toQString(job.user);
+    row.state = toQString(job.state);
+    row.reason = toQString(job.reason);
+    row.nodeList = QString::fromStdString(mc::sched::compressHostlist(job.nodes));
+    row.numNodes = job.numNodes.value_or(0);
+    row.arrayJobId = job.arrayJobId;
+    if (row.arrayJobId != 0 && job.arrayTaskId) {
+        row.arrayTaskId = *job.arrayTaskId;
     }
-    row.arrayTaskStr = toQString(job["array_task_str"]);
-    row.startTime = job["start_time"].toInt();
-    row.endTime = job["end_time"].toInt();
+    row.arrayTaskStr = toQString(job.arrayTaskStr);
+    row.startTime = job.startTime;
+    row.endTime = job.endTime;
 
-    const std::optional<JobState> state = mc::sched::parseJobState(job["state"].toString());
-    row.stateShort = toQString(job["state_short"]);
+    const std::optional<JobState> state = mc::sched::parseJobState(job.state);
+    row.stateShort = toQString(job.stateShort);
     if (row.stateShort.isEmpty() && state) {
         row.stateShort = toQString(mc::sched::shortName(*state));
     }

@@ -4,8 +4,8 @@
 
 #include <QString>
 
-namespace mc::proto {
-class Json;
+namespace mc::record {
+struct JobObject;
 }
 
 namespace mc::gui {
@@ -43,9 +43,9 @@ QString displayJobId(const JobRow &row);
 // would sort.
 qint64 groupedSortKey(const JobRow &row);
 
-// Reads a job object of docs/protocol.md; a missing job_id gives jobId -1. The state's short
-// name is derived from the long one when `state_short` is absent.
-JobRow jobRowFromJson(const mc::proto::Json &job);
+// Reads a decoded job object of docs/protocol.md; a missing job_id (0) gives jobId -1. The
+// state's short name is derived from the long one when `state_short` is absent.
+JobRow jobRowOf(const mc::record::JobObject &job);
 
 // squeue TIME in seconds at cluster time `now` (epoch seconds): time used so far for live jobs,
 // end - start for ended ones, 0 for jobs that never started; never negative.

@@ -1,7 +1,7 @@
 #include "mc/gui/job_table_model.h"
 
 #include "job_row.h"
-#include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/time_format.h"
 
 #include <QSet>
@@ -151,18 +151,18 @@ QVariant JobTableModel::sortValue(const JobRow &row, Column column) const
     }
 }
 
-void JobTableModel::resetJobs(const QList<mc::proto::Json> &jobs, qint64 now)
+void JobTableModel::resetJobs(const QList<mc::record::JobObject> &jobs, qint64 now)
 {
     noteControllerNow(now);
     QSet<qint64> listed;
     std::vector<JobRow> rows;
     rows.reserve(static_cast<std::size_t>(jobs.size()));
-    for (const mc::proto::Json &job : jobs) {
-        JobRow row = jobRowFromJson(job);
+    for (const mc::record::JobObject &job : jobs) {
+        JobRow row = jobRowOf(job);
         if (row.jobId < 0) {
             continue;
         }
-        noteControllerNow(job["now"].toInt());
+        noteControllerNow(job.now);
         listed.insert(row.jobId);
         rows.push_back(std::move(row));
     }
@@ -178,13 +178,13 @@ void JobTableModel::resetJobs(const QList<mc::proto::Json> &jobs, qint64 now)
     emitCountsIfChanged();
 }
 
-void JobTableModel::updateJob(const mc::proto::Json &job)
+void JobTableModel::updateJob(const mc::record::JobObject &job)
 {
-    JobRow row = jobRowFromJson(job);
+    JobRow row = jobRowOf(job);
     if (row.jobId < 0) {
         return;
     }
-    noteControllerNow(job["now"].toInt());
+    noteControllerNow(job.now);
     upsert(std::move(row));
     emitCountsIfChanged();
 }

@@ -1,6 +1,7 @@
 #include "mc/gui/node_table_model.h"
 
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/job_state.h"
 
 #include <algorithm>
@@ -17,10 +18,11 @@ QString toQString(const mc::proto::Json &value)
     return QString::fromStdString(value.toString());
 }
 
-QStringList toQStringList(const mc::proto::Json &value)
+QStringList toQStringList(const std::vector<std::string> &values)
 {
     QStringList list;
-    for (const std::string &s : value.toStringList()) {
+    list.reserve(static_cast<qsizetype>(values.size()));
+    for (const std::string &s : values) {
         list.append(QString::fromStdString(s));
     }
     return list;
@@ -209,7 +211,8 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
-void NodeTableModel::reset(const QList<mc::proto::Json> &nodes, const QList<mc::proto::Json> &jobs)
+void NodeTableModel::reset(
+    const QList<mc::proto::Json> &nodes, const QList<mc::record::JobObject> &jobs)
 {
     beginResetModel();
     m_rows.clear();
@@ -252,7 +255,7 @@ void NodeTableModel::updateNode(const mc::proto::Json &node)
     if (fresh.name.isEmpty()) {
         return;
     }
-    fresh.partitions = toQStringList(node["partitions"]);
+    fresh.partitions = toQStringList(node["partitions"].toStringList());
     fresh.state = toQString(node["state"]);
     fresh.reason = toQString(node["reason"]);
     fresh.cpus = node["cpus"].toInt();
@@ -278,23 +281,22 @@ void NodeTableModel::updateNode(const mc::proto::Json &node)
     endInsertRows();
 }
 
-void NodeTableModel::updateJob(const mc::proto::Json &job)
+void NodeTableModel::updateJob(const mc::record::JobObject &job)
 {
-    const qint64 jobId = job["job_id"].toInt(-1);
-    if (jobId < 0) {
-        return;
+    if (job.jobId <= 0) {
+        return; // no job id: no job
     }
     QStringList nodes;
-    Holder holder{jobId, toQString(job["user"])};
-    if (holdsNodes(job["state"].toString())) {
-        nodes = toQStringList(job["nodes"]);
+    Holder holder{job.jobId, QString::fromStdString(job.user)};
+    if (holdsNodes(job.state)) {
+        nodes = toQStringList(job.nodes);
         if (!nodes.isEmpty()) {
             holder.cpus
-                = static_cast<int>(std::max<qint64>(job["num_cpus"].toInt() / nodes.size(), 1));
-            const qint64 minMemory = job["min_memory"].toInt();
-            holder.memoryMb = job["mem_per_cpu"].toBool() ? minMemory * holder.cpus : minMemory;
-            holder.gpus = static_cast<int>(job["gpus"].toInt());
-            const std::string gres = job["gres"].toString();
+                = static_cast<int>(std::max<qint64>(job.numCpus.value_or(0) / nodes.size(), 1));
+            const qint64 minMemory = job.minMemory;
+            holder.memoryMb = job.memPerCpu ? minMemory * holder.cpus : minMemory;
+            holder.gpus = static_cast<int>(job.gpus);
+            const std::string &gres = job.gres;
             if (holder.gpus == 0 && gres.rfind("gpu", 0) == 0) {
                 const auto colon = gres.rfind(':');
                 holder.gpus = colon == std::string::npos ? 1 : std::atoi(gres.c_str() + colon + 1);

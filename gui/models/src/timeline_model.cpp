@@ -1,7 +1,8 @@
 #include "mc/gui/timeline_model.h"
 
 #include "mc/proto/json.h"
-#include "mc/sched/hostlist.h"
+#include "mc/record/job_object.h"
+#include "mc/record/plan_entry.h"
 
 #include <algorithm>
 #include <vector>
@@ -10,14 +11,8 @@ namespace mc::gui {
 
 namespace {
 
-QStringList nodeNamesOf(const mc::proto::Json &value)
+QStringList toQStringList(const std::vector<std::string> &names)
 {
-    std::vector<std::string> names;
-    if (value.isString()) {
-        names = mc::sched::expandHostlist(value.toString()).value_or(std::vector<std::string>{});
-    } else {
-        names = value.toStringList();
-    }
     QStringList list;
     list.reserve(static_cast<qsizetype>(names.size()));
     for (const auto &name : names) {
@@ -45,7 +40,8 @@ TimelineModel::TimelineModel(QObject *parent)
 
 TimelineModel::~TimelineModel() = default;
 
-void TimelineModel::reset(const QList<mc::proto::Json> &jobs, const QList<mc::proto::Json> &nodes)
+void TimelineModel::reset(
+    const QList<mc::record::JobObject> &jobs, const QList<mc::proto::Json> &nodes)
 {
     m_nodeNames.clear();
     for (const auto &node : nodes) {
@@ -59,7 +55,7 @@ void TimelineModel::reset(const QList<mc::proto::Json> &jobs, const QList<mc::pr
     // controller that lost it): it goes, rather than stay on screen as a ghost.
     QSet<qint64> inSnapshot;
     for (const auto &job : jobs) {
-        inSnapshot.insert(job["job_id"].toInt(-1));
+        inSnapshot.insert(job.jobId);
         store(job);
     }
     for (auto it = m_jobs.begin(); it != m_jobs.end();) {
@@ -74,7 +70,7 @@ void TimelineModel::reset(const QList<mc::proto::Json> &jobs, const QList<mc::pr
     Q_EMIT changed();
 }
 
-void TimelineModel::updateJob(const mc::proto::Json &job)
+void TimelineModel::updateJob(const mc::record::JobObject &job)
 {
     store(job);
     dropOldPast();
@@ -94,13 +90,14 @@ void TimelineModel::updateNode(const mc::proto::Json &node)
 void TimelineModel::applyPlan(const mc::proto::Json &plan)
 {
     for (const auto &entry : plan.items()) {
-        const auto it = m_jobs.find(entry["job_id"].toInt());
+        const mc::record::PlanEntry planned = mc::record::planEntryFromJson(entry);
+        const auto it = m_jobs.find(planned.jobId);
         if (it == m_jobs.end() || !it->pending) {
             continue;
         }
         const QStringList before = rowsOf(*it);
-        it->plannedStart = entry["planned_start"].toInt();
-        it->plannedNodes = nodeNamesOf(entry["nodes"]);
+        it->plannedStart = planned.plannedStart;
+        it->plannedNodes = toQStringList(planned.nodes);
         reindex(it->jobId, before, rowsOf(*it));
     }
     Q_EMIT changed();
@@ -132,29 +129,28 @@ void TimelineModel::setNow(qint64 now)
     Q_EMIT changed();
 }
 
-void TimelineModel::store(const mc::proto::Json &object)
+void TimelineModel::store(const mc::record::JobObject &object)
 {
-    const qint64 id = object["job_id"].toInt(-1);
-    if (id < 0) {
-        return;
+    const qint64 id = object.jobId;
+    if (id <= 0) {
+        return; // no job id: no job
     }
     Job &job = m_jobs[id];
     const QStringList before = job.state.isEmpty() ? QStringList() : rowsOf(job);
     const bool wasFinished = !job.state.isEmpty() && !job.pending && !job.running;
     job.jobId = id;
-    job.user = QString::fromStdString(object["user"].toString());
-    job.name = QString::fromStdString(object["name"].toString());
-    job.state = QString::fromStdString(object["state"].toString());
-    job.nodes = nodeNamesOf(object["nodes"]);
-    job.startTime = object["start_time"].toInt();
-    job.endTime = object["end_time"].toInt();
-    job.timeLimit = object["time_limit"].toInt(-1);
+    job.user = QString::fromStdString(object.user);
+    job.name = QString::fromStdString(object.name);
+    job.state = QString::fromStdString(object.state);
+    job.nodes = toQStringList(object.nodes);
+    job.startTime = object.startTime;
+    job.endTime = object.endTime;
+    job.timeLimit = object.timeLimit.value_or(-1);
     job.pending = isPendingState(job.state);
     job.running = isRunningState(job.state);
-    job.backfilled = !job.pending && object["backfilled"].toBool();
-    if (object.contains("planned_start")) {
-        job.plannedStart = object["planned_start"].toInt();
-    }
+    job.backfilled = !job.pending && object.backfilled.value_or(false);
+    // Every job object carries its planned start (0: none), as the last plan event gave it.
+    job.plannedStart = object.plannedStart;
     if (!job.pending) {
         job.plannedStart = 0;
         job.plannedNodes.clear();

@@ -84,32 +84,33 @@ bool collectFacts(const emu::ClusterLayout &layout, const std::string &user,
     if (!acctReply) {
         return false;
     }
-    std::map<std::int64_t, Json> byId;
+    std::map<std::int64_t, record::JobObject> byId;
     std::vector<std::int64_t> order;
     for (const auto &j : (*acctReply)["jobs"].items()) {
-        std::int64_t id = j["job_id"].toInt();
-        if (!byId.count(id)) {
-            order.push_back(id);
+        record::JobObject job = record::jobObjectFromJson(j);
+        if (!byId.count(job.jobId)) {
+            order.push_back(job.jobId);
         }
-        byId[id] = j;
+        byId[job.jobId] = std::move(job);
     }
-    // Live fields (reason, planned start, array state) come from the queue.
+    // Live members (reason, planned start, array state) come from the queue; the accounting
+    // keeps what the queue does not list: the steps and who cancelled the job.
     Json jobs = op("jobs");
     jobs.set("users", users);
     if (auto live = request(client, jobs, error)) {
         for (const auto &j : (*live)["jobs"].items()) {
-            std::int64_t id = j["job_id"].toInt();
-            auto it = byId.find(id);
+            record::JobObject job = record::jobObjectFromJson(j);
+            auto it = byId.find(job.jobId);
             if (it == byId.end()) {
-                order.push_back(id);
-                byId[id] = j;
+                order.push_back(job.jobId);
+                byId[job.jobId] = std::move(job);
                 continue;
             }
-            for (const auto &[key, value] : j.members()) {
-                if (key != "steps") {
-                    it->second.set(key, value);
-                }
+            job.steps = std::move(it->second.steps);
+            if (!job.cancelledBy) {
+                job.cancelledBy = it->second.cancelledBy;
             }
+            it->second = std::move(job);
         }
     }
     error.clear();

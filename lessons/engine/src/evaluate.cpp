@@ -13,6 +13,7 @@
 namespace mc::lessons {
 
 using proto::Json;
+using record::JobObject;
 
 namespace {
 
@@ -159,16 +160,10 @@ std::string shown(const Actual &a, Kind kind)
     return out.empty() ? "(none)" : out;
 }
 
-std::string firstNonEmpty(const Json &job, std::string_view key)
-{
-    std::string v = job[key].toString();
-    return v.empty() ? job["spec"][key].toString() : v;
-}
-
-const Json *jobById(const Facts &facts, std::int64_t id)
+const JobObject *jobById(const Facts &facts, std::int64_t id)
 {
     for (const auto &j : facts.jobs) {
-        if (j["job_id"].toInt() == id) {
+        if (j.jobId == id) {
             return &j;
         }
     }
@@ -202,8 +197,8 @@ std::vector<std::string> dependencyTargets(const std::string &dep, const Facts &
             if (id.empty()) {
                 continue;
             }
-            const Json *j = jobById(facts, std::atoll(id.c_str()));
-            std::string name = j ? (*j)["name"].toString() : id;
+            const JobObject *j = jobById(facts, std::atoll(id.c_str()));
+            std::string name = j ? j->name : id;
             for (const auto &t : {type + ":" + name, type + ":" + id, name, id}) {
                 out.push_back(t);
             }
@@ -217,31 +212,31 @@ std::vector<std::string> dependencyTargets(const std::string &dep, const Facts &
 // O had ended (afterany; afterok when O COMPLETED, afternotok otherwise), or only once O had
 // started (after). A job that waited for resources at that moment looks the same: lessons
 // that check dependencies run on a quiet cluster.
-std::vector<std::string> inferredDependencies(const Json &job, const Facts &facts)
+std::vector<std::string> inferredDependencies(const JobObject &job, const Facts &facts)
 {
     std::vector<std::string> out;
-    long long submit = job["submit_time"].toInt();
-    long long start = job["start_time"].toInt();
+    long long submit = job.submitTime;
+    long long start = job.startTime;
     // An array task may wait for its throttle, which would look like a dependency.
-    if (start <= 0 || job["array_job_id"].toInt() != 0) {
+    if (start <= 0 || job.arrayJobId != 0) {
         return out;
     }
     for (const auto &o : facts.jobs) {
-        if (o["job_id"].toInt() == job["job_id"].toInt()) {
+        if (o.jobId == job.jobId) {
             continue;
         }
-        long long oStart = o["start_time"].toInt();
-        long long oEnd = o["end_time"].toInt();
-        long long oSubmit = o["submit_time"].toInt();
+        long long oStart = o.startTime;
+        long long oEnd = o.endTime;
+        long long oSubmit = o.submitTime;
         if (oSubmit > submit || oStart <= 0) {
             continue;
         }
-        std::string name = o["name"].toString();
-        std::string id = std::to_string(o["job_id"].toInt());
+        const std::string &name = o.name;
+        std::string id = std::to_string(o.jobId);
         std::vector<std::string> types;
         if (oEnd > 0 && submit <= oEnd && start >= oEnd) {
             types.push_back("afterany");
-            types.push_back(o["state"].toString() == "COMPLETED" ? "afterok" : "afternotok");
+            types.push_back(o.state == "COMPLETED" ? "afterok" : "afternotok");
         }
         if (submit <= oStart && start >= oStart) {
             types.push_back("after");
@@ -262,131 +257,140 @@ std::vector<std::string> inferredDependencies(const Json &job, const Facts &fact
 // The jobs of the lesson that job J overtook: submitted before J to the same partition, and
 // still waiting when J started (not started yet, or started later). Backfill is what lets a
 // short job start while an earlier, larger one waits for its planned start.
-std::vector<std::string> overtakenJobs(const Json &job, const Facts &facts)
+std::vector<std::string> overtakenJobs(const JobObject &job, const Facts &facts)
 {
     std::vector<std::string> out;
-    long long id = job["job_id"].toInt();
-    long long start = job["start_time"].toInt();
-    if (start <= 0 || job["state"].toString() == "PENDING") {
+    long long id = job.jobId;
+    long long start = job.startTime;
+    if (start <= 0 || job.state == "PENDING") {
         return out;
     }
     for (const auto &o : facts.jobs) {
-        long long oId = o["job_id"].toInt();
-        if (oId >= id || o["submit_time"].toInt() < facts.since
-            || firstNonEmpty(o, "partition") != firstNonEmpty(job, "partition")) {
+        long long oId = o.jobId;
+        if (oId >= id || o.submitTime < facts.since || o.partition != job.partition) {
             continue;
         }
         // A pending job's start_time is its planned start, not a start; a job cancelled while
         // pending never ran (no nodes), though Slurm sets its start time to the cancel time.
-        const std::string oState = o["state"].toString();
-        bool neverRan = oState == "PENDING" || (oState == "CANCELLED" && o["nodes"].size() == 0);
-        long long oStart = neverRan ? 0 : o["start_time"].toInt();
-        long long oEnd = o["end_time"].toInt();
+        bool neverRan = o.state == "PENDING" || (o.state == "CANCELLED" && o.nodes.empty());
+        long long oStart = neverRan ? 0 : o.startTime;
+        long long oEnd = o.endTime;
         // Started later, or never started and still waiting (or cancelled) when J started; the
         // clock has whole seconds, so a cancel in J's own second still counts as waiting.
         if (oStart > start || (oStart <= 0 && (oEnd <= 0 || oEnd >= start))) {
-            out.push_back(o["name"].toString());
+            out.push_back(o.name);
             out.push_back(std::to_string(oId));
         }
     }
     return out;
 }
 
-Actual jobValue(const Json &job, std::string_view field, const Facts &facts)
+// A job's texts as squeue shows them.
+std::string jobText(const JobObject &job, std::string_view field)
+{
+    if (field == "name") {
+        return job.name;
+    }
+    if (field == "reason") {
+        return job.reason;
+    }
+    if (field == "partition") {
+        return job.partition;
+    }
+    if (field == "user") {
+        return job.user;
+    }
+    if (field == "account") {
+        return job.account;
+    }
+    if (field == "qos") {
+        return job.qos.value_or("");
+    }
+    return job.gres;
+}
+
+Actual jobValue(const JobObject &job, std::string_view field, const Facts &facts)
 {
     Actual a;
-    const Json &spec = job["spec"];
     auto num = [&](long long v) {
         a.num = v;
     };
     if (field == "id") {
-        num(job["job_id"].toInt());
+        num(job.jobId);
     } else if (field == "name" || field == "reason" || field == "partition" || field == "user"
         || field == "account" || field == "qos" || field == "gres") {
-        a.texts.push_back(firstNonEmpty(job, field));
+        a.texts.push_back(jobText(job, field));
     } else if (field == "state") {
-        a.texts.push_back(job["state"].toString());
-        a.texts.push_back(job["state_short"].toString());
+        a.texts.push_back(job.state);
+        a.texts.push_back(job.stateShort);
     } else if (field == "node") {
-        a.texts = job["nodes"].toStringList();
+        a.texts = job.nodes;
     } else if (field == "nodes") {
-        num(job["num_nodes"].toInt());
+        num(job.numNodes.value_or(0));
     } else if (field == "cpus") {
-        num(job["num_cpus"].toInt());
+        num(job.numCpus.value_or(0));
     } else if (field == "cpus_per_task") {
-        num(job["cpus_per_task"].toInt(1));
+        num(job.cpusPerTask.value_or(1));
     } else if (field == "ntasks") {
-        num(job["num_tasks"].toInt(1));
+        num(job.numTasks.value_or(1));
     } else if (field == "mem") {
-        long long resolved = job["mem_per_node_resolved"].toInt();
-        long long min = job["min_memory"].toInt();
-        if (resolved > 0) {
-            num(resolved);
-        } else if (job["mem_per_cpu"].toBool()) {
-            long long nodes = std::max<long long>(1, job["num_nodes"].toInt(1));
-            num(min * job["num_cpus"].toInt(1) / nodes);
+        if (job.memPerCpu) {
+            long long nodes = std::max<long long>(1, job.numNodes.value_or(1));
+            num(job.minMemory * job.numCpus.value_or(1) / nodes);
         } else {
-            num(min);
+            num(job.minMemory);
         }
     } else if (field == "time") {
-        num(job["time_limit"].toInt());
+        num(job.timeLimit.value_or(0));
     } else if (field == "exit") {
-        num(job["exit_code"].toInt());
+        num(job.exitCode);
     } else if (field == "signal") {
-        num(job["exit_signal"].toInt());
+        num(job.exitSignal);
     } else if (field == "array") {
-        a.texts.push_back(firstNonEmpty(job, "array"));
+        // The job object does not carry the --array given (only the pending tasks of an
+        // array's record, array_task_str): no value, as before it was decoded.
+        a.texts.push_back({});
     } else if (field == "array_job") {
-        num(job["array_job_id"].toInt());
+        num(job.arrayJobId);
     } else if (field == "array_task") {
-        if (job.contains("array_task_id")) {
-            num(job["array_task_id"].toInt());
+        if (job.arrayTaskId) {
+            num(*job.arrayTaskId);
         }
     } else if (field == "dependency") {
-        std::string given = spec["dependency"].toString();
-        a.texts.push_back(given.empty() ? job["dependency"].toString() : given);
+        a.texts.push_back(job.dependency);
     } else if (field == "after") {
-        std::string given = spec["dependency"].toString();
-        if (given.empty()) {
-            given = job["dependency"].toString();
-        }
-        a.texts
-            = given.empty() ? inferredDependencies(job, facts) : dependencyTargets(given, facts);
+        a.texts = job.dependency.empty() ? inferredDependencies(job, facts)
+                                         : dependencyTargets(job.dependency, facts);
     } else if (field == "overtook") {
         a.texts = overtakenJobs(job, facts);
     } else if (field == "gpus") {
-        num(std::max(job["gpus"].toInt(), spec["gpus_per_node"].toInt()));
+        num(job.gpus);
     } else if (field == "exclusive") {
-        a.texts.push_back(job["exclusive"].toBool() || spec["exclusive"].toBool() ? "yes" : "no");
+        a.texts.push_back(job.exclusive ? "yes" : "no");
     } else if (field == "interactive") {
-        a.texts.push_back(
-            job["interactive"].toBool() || spec["interactive"].toBool() ? "yes" : "no");
+        a.texts.push_back(job.interactive ? "yes" : "no");
     } else if (field == "workdir") {
-        a.texts.push_back(firstNonEmpty(job, "work_dir"));
+        a.texts.push_back(job.workDir);
     } else if (field == "output") {
-        a.texts.push_back(firstNonEmpty(job, "std_out"));
+        a.texts.push_back(job.stdOut);
     } else if (field == "error") {
-        a.texts.push_back(firstNonEmpty(job, "std_err"));
+        a.texts.push_back(job.stdErr);
     } else if (field == "restarts") {
-        num(job["restarts"].toInt());
+        num(job.restarts);
     } else if (field == "comment") {
-        a.texts.push_back(job["comment"].toString());
+        a.texts.push_back(job.comment.value_or(""));
     } else if (field == "used_mem" || field == "used_cpu") {
         long long rss = 0;
         long long cpu = 0;
-        for (const auto &s : job["steps"].items()) {
-            rss = std::max<long long>(rss, s["max_rss_kb"].toInt());
-            cpu += s["total_cpu_ms"].toInt();
+        for (const auto &s : job.steps) {
+            rss = std::max<long long>(rss, s.maxRssKb);
+            cpu += s.totalCpuMs;
         }
         num(field == "used_mem" ? rss / 1024 : cpu / 1000);
     } else if (field == "elapsed") {
-        long long start = job["start_time"].toInt();
-        long long end = job["end_time"].toInt();
-        num(start <= 0 ? 0 : (end > 0 ? end : facts.now) - start);
+        num(job.startTime <= 0 ? 0 : (job.endTime > 0 ? job.endTime : facts.now) - job.startTime);
     } else if (field == "wait") {
-        long long submit = job["submit_time"].toInt();
-        long long start = job["start_time"].toInt();
-        num((start > 0 ? start : facts.now) - submit);
+        num((job.startTime > 0 ? job.startTime : facts.now) - job.submitTime);
     }
     return a;
 }
@@ -536,14 +540,13 @@ bool isFinal(const std::string &state)
         && state != "RESIZING" && !state.empty();
 }
 
-std::string jobLabel(const Json &job, std::string_view lang)
+std::string jobLabel(const JobObject &job, std::string_view lang)
 {
-    std::string id = std::to_string(job["job_id"].toInt());
-    if (job.contains("array_task_id")) {
-        id = std::to_string(job["array_job_id"].toInt()) + "_"
-            + std::to_string(job["array_task_id"].toInt());
+    std::string id = std::to_string(job.jobId);
+    if (job.arrayTaskId) {
+        id = std::to_string(job.arrayJobId) + "_" + std::to_string(*job.arrayTaskId);
     }
-    return say(lang, "job ", "la tâche ") + id + " (" + job["name"].toString() + ")";
+    return say(lang, "job ", "la tâche ") + id + " (" + job.name + ")";
 }
 
 std::string withExplain(const Check &check, const std::string &detail)
@@ -557,15 +560,15 @@ std::string withExplain(const Check &check, const std::string &detail)
 CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view lang)
 {
     CheckResult r;
-    std::vector<const Json *> scope;
+    std::vector<const JobObject *> scope;
     for (const auto &j : facts.jobs) {
-        if (j["user"].toString() == facts.user && j["submit_time"].toInt() >= facts.since) {
+        if (j.user == facts.user && j.submitTime >= facts.since) {
             scope.push_back(&j);
         }
     }
-    const Json *closest = nullptr;
+    const JobObject *closest = nullptr;
     std::vector<const Condition *> closestFailed;
-    for (const Json *j : scope) {
+    for (const JobObject *j : scope) {
         std::vector<const Condition *> failed;
         for (const auto &c : check.conditions) {
             const FieldDef *f = findField(kJobFields, c.field);
@@ -583,10 +586,9 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
             return n;
         };
         if (failed.empty()) {
-            r.jobIds.push_back((*j)["job_id"].toInt());
+            r.jobIds.push_back(j->jobId);
         } else if (!closest || score(failed) < score(closestFailed)
-            || (score(failed) == score(closestFailed)
-                && (*j)["job_id"].toInt() > (*closest)["job_id"].toInt())) {
+            || (score(failed) == score(closestFailed) && j->jobId > closest->jobId)) {
             closest = j;
             closestFailed = failed;
         }
@@ -595,12 +597,12 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
     if (check.none) {
         r.passed = count == 0;
         if (!r.passed) {
-            const Json *j = jobById(facts, r.jobIds.front());
+            const JobObject *j = jobById(facts, r.jobIds.front());
             r.explanation = withExplain(check,
                 say(lang,
-                    "Found " + jobLabel(*j, lang) + " (" + (*j)["state"].toString()
+                    "Found " + jobLabel(*j, lang) + " (" + j->state
                         + "), and this step expects no job like it.",
-                    "Il y a " + jobLabel(*j, lang) + " (" + (*j)["state"].toString()
+                    "Il y a " + jobLabel(*j, lang) + " (" + j->state
                         + "), alors que cette étape n'en attend aucune de ce genre."));
         }
         return r;
@@ -628,11 +630,10 @@ CheckResult evaluateJob(const Check &check, const Facts &facts, std::string_view
             if (!f) {
                 continue;
             }
-            if (f->kind == Kind::State && !isFinal((*closest)["state"].toString())) {
+            if (f->kind == Kind::State && !isFinal(closest->state)) {
                 stillRunning = true;
             }
-            std::string actual
-                = f->kind == Kind::State ? (*closest)["state"].toString() : shown(a, f->kind);
+            std::string actual = f->kind == Kind::State ? closest->state : shown(a, f->kind);
             if (c->field == "after") {
                 parts += std::string(parts.empty() ? "" : "; ")
                     + say(lang,

@@ -5,6 +5,7 @@
 #include "mc/record/job_codec.h"
 #include "mc/record/job_object.h"
 #include "mc/record/launch_order.h"
+#include "mc/record/plan_entry.h"
 #include "mc/record/step.h"
 
 #include <QtTest>
@@ -21,8 +22,9 @@ static_assert(sizeof(mc::sched::Job) == 1280, "a Job field is new: see above");
 static_assert(sizeof(mc::record::LaunchOrder) == 1392, "a LaunchOrder field is new: see above");
 static_assert(sizeof(mc::record::StepSpec) == 152, "a StepSpec field is new: see above");
 static_assert(sizeof(mc::record::StepRecord) == 168, "a StepRecord field is new: see above");
-static_assert(sizeof(mc::record::JobObject) == 1504, "a JobObject field is new: see above");
+static_assert(sizeof(mc::record::JobObject) == 1568, "a JobObject field is new: see above");
 static_assert(sizeof(mc::record::StepObject) == 368, "a StepObject field is new: see above");
+static_assert(sizeof(mc::record::PlanEntry) == 40, "a PlanEntry field is new: see above");
 #endif
 
 using namespace mc;
@@ -46,6 +48,7 @@ private slots:
     void everyPublicMemberIsDecoded();
     void absentMembersStayAbsentWhenDecoded();
     void everyStepMemberIsDecoded();
+    void everyPlanEntryFieldRoundTrips();
 };
 
 namespace {
@@ -433,8 +436,8 @@ void JobCodecTest::commentIsAbsentUntilSetAndSurvivesTheStore()
     QCOMPARE(text, std::string(R"([45,""][45,null])"));
 }
 
-// Every member of the public object, and of what the commands read beside it, reaches a
-// JobObject member of its own: taking any one away changes what is decoded.
+// Every member of the public object, and of what the commands and the app read beside it,
+// reaches a JobObject member of its own: taking any one away changes what is decoded.
 void JobCodecTest::everyPublicMemberIsDecoded()
 {
     Json full = record::jobToJson(fullJob());
@@ -454,6 +457,12 @@ void JobCodecTest::everyPublicMemberIsDecoded()
     steps.push(record::stepRecordToJson(step));
     full.set("steps", std::move(steps));
     full.set("cancelled_by", 137);
+    full.set("now", 138);
+    Json explanation = Json::object();
+    explanation.set("en", "words139");
+    explanation.set("fr", "mots140");
+    full.set("explanation", std::move(explanation));
+    full.set("backfilled", true);
     full = Json::parse(full.dump()).value();
 
     const record::JobObject o = record::jobObjectFromJson(full);
@@ -484,6 +493,10 @@ void JobCodecTest::everyPublicMemberIsDecoded()
     QCOMPARE(o.steps.front().stepId, std::string("batch"));
     QCOMPARE(o.steps.front().totalCpuMs, 136);
     QCOMPARE(o.cancelledBy.value_or(0), 137);
+    QCOMPARE(o.now, 138);
+    QCOMPARE(o.explanation.size(), 2u);
+    QCOMPARE(o.explanation.at("fr"), std::string("mots140"));
+    QCOMPARE(o.backfilled, std::optional<bool>(true));
 
     QVERIFY(full.size() >= record::kJobKeys.size());
     QCOMPARE(undecodedMember(full, record::jobObjectFromJson), std::string());
@@ -547,6 +560,19 @@ void JobCodecTest::everyStepMemberIsDecoded()
     Json older = Json::object();
     older.set("step", 3);
     QCOMPARE(record::stepObjectFromJson(older).stepId, std::string("3"));
+}
+
+// An entry of the plan event, both ways; its nodes may also come as a hostlist.
+void JobCodecTest::everyPlanEntryFieldRoundTrips()
+{
+    const record::PlanEntry entry{301, 302, {"cn03", "cn04"}};
+    const Json text = Json::parse(record::planEntryToJson(entry).dump()).value();
+    QVERIFY(record::planEntryFromJson(text) == entry);
+    QCOMPARE(undecodedMember(text, record::planEntryFromJson), std::string());
+    Json hostlist = text;
+    hostlist.set("nodes", "cn[03-04]");
+    QVERIFY(record::planEntryFromJson(hostlist) == entry);
+    QVERIFY(record::planEntryFromJson(Json::object()) == record::PlanEntry{});
 }
 
 QTEST_APPLESS_MAIN(JobCodecTest)

@@ -8,6 +8,7 @@
 // kRefreshInterval while visible, and with the Refresh button.
 
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 
 #include <QHash>
 #include <QWidget>
@@ -37,8 +38,8 @@ public:
         QString clusterDir, QString user, std::function<qint64()> clock, QWidget *parent = nullptr);
 
     // Keeps the list of running jobs (for $SLURM_TMPDIR).
-    void updateJob(const mc::proto::Json &job);
-    void resetJobs(const QList<mc::proto::Json> &jobs);
+    void updateJob(const mc::record::JobObject &job);
+    void resetJobs(const QList<mc::record::JobObject> &jobs);
     void refresh();
     // The cluster clock's time and rate changed (a `clock` reply or event): files age at once.
     void noteClock(qint64 now, double speed);

@@ -8,6 +8,7 @@
 // the cluster without polling; refresh() asks at once.
 
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 
 #include <QWidget>
 
@@ -46,7 +47,7 @@ public:
     // Sends an `acct` request now.
     void refresh();
     // A job event: a job that has just ended brings a refresh (coalesced).
-    void noteJob(const mc::proto::Json &job);
+    void noteJob(const mc::record::JobObject &job);
     void setClusterNow(qint64 now) { m_now = now; }
 
 Q_SIGNALS:

@@ -3,9 +3,9 @@
 // expanded output paths, planned StartTime, EligibleTime, Dependency, TRES), then the
 // controller's explanation of why it waits in the app's language (the same text for the app
 // and the commands), or, for a job that does not wait, its state's meaning. It keeps the last
-// job object of every job it heard of, so selecting a job needs no request.
+// job object of every job it heard of (decoded), so selecting a job needs no request.
 
-#include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 
 #include <QHash>
 #include <QWidget>
@@ -21,8 +21,8 @@ class JobDetailsView : public QWidget {
 public:
     explicit JobDetailsView(QWidget *parent = nullptr);
 
-    void resetJobs(const QList<mc::proto::Json> &jobs);
-    void updateJob(const mc::proto::Json &job);
+    void resetJobs(const QList<mc::record::JobObject> &jobs);
+    void updateJob(const mc::record::JobObject &job);
     void clear();
     // Shows this job (0: none).
     void showJob(qint64 jobId);
@@ -37,7 +37,7 @@ protected:
 private:
     void refresh();
 
-    QHash<qint64, mc::proto::Json> m_jobs;
+    QHash<qint64, mc::record::JobObject> m_jobs;
     qint64 m_shown = 0;
     QLabel *m_explanation;
     QTextBrowser *m_fields;

@@ -21,6 +21,10 @@ namespace mc::proto {
 class Json;
 }
 
+namespace mc::record {
+struct JobObject;
+}
+
 namespace mc::gui {
 
 class AccountingModel : public QAbstractTableModel {
@@ -51,9 +55,9 @@ public:
         qint64 totalCpuMs = 0;
     };
 
-    // seff's figures for one job object of an `acct` reply (with its `steps`); `now` is the
+    // seff's figures for one decoded job of an `acct` reply (with its `steps`); `now` is the
     // cluster clock for jobs still running.
-    static Record recordFromJson(const mc::proto::Json &job, qint64 now);
+    static Record recordOf(const mc::record::JobObject &job, qint64 now);
 
     explicit AccountingModel(QObject *parent = nullptr);
 
@@ -63,7 +67,7 @@ public:
     QVariant headerData(
         int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // Replaces the rows with the `jobs` of an `acct` reply.
+    // Replaces the rows with the `jobs` of an `acct` reply, each decoded once.
     void setReply(const mc::proto::Json &reply, qint64 now);
     const std::vector<Record> &records() const { return m_records; }
 

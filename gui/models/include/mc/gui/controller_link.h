@@ -6,12 +6,14 @@
 // Life cycle: start() connects at once; while the controller is not there (no socket yet,
 // refused) or after it goes away, it retries every retryInterval() until stop(). Each
 // successful subscription emits connectedChanged(true), then snapshotReceived() with the whole
-// state, then jobChanged()/nodeChanged() for every event, until connectedChanged(false).
+// state, then jobChanged()/nodeChanged() for every event, until connectedChanged(false). Each
+// job is decoded here, once (record::JobObject), for every view that shows it.
 // statusText() always says in words (through tr()) where the link stands.
 
 #include "mc/proto/client.h"
 #include "mc/proto/json.h"
 #include "mc/proto/line_buffer.h"
+#include "mc/record/job_object.h"
 
 #include <QList>
 #include <QObject>
@@ -59,9 +61,9 @@ Q_SIGNALS:
     // finished within MinJobAge) and every node. `now` is the controller's clock, epoch
     // seconds (0 when the reply carries none; each job also has its own `now`).
     void snapshotReceived(
-        const QList<mc::proto::Json> &jobs, const QList<mc::proto::Json> &nodes, qint64 now);
+        const QList<mc::record::JobObject> &jobs, const QList<mc::proto::Json> &nodes, qint64 now);
     // A job was submitted or changed: the full job object.
-    void jobChanged(const mc::proto::Json &job);
+    void jobChanged(const mc::record::JobObject &job);
     // A node's state or allocation changed: the full node object.
     void nodeChanged(const mc::proto::Json &node);
     // A scheduling pass changed planned starts: the event's `plan` array,

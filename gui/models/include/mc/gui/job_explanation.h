@@ -5,13 +5,13 @@
 
 #include <QString>
 
-namespace mc::proto {
-class Json;
+namespace mc::record {
+struct JobObject;
 }
 
 namespace mc::gui {
 
 // One or two sentences for a job object. Unknown states or reasons are named as they are.
-QString explainJobState(const mc::proto::Json &job);
+QString explainJobState(const mc::record::JobObject &job);
 
 } // namespace mc::gui

@@ -9,8 +9,8 @@
 #include <QPair>
 #include <QString>
 
-namespace mc::proto {
-class Json;
+namespace mc::record {
+struct JobObject;
 }
 
 namespace mc::gui {
@@ -19,9 +19,9 @@ using JobField = QPair<QString, QString>; // ("StdOut", "/home/alice/hello-12.ou
 
 // scontrol's fields in its order; optional ones (array ids, BatchHost, TresPerNode, Comment)
 // only when the job has them. `now` (the cluster clock) gives RunTime.
-QList<JobField> jobFields(const mc::proto::Json &job, qint64 now);
+QList<JobField> jobFields(const mc::record::JobObject &job, qint64 now);
 
 // One --output/--error/--input pattern expanded for this job, as scontrol shows it.
-QString expandedStdioPath(const mc::proto::Json &job, const QString &pattern, bool isInput);
+QString expandedStdioPath(const mc::record::JobObject &job, const QString &pattern, bool isInput);
 
 } // namespace mc::gui

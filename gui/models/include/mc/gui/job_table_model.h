@@ -23,8 +23,8 @@
 
 class QTimer;
 
-namespace mc::proto {
-class Json;
+namespace mc::record {
+struct JobObject;
 }
 
 namespace mc::gui {
@@ -65,9 +65,9 @@ public:
 
     // Makes the table exactly `jobs` (a subscription snapshot): rows of jobs absent from it are
     // removed, the others updated or inserted. `now`: the controller's clock, 0 if unknown.
-    void resetJobs(const QList<mc::proto::Json> &jobs, qint64 now);
+    void resetJobs(const QList<mc::record::JobObject> &jobs, qint64 now);
     // Inserts or updates one job from a job object; objects without job_id are ignored.
-    void updateJob(const mc::proto::Json &job);
+    void updateJob(const mc::record::JobObject &job);
     // Removes every row (the queue is unknown, e.g. while disconnected).
     void clear();
 

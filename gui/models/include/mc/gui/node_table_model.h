@@ -22,6 +22,10 @@ namespace mc::proto {
 class Json;
 }
 
+namespace mc::record {
+struct JobObject;
+}
+
 namespace mc::gui {
 
 class NodeTableModel : public QAbstractTableModel {
@@ -68,11 +72,11 @@ public:
         int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // Makes the table exactly these nodes and holders (a subscription snapshot).
-    void reset(const QList<mc::proto::Json> &nodes, const QList<mc::proto::Json> &jobs);
+    void reset(const QList<mc::proto::Json> &nodes, const QList<mc::record::JobObject> &jobs);
     // Inserts or updates one node from a node object; objects without a name are ignored.
     void updateNode(const mc::proto::Json &node);
     // Notes which nodes a job holds now (none once it is pending or finished).
-    void updateJob(const mc::proto::Json &job);
+    void updateJob(const mc::record::JobObject &job);
     void clear();
 
     int rowOfNode(const QString &name) const;

@@ -28,6 +28,10 @@ namespace mc::proto {
 class Json;
 }
 
+namespace mc::record {
+struct JobObject;
+}
+
 namespace mc::gui {
 
 class TimelineModel : public QObject {
@@ -53,8 +57,8 @@ public:
     explicit TimelineModel(QObject *parent = nullptr);
     ~TimelineModel() override;
 
-    void reset(const QList<mc::proto::Json> &jobs, const QList<mc::proto::Json> &nodes);
-    void updateJob(const mc::proto::Json &job);
+    void reset(const QList<mc::record::JobObject> &jobs, const QList<mc::proto::Json> &nodes);
+    void updateJob(const mc::record::JobObject &job);
     void updateNode(const mc::proto::Json &node);
     // A plan event's `plan` array: planned starts and nodes of pending jobs.
     void applyPlan(const mc::proto::Json &plan);
@@ -105,7 +109,7 @@ private:
         bool backfilled = false; // the controller's `backfilled`
     };
 
-    void store(const mc::proto::Json &job);
+    void store(const mc::record::JobObject &job);
     void dropOldPast();
     // The rows a job is drawn on now (none: not drawn), and its block at m_now.
     QStringList rowsOf(const Job &job) const;

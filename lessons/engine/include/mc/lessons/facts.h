@@ -6,6 +6,7 @@
 #include "mc/emu/cluster_layout.h"
 #include "mc/emu/shell_history.h"
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 
 #include <optional>
 #include <string>
@@ -62,7 +63,9 @@ struct Facts {
     long long wallNow = 0; // this computer's clock
     long long since = 0; // cluster clock when the lesson started: older jobs do not count
     double wallSince = 0; // wall clock when the lesson started: older history does not count
-    std::vector<proto::Json> jobs; // the user's job records (protocol job objects with `steps`)
+    // The user's jobs, each decoded once: the accounting's record (with its `steps`), its live
+    // members from the queue while the controller still lists it.
+    std::vector<record::JobObject> jobs;
     std::vector<proto::Json> nodes; // node objects of the `cluster` reply
     std::vector<HistoryEntry> history;
     const FileView *files = nullptr; // null: file checks fail and say why

@@ -11,6 +11,7 @@
 #include "mc/proto/json.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -123,6 +124,14 @@ struct JobObject {
     // An `acct` reply's job: its steps, and who cancelled it (a uid).
     std::vector<StepObject> steps;
     std::optional<std::int64_t> cancelledBy;
+
+    // What the controller adds to a job of the `subscribe` reply and of its `job` events (the
+    // app reads them): its clock when it sent the job (0: not sent), why a pending job waits or
+    // how a started one started, in each language it speaks ("en", "fr" -> the words), and
+    // whether it started by backfill (absent for a job without a start decision).
+    std::int64_t now = 0;
+    std::map<std::string, std::string> explanation;
+    std::optional<bool> backfilled;
 
     bool operator==(const JobObject &) const = default;
 };
