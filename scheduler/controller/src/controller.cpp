@@ -152,7 +152,7 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
 
 bool Controller::restore(std::string &error)
 {
-    m_lastJobId = m_store.lastJobId();
+    m_jobs.restoreLastId(m_store.lastJobId());
     for (auto &job : m_store.loadUnfinished(error)) {
         if (job.isActive()) {
             m_nodes.allocate(job, +1);
@@ -160,7 +160,7 @@ bool Controller::restore(std::string &error)
         m_jobs[job.id] = std::move(job);
     }
     for (const auto &[id, job] : m_jobs) {
-        touchRow(job);
+        m_jobs.touch(job);
     }
     // Fairshare: the decayed usage of every finished job, charged in the order they ended.
     std::string queryError;
@@ -233,7 +233,7 @@ Json Controller::ping(Seconds now) const
     if (m_bootTime > 0) {
         reply.set("boot_time", m_bootTime);
     }
-    reply.set("next_job_id", static_cast<std::int64_t>(m_lastJobId) + 1);
+    reply.set("next_job_id", static_cast<std::int64_t>(m_jobs.nextId().value));
     return reply;
 }
 
@@ -340,12 +340,12 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
         // Slurm gives the job its id before it reads the dependency: naming that id is a
         // dependency on itself.
         Job self = job;
-        self.id = JobId{m_lastJobId + 1};
+        self.id = m_jobs.nextId();
         self.arrayJobId = job.arrayPending.empty() ? 0 : self.id.value;
         if (sched::dependsOnItself(self, *dep, makeLookup())) {
             return failure("Circular job dependency", kCircularDependency);
         }
-        spec.dependency = knownDependencies(*dep, m_lastJobId);
+        spec.dependency = knownDependencies(*dep, m_jobs.lastId());
     }
     job.submitTime = now;
     job.eligibleTime = now;
@@ -370,13 +370,14 @@ Json Controller::submit(const Json &request, Seconds now)
     job.spec = record::specFromJson(request["job"]);
     if (auto refused = validate(job, now)) {
         if (usesUpJobId(*refused)) {
-            m_store.setLastJobId(++m_lastJobId);
+            m_store.setLastJobId(m_jobs.takeId().value);
         }
         return *refused;
     }
-    job.id = JobId{m_lastJobId + 1};
+    job.id = m_jobs.nextId();
     if (job.spec.testOnly || request["test_only"].toBool()) {
-        m_store.setLastJobId(++m_lastJobId); // as Slurm's will-run: the id it answers is used
+        // As Slurm's will-run: the id it answers is used.
+        m_store.setLastJobId(m_jobs.takeId().value);
         return testOnly(std::move(job), now); // sbatch --test-only: nothing is stored
     }
     if (!job.arrayPending.empty()) {
@@ -394,7 +395,7 @@ Json Controller::submit(const Json &request, Seconds now)
         }
         return failure("I/O error writing script/environment to file", kWritingToFile);
     }
-    m_lastJobId = job.id.value; // the store derives it from MAX(id): one commit per submission
+    m_jobs.takeId(); // job.id; the store derives it from MAX(id): one commit per submission
     // The script and environment stay in the store until launch (launchOrder): they are most
     // of a pending job's size (issue #6: memory per pending job).
     std::string().swap(job.spec.script);
@@ -434,10 +435,11 @@ Json Controller::listJobs(const Json &request, Seconds now) const
     reply.set("now", now);
     if (rows) {
         reply.set("columns", proto::stringList(fields));
-        reply.set("rows", jobRows(fields, now, [this, &keep](const CachedRow &row) {
-            return keep(
-                row.id, row.arrayJobId, rowName(row.user), row.state, rowName(row.partition));
-        }));
+        auto kept = [this, &keep](const JobTable::CachedRow &row) {
+            return keep(row.id, row.arrayJobId, m_jobs.rowName(row.user), row.state,
+                m_jobs.rowName(row.partition));
+        };
+        reply.set("rows", m_jobs.jobRows(fields, now, kept, m_waits, m_starts));
         return reply;
     }
     const JobView view = fields.empty() ? JobView{} : JobView::of(fields);
@@ -537,7 +539,7 @@ Json Controller::cancel(const Json &request, Seconds now)
 Json Controller::accounting(const Json &request, Seconds now) const
 {
 #ifndef NDEBUG
-    checkRows();
+    m_jobs.checkRows();
 #endif
     acct::AcctQuery query;
     query.users = request["users"].toStringList();
@@ -567,15 +569,16 @@ Json Controller::accounting(const Json &request, Seconds now) const
     struct Entry {
         const Job *job;
         std::vector<acct::StepRecord> steps;
-        CachedRow *row = nullptr;
+        const JobTable::CachedRow *row = nullptr;
     };
     std::vector<Entry> all;
     all.reserve(rows.size());
     for (auto &row : rows) {
         all.push_back(Entry{&row.job, accountedSteps(row.job, std::move(row.steps))});
     }
-    for (CachedRow &row : m_rowCache) { // the jobs of m_jobs, without walking the map
-        if (!acct::isUnfinished(row.state) || !wanted(row.id, row.arrayJobId, rowName(row.user))) {
+    for (const JobTable::CachedRow &row : m_jobs.rows()) { // the jobs, without walking the map
+        if (!acct::isUnfinished(row.state)
+            || !wanted(row.id, row.arrayJobId, m_jobs.rowName(row.user))) {
             continue;
         }
         const Job &job = *row.job;
@@ -617,8 +620,8 @@ Json Controller::accounting(const Json &request, Seconds now) const
     if (!fields.empty() && request["form"].toString() == "rows") {
         // `form: "rows"`: the same values written as text (docs/protocol.md).
         record::JobRowWriter writer(fields);
-        const std::vector<int> keyOf = keyIndexes(fields);
-        const std::size_t cellsUsed = keysUsed(keyOf); // the cells to locate in each row
+        const std::vector<int> keyOf = JobTable::keyIndexes(fields);
+        const std::size_t cellsUsed = JobTable::keysUsed(keyOf); // the cells to locate in each row
         auto columnOf = [&fields](std::string_view name) {
             const auto it = std::find(fields.begin(), fields.end(), name);
             return it == fields.end() ? -1 : static_cast<int>(it - fields.begin());
@@ -634,12 +637,12 @@ Json Controller::accounting(const Json &request, Seconds now) const
             if (text.size() > 1) {
                 text += ',';
             }
-            if (entry.row && freshRow(*entry.row).fresh) {
+            if (entry.row && m_jobs.freshRow(*entry.row).fresh) {
                 // From the row cache, straight into the text; the record is read only for the
                 // members the cache does not hold.
-                const CachedRow &row = *entry.row;
-                RowStarts starts;
-                rowStarts(row, cellsUsed, starts);
+                const JobTable::CachedRow &row = *entry.row;
+                JobTable::RowStarts starts;
+                JobTable::rowStarts(row, cellsUsed, starts);
                 text += '[';
                 for (std::size_t c = 0; c < fields.size(); ++c) {
                     if (c > 0) {
@@ -656,7 +659,7 @@ Json Controller::accounting(const Json &request, Seconds now) const
                     } else if (column == stepsColumn) {
                         stepsJson(entry.steps).dumpTo(text);
                     } else if (keyOf[c] >= 0 && column != hiddenCommentColumn) {
-                        text += rowCell(row, starts, static_cast<std::size_t>(keyOf[c]));
+                        text += JobTable::rowCell(row, starts, static_cast<std::size_t>(keyOf[c]));
                     }
                     if (text.size() == before) {
                         text += "null";
@@ -1204,13 +1207,12 @@ void Controller::purgeOldJobs(Seconds now)
     if (age <= 0) {
         return; // MinJobAge=0: never forgotten
     }
-    const auto purged = std::erase_if(m_jobs, [this, now, age](const auto &entry) {
+    const auto purged = m_jobs.eraseIf([this, now, age](const auto &entry) {
         const Job &job = entry.second;
         return sched::isFinished(job.state) && job.endTime + age < now
             && !m_unsaved.contains(job.id); // kept until its record is stored
     });
     std::erase_if(m_starts, [this](const auto &e) { return !m_jobs.contains(e.first); });
-    dropRows();
     if (purged > 0 || !m_scriptsSwept) {
         m_scriptsSwept = true;
         dropScripts(now);
@@ -1259,7 +1261,7 @@ Json Controller::launchOrder(const Job &job) const
 
 void Controller::emitJob(const Job &job, Seconds now)
 {
-    touchRow(job);
+    m_jobs.touch(job);
     if (!publish) {
         return;
     }

@@ -10,6 +10,7 @@
 
 #include "mc/acct/job_store.h"
 #include "mc/ctl/fairshare.h"
+#include "mc/ctl/job_table.h"
 #include "mc/ctl/node_table.h"
 #include "mc/proto/json.h"
 #include "mc/record/job_codec.h"
@@ -182,43 +183,6 @@ private:
     };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
     proto::Json jobJson(const sched::Job &job, Seconds now, const JobView &view) const;
-    // Every job's members as JSON text, in job id order (controller_rows.cpp, issue #6): a
-    // `rows` reply of thousands of jobs copies this text instead of walking the job map and
-    // encoding each record. touchRow() marks a job's row stale (persist and emitJob call it,
-    // as does every change of a job the scheduling pass makes); debug builds compare the
-    // cache with a fresh encoding on every use.
-    struct CachedRow {
-        sched::JobId id;
-        std::uint32_t arrayJobId = 0; // the members `jobs` filters on, copied
-        const sched::Job *job = nullptr; // the record in m_jobs
-        // Each kJobKeys member's JSON text, in order, without separators ("" = null): lengths
-        // says where each ends. A member longer than 255 bytes leaves the row uncached (rare:
-        // the node list of a job on dozens of nodes).
-        std::unique_ptr<char[]> cells;
-        std::array<std::uint8_t, record::kJobKeys.size()> lengths{};
-        sched::JobState state = sched::JobState::Pending;
-        std::uint16_t user = 0; // in m_rowNames
-        std::uint16_t partition = 0;
-        bool fresh = false; // `cells` match the record
-    };
-    const std::string &rowName(std::uint16_t id) const { return m_rowNames[id]; }
-    void touchRow(const sched::Job &job) const;
-    void dropRows() const; // of jobs no longer in m_jobs
-    const CachedRow &freshRow(CachedRow &row) const;
-    void checkRows() const; // debug builds: the cache against the records
-    // For each name of `fields`, its index in kJobKeys, or -1 (and -1 for a repeated name).
-    static std::vector<int> keyIndexes(const std::vector<std::string> &fields);
-    // Where a fresh row's first `count` cells start, and its cell of member `key`.
-    using RowStarts = std::array<std::uint16_t, record::kJobKeys.size()>;
-    static void rowStarts(const CachedRow &row, std::size_t count, RowStarts &starts);
-    // How many cells of a row reach the last member `keyOf` (keyIndexes()) names.
-    static std::size_t keysUsed(const std::vector<int> &keyOf);
-    static std::string_view rowCell(const CachedRow &row, const RowStarts &starts, std::size_t key);
-    // A `form: "rows"` reply's rows, written as text (controller_rows.cpp): the jobs `keep`
-    // accepts, each as the values of `fields` (null when the job has no such member), with
-    // the members jobJson() adds (waiting_for, dependency, explanation, now).
-    proto::Json jobRows(const std::vector<std::string> &fields, Seconds now,
-        const std::function<bool(const CachedRow &)> &keep) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
     void failJobsOn(const std::string &node, sched::JobId spared, bool killHere, Seconds now);
     // `job` is lost with its node: requeued (JobRequeue=1) or NODE_FAIL; with `kill` its batch
@@ -306,11 +270,8 @@ private:
     sched::SiteUsers m_users;
     acct::JobStore &m_store;
     NodeGateway &m_gateway;
-    std::map<sched::JobId, sched::Job> m_jobs;
-    mutable std::vector<CachedRow> m_rowCache; // by job id, one per job of m_jobs
-    mutable std::vector<std::string> m_rowNames; // the user and partition names rows use
+    JobTable m_jobs; // the jobs in memory, their rows and the last job id (job_table.h)
     NodeTable m_nodes; // after m_config, which it reads
-    std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
     sched::Seconds m_bootTime = 0;
     bool m_scriptsSwept = false; // dropScripts() once after a start: what an earlier run left
