@@ -9,6 +9,7 @@
 // acknowledged to the node).
 
 #include "mc/acct/job_store.h"
+#include "mc/ctl/accounting_views.h"
 #include "mc/ctl/fairshare.h"
 #include "mc/ctl/job_table.h"
 #include "mc/ctl/node_table.h"
@@ -74,6 +75,9 @@ class Controller {
 public:
     Controller(sched::ClusterConfig config, sched::SiteUsers users, acct::JobStore &store,
         NodeGateway &gateway);
+    // Its parts hold references to its members (the configuration, the store, the jobs).
+    Controller(const Controller &) = delete;
+    Controller &operator=(const Controller &) = delete;
 
     // Reloads unfinished jobs and the job id counter from the store.
     bool restore(std::string &error);
@@ -170,7 +174,6 @@ private:
     proto::Json submit(const proto::Json &request, Seconds now);
     proto::Json listJobs(const proto::Json &request, Seconds now) const;
     proto::Json cancel(const proto::Json &request, Seconds now);
-    proto::Json accounting(const proto::Json &request, Seconds now) const;
     proto::Json clusterInfo() const;
     proto::Json ping(Seconds now) const;
 
@@ -223,10 +226,6 @@ private:
     sched::JobLookup makeLookup() const;
     sched::SchedulerInput schedulerInput(Seconds now) const;
     bool isAdmin(const std::string &user) const;
-    // Scripts and environments of finished jobs past MinJobAge leave the store unless
-    // AccountingStoreFlags keeps them; `job_scripts` (sacct -B, --env-vars) shows the kept.
-    void dropScripts(Seconds now);
-    proto::Json jobScripts(const proto::Json &request) const;
     std::optional<proto::Json> validate(sched::Job &job, Seconds now);
     // Array tasks by Slurm's ids (controller_array_ids.cpp). A job a request's `job_ids` names:
     // as written ("12", "12_3"), its record (nullopt: no such job or task), and whether it
@@ -274,10 +273,11 @@ private:
     NodeTable m_nodes; // after m_config, which it reads
     bool m_externSteps = false;
     sched::Seconds m_bootTime = 0;
-    bool m_scriptsSwept = false; // dropScripts() once after a start: what an earlier run left
     // Scheduler state (issue #3).
     sched::Scheduler m_scheduler;
     Fairshare m_fairshare; // after m_config and m_users, which it reads
+    // `acct` and `job_scripts` (accounting_views.h); after m_store and m_jobs, which it reads.
+    AccountingViews m_accounting;
     std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
     // How each job in memory was started (in priority order or by backfill): jobs then say
     // `backfilled` and explain their start (the timeline marks backfilled jobs).
@@ -312,11 +312,12 @@ private:
     void endAllocation(sched::Job &job, sched::JobState state, sched::ExitStatus exit, Seconds now,
         std::optional<sched::Reason> reason = std::nullopt);
     bool jobCancelled(sched::JobId id) const;
-    // The steps `acct` lists for `job`, from its `stored` records, in Slurm's order (batch,
-    // extern, then the srun steps by number). While the job runs, its batch step and (with
-    // PrologFlags=Contain) its extern step are RUNNING: they are stored only when they end, so
-    // they are derived here from the job's own record, and a restarted controller shows them
-    // again; steps of an earlier run (before a requeue) are not the current run's.
+    // The steps `acct` lists for `job` (AccountingViews' StepsOf, kept here beside the steps'
+    // life), from its `stored` records, in Slurm's order (batch, extern, then the srun steps by
+    // number). While the job runs, its batch step and (with PrologFlags=Contain) its extern step
+    // are RUNNING: they are stored only when they end, so they are derived here from the job's own
+    // record, and a restarted controller shows them again; steps of an earlier run (before a
+    // requeue) are not the current run's.
     std::vector<acct::StepRecord> accountedSteps(
         const sched::Job &job, std::vector<acct::StepRecord> stored) const;
     // srun steps still running when their batch job ends go with it (their srun cannot report
