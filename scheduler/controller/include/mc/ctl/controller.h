@@ -4,6 +4,11 @@
 // Server feeds it requests and reports; NodeGateway and `publish` carry its orders and events
 // out. Time comes in as `now` on every call.
 //
+// Its parts, each with its state and invariants in its header: the jobs and their rows
+// (JobTable, job_table.h), the nodes and their running steps (NodeTable, node_table.h), the
+// fairshare ledger (Fairshare, fairshare.h) and what sacct reads (AccountingViews,
+// accounting_views.h); the requests it answers are one table (request_table.cpp).
+//
 // Job life here: submit -> PENDING (committed before the reply) -> RUNNING (launch order sent)
 // -> COMPLETING after scancel -> COMPLETED / FAILED / CANCELLED (end report committed, then
 // acknowledged to the node).
