@@ -28,7 +28,6 @@ using sched::Reason;
 
 namespace {
 
-constexpr std::int64_t kBasicPriorityBase = 0xFFFF0000; // priority/basic: base minus job id
 // The dependency as Slurm keeps it: targets that never existed (ids past the last one handed
 // out) are dropped, and with them items left without a target (squeue %E then shows "(null)").
 std::string knownDependencies(const sched::Dependency &dep, std::uint32_t lastJobId)
@@ -100,16 +99,6 @@ bool usesUpJobId(const Json &refusal)
     return std::find(std::begin(kAfterId), std::end(kAfterId), error) != std::end(kAfterId);
 }
 
-// The `steps` of an `acct` job (docs/protocol.md).
-Json stepsJson(const std::vector<acct::StepRecord> &records)
-{
-    Json steps = Json::array();
-    for (const auto &s : records) {
-        steps.push(record::stepRecordToJson(s));
-    }
-    return steps;
-}
-
 } // namespace
 
 bool prologFlagsContain(const std::string &slurmConf)
@@ -147,12 +136,16 @@ Controller::Controller(sched::ClusterConfig config, sched::SiteUsers users, acct
     , m_gateway(gateway)
     , m_nodes(m_config)
     , m_fairshare(m_config, m_users)
+    , m_accounting(m_config, m_store, m_jobs,
+          [this](const Job &job, std::vector<acct::StepRecord> stored) {
+              return accountedSteps(job, std::move(stored));
+          })
     , m_lastPlan(Json::array())
 { }
 
 bool Controller::restore(std::string &error)
 {
-    m_lastJobId = m_store.lastJobId();
+    m_jobs.restoreLastId(m_store.lastJobId());
     for (auto &job : m_store.loadUnfinished(error)) {
         if (job.isActive()) {
             m_nodes.allocate(job, +1);
@@ -160,7 +153,7 @@ bool Controller::restore(std::string &error)
         m_jobs[job.id] = std::move(job);
     }
     for (const auto &[id, job] : m_jobs) {
-        touchRow(job);
+        m_jobs.touch(job);
     }
     // Fairshare: the decayed usage of every finished job, charged in the order they ended.
     std::string queryError;
@@ -233,7 +226,7 @@ Json Controller::ping(Seconds now) const
     if (m_bootTime > 0) {
         reply.set("boot_time", m_bootTime);
     }
-    reply.set("next_job_id", static_cast<std::int64_t>(m_lastJobId) + 1);
+    reply.set("next_job_id", static_cast<std::int64_t>(m_jobs.nextId().value));
     return reply;
 }
 
@@ -340,12 +333,12 @@ std::optional<Json> Controller::validate(Job &job, Seconds now)
         // Slurm gives the job its id before it reads the dependency: naming that id is a
         // dependency on itself.
         Job self = job;
-        self.id = JobId{m_lastJobId + 1};
+        self.id = m_jobs.nextId();
         self.arrayJobId = job.arrayPending.empty() ? 0 : self.id.value;
         if (sched::dependsOnItself(self, *dep, makeLookup())) {
             return failure("Circular job dependency", kCircularDependency);
         }
-        spec.dependency = knownDependencies(*dep, m_lastJobId);
+        spec.dependency = knownDependencies(*dep, m_jobs.lastId());
     }
     job.submitTime = now;
     job.eligibleTime = now;
@@ -370,13 +363,14 @@ Json Controller::submit(const Json &request, Seconds now)
     job.spec = record::specFromJson(request["job"]);
     if (auto refused = validate(job, now)) {
         if (usesUpJobId(*refused)) {
-            m_store.setLastJobId(++m_lastJobId);
+            m_store.setLastJobId(m_jobs.takeId().value);
         }
         return *refused;
     }
-    job.id = JobId{m_lastJobId + 1};
+    job.id = m_jobs.nextId();
     if (job.spec.testOnly || request["test_only"].toBool()) {
-        m_store.setLastJobId(++m_lastJobId); // as Slurm's will-run: the id it answers is used
+        // As Slurm's will-run: the id it answers is used.
+        m_store.setLastJobId(m_jobs.takeId().value);
         return testOnly(std::move(job), now); // sbatch --test-only: nothing is stored
     }
     if (!job.arrayPending.empty()) {
@@ -394,7 +388,7 @@ Json Controller::submit(const Json &request, Seconds now)
         }
         return failure("I/O error writing script/environment to file", kWritingToFile);
     }
-    m_lastJobId = job.id.value; // the store derives it from MAX(id): one commit per submission
+    m_jobs.takeId(); // job.id; the store derives it from MAX(id): one commit per submission
     // The script and environment stay in the store until launch (launchOrder): they are most
     // of a pending job's size (issue #6: memory per pending job).
     std::string().swap(job.spec.script);
@@ -434,10 +428,11 @@ Json Controller::listJobs(const Json &request, Seconds now) const
     reply.set("now", now);
     if (rows) {
         reply.set("columns", proto::stringList(fields));
-        reply.set("rows", jobRows(fields, now, [this, &keep](const CachedRow &row) {
-            return keep(
-                row.id, row.arrayJobId, rowName(row.user), row.state, rowName(row.partition));
-        }));
+        auto kept = [this, &keep](const JobTable::CachedRow &row) {
+            return keep(row.id, row.arrayJobId, m_jobs.rowName(row.user), row.state,
+                m_jobs.rowName(row.partition));
+        };
+        reply.set("rows", m_jobs.jobRows(fields, now, kept, m_waits, m_starts));
         return reply;
     }
     const JobView view = fields.empty() ? JobView{} : JobView::of(fields);
@@ -531,191 +526,6 @@ Json Controller::cancel(const Json &request, Seconds now)
     }
     Json reply = success();
     reply.set("results", std::move(results));
-    return reply;
-}
-
-Json Controller::accounting(const Json &request, Seconds now) const
-{
-#ifndef NDEBUG
-    checkRows();
-#endif
-    acct::AcctQuery query;
-    query.users = request["users"].toStringList();
-    for (const auto &id : request["job_ids"].items()) {
-        query.jobIds.push_back(static_cast<std::uint32_t>(id.toInt()));
-    }
-    query.since = request["since"].toInt();
-    // Finished jobs come from the store (indexed by end time); the others are all in memory,
-    // identical to their stored records, so a large queue costs no record parsing.
-    query.finishedOnly = true;
-    std::string error;
-    auto rows = m_store.query(query, error);
-    if (!error.empty()) {
-        return failure(error);
-    }
-    auto wanted = [&query](JobId jobId, std::uint32_t arrayJobId, const std::string &user) {
-        if (!query.users.empty()
-            && std::find(query.users.begin(), query.users.end(), user) == query.users.end()) {
-            return false;
-        }
-        return query.jobIds.empty()
-            || std::any_of(query.jobIds.begin(), query.jobIds.end(), [&](std::uint32_t id) {
-                   return id == jobId.value || (arrayJobId != 0 && id == arrayJobId);
-               });
-    };
-    // Pointers, not copies; jobs in memory come with their cached row.
-    struct Entry {
-        const Job *job;
-        std::vector<acct::StepRecord> steps;
-        CachedRow *row = nullptr;
-    };
-    std::vector<Entry> all;
-    all.reserve(rows.size());
-    for (auto &row : rows) {
-        all.push_back(Entry{&row.job, accountedSteps(row.job, std::move(row.steps))});
-    }
-    for (CachedRow &row : m_rowCache) { // the jobs of m_jobs, without walking the map
-        if (!acct::isUnfinished(row.state) || !wanted(row.id, row.arrayJobId, rowName(row.user))) {
-            continue;
-        }
-        const Job &job = *row.job;
-        all.push_back(Entry{&job,
-            accountedSteps(job,
-                job.startTime > 0 || job.restarts > 0 ? m_store.steps(row.id)
-                                                      : std::vector<acct::StepRecord>{}),
-            &row});
-    }
-    std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(rows.size()),
-        all.end(),
-        [](const Entry &a, const Entry &b) { return a.job->id.value < b.job->id.value; });
-    // sacct lists an array's tasks together, in task order (43_1 ... 43_10, whatever their
-    // job ids), where the array's id falls; its pending record (43_[3-10]) after them.
-    if (std::any_of(all.begin(), all.end(), [](const Entry &e) { return e.job->arrayJobId; })) {
-        auto key = [](const Entry &e) {
-            const Job &job = *e.job;
-            return job.arrayJobId == 0
-                ? std::pair<std::uint32_t, std::uint32_t>{job.id.value, 0}
-                : std::pair{job.arrayJobId, job.arrayTaskId.value_or(UINT32_MAX)};
-        };
-        std::stable_sort(all.begin(), all.end(),
-            [&key](const Entry &a, const Entry &b) { return key(a) < key(b); });
-    }
-
-    // `fields`: only those job members (plus `priority`, `cancelled_by`, `steps` if named).
-    const std::vector<std::string> fields = request["fields"].toStringList();
-    auto named = [&fields](std::string_view key) {
-        return fields.empty() || std::find(fields.begin(), fields.end(), key) != fields.end();
-    };
-    const bool withPriority = named("priority");
-    const bool withCancelledBy = named("cancelled_by");
-    const bool withSteps = named("steps");
-    auto priorityOf = [](const Job &job) {
-        return job.priority > 0 ? job.priority : kBasicPriorityBase - job.id.value;
-    };
-    Json reply = success();
-    reply.set("now", now);
-    if (!fields.empty() && request["form"].toString() == "rows") {
-        // `form: "rows"`: the same values written as text (docs/protocol.md).
-        record::JobRowWriter writer(fields);
-        const std::vector<int> keyOf = keyIndexes(fields);
-        const std::size_t cellsUsed = keysUsed(keyOf); // the cells to locate in each row
-        auto columnOf = [&fields](std::string_view name) {
-            const auto it = std::find(fields.begin(), fields.end(), name);
-            return it == fields.end() ? -1 : static_cast<int>(it - fields.begin());
-        };
-        // Without AccountingStoreFlags=job_comment the accounting has no comments (Slurm's).
-        const int hiddenCommentColumn = m_config.storeJobComment ? -1 : columnOf("comment");
-        const int priorityColumn = columnOf("priority");
-        const int cancelledByColumn = columnOf("cancelled_by");
-        const int stepsColumn = columnOf("steps");
-        std::string text = "[";
-        for (const auto &entry : all) {
-            const Job &job = *entry.job;
-            if (text.size() > 1) {
-                text += ',';
-            }
-            if (entry.row && freshRow(*entry.row).fresh) {
-                // From the row cache, straight into the text; the record is read only for the
-                // members the cache does not hold.
-                const CachedRow &row = *entry.row;
-                RowStarts starts;
-                rowStarts(row, cellsUsed, starts);
-                text += '[';
-                for (std::size_t c = 0; c < fields.size(); ++c) {
-                    if (c > 0) {
-                        text += ',';
-                    }
-                    const int column = static_cast<int>(c);
-                    const std::size_t before = text.size();
-                    if (column == priorityColumn) {
-                        Json(priorityOf(job)).dumpTo(text);
-                    } else if (column == cancelledByColumn) {
-                        if (row.state != JobState::Pending && job.cancelledBy) {
-                            Json(static_cast<std::int64_t>(*job.cancelledBy)).dumpTo(text);
-                        }
-                    } else if (column == stepsColumn) {
-                        stepsJson(entry.steps).dumpTo(text);
-                    } else if (keyOf[c] >= 0 && column != hiddenCommentColumn) {
-                        text += rowCell(row, starts, static_cast<std::size_t>(keyOf[c]));
-                    }
-                    if (text.size() == before) {
-                        text += "null";
-                    }
-                }
-                text += ']';
-                continue;
-            }
-            writer.encode(job);
-            if (hiddenCommentColumn >= 0) {
-                writer.cell(hiddenCommentColumn).clear();
-            }
-            if (priorityColumn >= 0) {
-                std::string &cell = writer.cell(priorityColumn);
-                cell.clear();
-                Json(priorityOf(job)).dumpTo(cell);
-            }
-            if (cancelledByColumn >= 0 && job.cancelledBy) {
-                std::string &cell = writer.cell(cancelledByColumn);
-                cell.clear();
-                Json(static_cast<std::int64_t>(*job.cancelledBy)).dumpTo(cell);
-            }
-            if (stepsColumn >= 0) {
-                std::string &cell = writer.cell(stepsColumn);
-                cell.clear();
-                stepsJson(entry.steps).dumpTo(cell);
-            }
-            writer.appendRow(text);
-        }
-        text += ']';
-        reply.set("columns", proto::stringList(fields));
-        reply.set("rows", Json::raw(std::move(text)));
-        return reply;
-    }
-    std::vector<std::string> keyNames = fields;
-    if (keyNames.empty()) {
-        keyNames.assign(record::kJobKeys.begin(), record::kJobKeys.end());
-    }
-    if (!m_config.storeJobComment) {
-        std::erase(keyNames, "comment"); // no AccountingStoreFlags=job_comment: not stored
-    }
-    const record::JobKeys keys = record::JobKeys::of(keyNames);
-    Json jobs = Json::array();
-    jobs.reserve(all.size());
-    for (const auto &entry : all) {
-        const Job &job = *entry.job;
-        Json j = record::jobToJson(job, keys);
-        if (withPriority) {
-            j.set("priority", priorityOf(job));
-        }
-        if (withCancelledBy && job.cancelledBy) {
-            j.add("cancelled_by", static_cast<std::int64_t>(*job.cancelledBy));
-        }
-        if (withSteps) {
-            j.add("steps", stepsJson(entry.steps));
-        }
-        jobs.push(std::move(j));
-    }
-    reply.set("jobs", std::move(jobs));
     return reply;
 }
 
@@ -1204,31 +1014,13 @@ void Controller::purgeOldJobs(Seconds now)
     if (age <= 0) {
         return; // MinJobAge=0: never forgotten
     }
-    const auto purged = std::erase_if(m_jobs, [this, now, age](const auto &entry) {
+    const auto purged = m_jobs.eraseIf([this, now, age](const auto &entry) {
         const Job &job = entry.second;
         return sched::isFinished(job.state) && job.endTime + age < now
             && !m_unsaved.contains(job.id); // kept until its record is stored
     });
     std::erase_if(m_starts, [this](const auto &e) { return !m_jobs.contains(e.first); });
-    dropRows();
-    if (purged > 0 || !m_scriptsSwept) {
-        m_scriptsSwept = true;
-        dropScripts(now);
-    }
-}
-
-void Controller::dropScripts(Seconds now)
-{
-    // As Slurm: a script and an environment outlive their job's record only when
-    // AccountingStoreFlags says so (issue #18).
-    const Seconds age = m_config.minJobAge;
-    std::string error;
-    if (age > 0
-        && !m_store.dropFinishedScripts(
-            now - age, m_config.storeJobScript, m_config.storeJobEnv, error)) {
-        std::fprintf(
-            stderr, "minicluster-ctld: dropping finished jobs' scripts: %s\n", error.c_str());
-    }
+    m_accounting.sweepScripts(purged, now);
 }
 
 Json Controller::launchOrder(const Job &job) const
@@ -1259,7 +1051,7 @@ Json Controller::launchOrder(const Job &job) const
 
 void Controller::emitJob(const Job &job, Seconds now)
 {
-    touchRow(job);
+    m_jobs.touch(job);
     if (!publish) {
         return;
     }

@@ -17,18 +17,18 @@ using sched::JobId;
 
 Job &Controller::splitTask(Job &record, std::uint32_t taskId, Seconds now)
 {
-    const JobId newId{m_lastJobId + 1};
+    const JobId newId = m_jobs.nextId();
     auto split = sched::splitArrayTask(record, taskId, newId);
     if (split.lastTask) {
         record = std::move(split.task);
         return record;
     }
-    m_lastJobId = newId.value;
+    m_jobs.takeId(); // newId
     record = std::move(split.record);
     persist(record);
     emitJob(record, now);
     Job &task = m_jobs[newId] = std::move(split.task);
-    m_store.setLastJobId(m_lastJobId);
+    m_store.setLastJobId(newId.value);
     return task;
 }
 

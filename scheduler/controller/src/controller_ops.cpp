@@ -43,55 +43,7 @@ private:
 
 bool Controller::isAdmin(const std::string &user) const
 {
-    // Operators: root, SlurmUser (slurm) and the instructor account of the presets.
-    return user == "root" || user == "slurm" || user == "prof";
-}
-
-Json Controller::jobScripts(const Json &request) const
-{
-    // sacct --batch-script / --env-vars: a job's own user or an operator sees what
-    // AccountingStoreFlags kept (job_script, job_env); null where nothing is kept (Slurm's NONE).
-    const std::string user = request["user"].toString();
-    Json scripts = Json::array();
-    for (const auto &item : request["job_ids"].items()) {
-        const auto id = static_cast<std::uint32_t>(
-            item.isNumber() ? item.toInt() : std::atoll(item.toString().c_str()));
-        std::vector<sched::Job> found;
-        if (auto it = m_jobs.find(JobId{id}); it != m_jobs.end()) {
-            found.push_back(it->second);
-        } else {
-            found = m_store.finishedJobs(id);
-        }
-        for (const auto &job : found) {
-            if (job.id.value != id && job.arrayJobId != id) {
-                continue;
-            }
-            sched::JobSpec stored;
-            const bool has = (!isAdmin(user) && job.spec.user != user)
-                ? false
-                : m_store.loadScript(job.id, stored)
-                    || (job.arrayJobId != 0 && m_store.loadScript(JobId{job.arrayJobId}, stored));
-            Json entry = Json::object();
-            entry.set("job_id", static_cast<std::int64_t>(job.id.value));
-            entry.set("array_job_id", static_cast<std::int64_t>(job.arrayJobId));
-            entry.set("user", job.spec.user); // why a script is missing: someone else's job
-            if (job.arrayTaskId) {
-                entry.set("array_task_id", static_cast<std::int64_t>(*job.arrayTaskId));
-            }
-            // As slurmdbd: only what the flags send to accounting, running or finished; `live`
-            // (scontrol write batch_script) asks slurmctld, which keeps a queued job's script.
-            const bool queued = request["live"].toBool() && m_jobs.contains(job.id);
-            const bool kept = has && (m_config.storeJobScript || queued);
-            const bool envKept = has && m_config.storeJobEnv;
-            entry.set("script", kept && !stored.script.empty() ? Json(stored.script) : Json());
-            entry.set(
-                "env", envKept && !stored.env.empty() ? proto::stringList(stored.env) : Json());
-            scripts.push(std::move(entry));
-        }
-    }
-    Json reply = success();
-    reply.set("scripts", std::move(scripts));
-    return reply;
+    return isOperator(user);
 }
 
 Json Controller::holdOrRelease(const Json &request, Seconds now, bool hold)

@@ -41,7 +41,7 @@ sched::JobLookup Controller::makeLookup() const
         if (auto it = m_jobs.find(id); it != m_jobs.end()) {
             return &it->second;
         }
-        if (id.value > m_lastJobId) {
+        if (id.value > m_jobs.lastId()) {
             return nullptr;
         }
         for (const Job &job : storedOf(id.value)) {
@@ -62,7 +62,7 @@ sched::JobLookup Controller::makeLookup() const
                 members.push_back(&it->second);
             }
         }
-        if (arrayId > m_lastJobId) {
+        if (arrayId > m_jobs.lastId()) {
             return members;
         }
         for (const Job &job : storedOf(arrayId)) {
@@ -121,7 +121,7 @@ void Controller::schedule(Seconds now)
     if (!flushUnsaved()) {
         return; // nothing starts while the store refuses what we have (controller_store.cpp)
     }
-    m_fairshare.chargeRunning(m_jobs, now);
+    m_fairshare.chargeRunning(m_jobs.map(), now);
     enforcePreemptions(now);
     // A job started in a pass may satisfy an `after` dependency at once, and a preemption
     // without grace time frees nodes at once: look again, a few times at most.
@@ -142,7 +142,7 @@ void Controller::schedule(Seconds now)
                 const auto priority = held ? 0 : p.factors.priority; // Slurm shows 0 when held
                 if (it->second.priority != priority) {
                     it->second.priority = priority;
-                    touchRow(it->second);
+                    m_jobs.touch(it->second);
                 }
             }
         }
@@ -179,7 +179,7 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
         if (record != &found->second && storeFailing()) {
             // the task stays pending, saved with the record later
             m_unsaved.insert(record->id);
-            touchRow(*record);
+            m_jobs.touch(*record);
             return;
         }
     }
@@ -209,7 +209,7 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
         // Not stored RUNNING, so not launched: a restarted controller would not know it ran.
         release(job);
         job = std::move(before);
-        touchRow(job);
+        m_jobs.touch(job);
         return;
     }
     if (job.spec.interactive) { // salloc/srun: no batch script; srun brings the steps

@@ -13,7 +13,7 @@ using sched::Job;
 
 bool Controller::persist(const Job &job)
 {
-    touchRow(job);
+    m_jobs.touch(job);
     std::string error;
     if (storeFailing()) { // keep the order of writes: this one after those still waiting
         m_unsaved.insert(job.id);

@@ -29,6 +29,13 @@ inline constexpr int kInvalidTimeLimit = 2050; // ESLURM_INVALID_TIME_LIMIT
 inline constexpr int kInvalidQos = 2066; // ESLURM_INVALID_QOS
 inline constexpr int kCircularDependency = 2071; // ESLURM_CIRCULAR_DEPENDENCY
 
+// Operators, who may act on and read every job: root, SlurmUser (slurm) and the instructor
+// account of the presets.
+inline bool isOperator(std::string_view user)
+{
+    return user == "root" || user == "slurm" || user == "prof";
+}
+
 inline proto::Json success()
 {
     proto::Json reply = proto::Json::object();

@@ -42,11 +42,15 @@ std::span<const Controller::Request> Controller::requests()
             always},
         {"jobs", [](Controller &c, const Json &r, Seconds now) { return c.listJobs(r, now); },
             never},
-        {"job_scripts", [](Controller &c, const Json &r, Seconds) { return c.jobScripts(r); },
+        {"job_scripts",
+            [](Controller &c, const Json &r, Seconds) { return c.m_accounting.jobScripts(r); },
             never},
         {"cancel", [](Controller &c, const Json &r, Seconds now) { return c.cancel(r, now); },
             always},
-        {"acct", [](Controller &c, const Json &r, Seconds now) { return c.accounting(r, now); },
+        {"acct",
+            [](Controller &c, const Json &r, Seconds now) {
+                return c.m_accounting.accounting(r, now);
+            },
             never},
         {"cluster", [](Controller &c, const Json &, Seconds) { return c.clusterInfo(); }, never},
         {"hold",

@@ -233,7 +233,7 @@ void ControllerViewsTest::acctFieldsAndStepIds()
     QCOMPARE(slim["steps"].size(), 1u);
 }
 
-// The text rows (the controller's row cache, controller_rows.cpp) against the Json objects of
+// The text rows (the controller's row cache, job_table.cpp) against the Json objects of
 // the same request, for `jobs` and `acct`, with every job member plus the ones the controller
 // adds; again after each kind of change, since the cache keeps rows between requests.
 void ControllerViewsTest::rowsHoldTheValuesOfTheObjects()

@@ -4,12 +4,19 @@
 // Server feeds it requests and reports; NodeGateway and `publish` carry its orders and events
 // out. Time comes in as `now` on every call.
 //
+// Its parts, each with its state and invariants in its header: the jobs and their rows
+// (JobTable, job_table.h), the nodes and their running steps (NodeTable, node_table.h), the
+// fairshare ledger (Fairshare, fairshare.h) and what sacct reads (AccountingViews,
+// accounting_views.h); the requests it answers are one table (request_table.cpp).
+//
 // Job life here: submit -> PENDING (committed before the reply) -> RUNNING (launch order sent)
 // -> COMPLETING after scancel -> COMPLETED / FAILED / CANCELLED (end report committed, then
 // acknowledged to the node).
 
 #include "mc/acct/job_store.h"
+#include "mc/ctl/accounting_views.h"
 #include "mc/ctl/fairshare.h"
+#include "mc/ctl/job_table.h"
 #include "mc/ctl/node_table.h"
 #include "mc/proto/json.h"
 #include "mc/record/job_codec.h"
@@ -73,6 +80,9 @@ class Controller {
 public:
     Controller(sched::ClusterConfig config, sched::SiteUsers users, acct::JobStore &store,
         NodeGateway &gateway);
+    // Its parts hold references to its members (the configuration, the store, the jobs).
+    Controller(const Controller &) = delete;
+    Controller &operator=(const Controller &) = delete;
 
     // Reloads unfinished jobs and the job id counter from the store.
     bool restore(std::string &error);
@@ -169,7 +179,6 @@ private:
     proto::Json submit(const proto::Json &request, Seconds now);
     proto::Json listJobs(const proto::Json &request, Seconds now) const;
     proto::Json cancel(const proto::Json &request, Seconds now);
-    proto::Json accounting(const proto::Json &request, Seconds now) const;
     proto::Json clusterInfo() const;
     proto::Json ping(Seconds now) const;
 
@@ -182,43 +191,6 @@ private:
     };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
     proto::Json jobJson(const sched::Job &job, Seconds now, const JobView &view) const;
-    // Every job's members as JSON text, in job id order (controller_rows.cpp, issue #6): a
-    // `rows` reply of thousands of jobs copies this text instead of walking the job map and
-    // encoding each record. touchRow() marks a job's row stale (persist and emitJob call it,
-    // as does every change of a job the scheduling pass makes); debug builds compare the
-    // cache with a fresh encoding on every use.
-    struct CachedRow {
-        sched::JobId id;
-        std::uint32_t arrayJobId = 0; // the members `jobs` filters on, copied
-        const sched::Job *job = nullptr; // the record in m_jobs
-        // Each kJobKeys member's JSON text, in order, without separators ("" = null): lengths
-        // says where each ends. A member longer than 255 bytes leaves the row uncached (rare:
-        // the node list of a job on dozens of nodes).
-        std::unique_ptr<char[]> cells;
-        std::array<std::uint8_t, record::kJobKeys.size()> lengths{};
-        sched::JobState state = sched::JobState::Pending;
-        std::uint16_t user = 0; // in m_rowNames
-        std::uint16_t partition = 0;
-        bool fresh = false; // `cells` match the record
-    };
-    const std::string &rowName(std::uint16_t id) const { return m_rowNames[id]; }
-    void touchRow(const sched::Job &job) const;
-    void dropRows() const; // of jobs no longer in m_jobs
-    const CachedRow &freshRow(CachedRow &row) const;
-    void checkRows() const; // debug builds: the cache against the records
-    // For each name of `fields`, its index in kJobKeys, or -1 (and -1 for a repeated name).
-    static std::vector<int> keyIndexes(const std::vector<std::string> &fields);
-    // Where a fresh row's first `count` cells start, and its cell of member `key`.
-    using RowStarts = std::array<std::uint16_t, record::kJobKeys.size()>;
-    static void rowStarts(const CachedRow &row, std::size_t count, RowStarts &starts);
-    // How many cells of a row reach the last member `keyOf` (keyIndexes()) names.
-    static std::size_t keysUsed(const std::vector<int> &keyOf);
-    static std::string_view rowCell(const CachedRow &row, const RowStarts &starts, std::size_t key);
-    // A `form: "rows"` reply's rows, written as text (controller_rows.cpp): the jobs `keep`
-    // accepts, each as the values of `fields` (null when the job has no such member), with
-    // the members jobJson() adds (waiting_for, dependency, explanation, now).
-    proto::Json jobRows(const std::vector<std::string> &fields, Seconds now,
-        const std::function<bool(const CachedRow &)> &keep) const;
     void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
     void failJobsOn(const std::string &node, sched::JobId spared, bool killHere, Seconds now);
     // `job` is lost with its node: requeued (JobRequeue=1) or NODE_FAIL; with `kill` its batch
@@ -259,10 +231,6 @@ private:
     sched::JobLookup makeLookup() const;
     sched::SchedulerInput schedulerInput(Seconds now) const;
     bool isAdmin(const std::string &user) const;
-    // Scripts and environments of finished jobs past MinJobAge leave the store unless
-    // AccountingStoreFlags keeps them; `job_scripts` (sacct -B, --env-vars) shows the kept.
-    void dropScripts(Seconds now);
-    proto::Json jobScripts(const proto::Json &request) const;
     std::optional<proto::Json> validate(sched::Job &job, Seconds now);
     // Array tasks by Slurm's ids (controller_array_ids.cpp). A job a request's `job_ids` names:
     // as written ("12", "12_3"), its record (nullopt: no such job or task), and whether it
@@ -306,17 +274,15 @@ private:
     sched::SiteUsers m_users;
     acct::JobStore &m_store;
     NodeGateway &m_gateway;
-    std::map<sched::JobId, sched::Job> m_jobs;
-    mutable std::vector<CachedRow> m_rowCache; // by job id, one per job of m_jobs
-    mutable std::vector<std::string> m_rowNames; // the user and partition names rows use
+    JobTable m_jobs; // the jobs in memory, their rows and the last job id (job_table.h)
     NodeTable m_nodes; // after m_config, which it reads
-    std::uint32_t m_lastJobId = 0;
     bool m_externSteps = false;
     sched::Seconds m_bootTime = 0;
-    bool m_scriptsSwept = false; // dropScripts() once after a start: what an earlier run left
     // Scheduler state (issue #3).
     sched::Scheduler m_scheduler;
     Fairshare m_fairshare; // after m_config and m_users, which it reads
+    // `acct` and `job_scripts` (accounting_views.h); after m_store and m_jobs, which it reads.
+    AccountingViews m_accounting;
     std::map<sched::JobId, sched::WaitDecision> m_waits; // last decision of each pending job
     // How each job in memory was started (in priority order or by backfill): jobs then say
     // `backfilled` and explain their start (the timeline marks backfilled jobs).
@@ -351,11 +317,12 @@ private:
     void endAllocation(sched::Job &job, sched::JobState state, sched::ExitStatus exit, Seconds now,
         std::optional<sched::Reason> reason = std::nullopt);
     bool jobCancelled(sched::JobId id) const;
-    // The steps `acct` lists for `job`, from its `stored` records, in Slurm's order (batch,
-    // extern, then the srun steps by number). While the job runs, its batch step and (with
-    // PrologFlags=Contain) its extern step are RUNNING: they are stored only when they end, so
-    // they are derived here from the job's own record, and a restarted controller shows them
-    // again; steps of an earlier run (before a requeue) are not the current run's.
+    // The steps `acct` lists for `job` (AccountingViews' StepsOf, kept here beside the steps'
+    // life), from its `stored` records, in Slurm's order (batch, extern, then the srun steps by
+    // number). While the job runs, its batch step and (with PrologFlags=Contain) its extern step
+    // are RUNNING: they are stored only when they end, so they are derived here from the job's own
+    // record, and a restarted controller shows them again; steps of an earlier run (before a
+    // requeue) are not the current run's.
     std::vector<acct::StepRecord> accountedSteps(
         const sched::Job &job, std::vector<acct::StepRecord> stored) const;
     // srun steps still running when their batch job ends go with it (their srun cannot report

@@ -1,7 +1,8 @@
-// `jobs` replies with `form: "rows"` (docs/protocol.md, issue #6): thousands of jobs written as
-// text from the row cache, each job's members encoded once per change instead of per request.
-// `acct` uses the same cache for the jobs it takes from memory (Controller::accounting).
-#include "mc/ctl/controller.h"
+// The controller's jobs (job_table.h) and the row cache of the `jobs` and `acct` replies in
+// `form: "rows"` (docs/protocol.md, issue #6): thousands of jobs written as text, each job's
+// members encoded once per change instead of per request.
+#include "mc/ctl/job_table.h"
+
 #include "mc/sched/explanation.h"
 
 #include <algorithm>
@@ -55,30 +56,66 @@ template <typename Row> std::string textOf(const Row &row)
     return std::string(row.cells.get(), total);
 }
 
-[[noreturn]] void staleRow(JobId id, const char *what)
-{
-    std::fprintf(stderr,
-        "minicluster-ctld: the row cache is out of date for job %u (%s): a change of the job "
-        "did not call touchRow()\n",
-        id.value, what);
-    std::abort();
-}
-
 } // namespace
 
-void Controller::touchRow(const Job &job) const
+Job &JobTable::operator[](JobId id)
 {
-    auto it = std::lower_bound(m_rowCache.begin(), m_rowCache.end(), job.id,
-        [](const CachedRow &row, JobId id) { return row.id < id; });
-    if (it == m_rowCache.end() || it->id != job.id) {
-        const auto record = m_jobs.find(job.id);
-        if (record == m_jobs.end()) {
-            return; // not in the queue (yet): touched again once it is
-        }
-        it = m_rowCache.insert(it, CachedRow{});
-        it->id = job.id;
-        it->job = &record->second;
+    auto [it, added] = m_jobs.try_emplace(id);
+    if (added) {
+        copyFilters(rowOf(id, it->second)); // an empty record's, until the next touch
     }
+    return it->second;
+}
+
+std::pair<JobTable::iterator, bool> JobTable::emplace(JobId id, Job job)
+{
+    auto result = m_jobs.emplace(id, std::move(job));
+    if (result.second) {
+        touch(result.first->second);
+    }
+    return result;
+}
+
+std::size_t JobTable::erase(JobId id)
+{
+    const std::size_t erased = m_jobs.erase(id);
+    if (erased > 0) {
+        dropRows();
+    }
+    return erased;
+}
+
+JobTable::iterator JobTable::erase(iterator it)
+{
+    auto next = m_jobs.erase(it);
+    dropRows();
+    return next;
+}
+
+JobTable::CachedRow &JobTable::rowOf(JobId id, const Job &job)
+{
+    // New ids are the largest: the row goes at the end, found in log(n).
+    auto it = std::lower_bound(m_rows.begin(), m_rows.end(), id,
+        [](const CachedRow &row, JobId other) { return row.id < other; });
+    if (it == m_rows.end() || it->id != id) {
+        it = m_rows.insert(it, CachedRow{});
+        it->id = id;
+        it->job = &job;
+    }
+    return *it;
+}
+
+void JobTable::touch(const Job &job)
+{
+    const auto record = m_jobs.find(job.id);
+    if (record == m_jobs.end()) {
+        return; // not in the table (yet): touched again once it is
+    }
+    copyFilters(rowOf(job.id, record->second));
+}
+
+void JobTable::copyFilters(CachedRow &row)
+{
     auto nameId = [this](const std::string &name) {
         const auto found = std::find(m_rowNames.begin(), m_rowNames.end(), name);
         if (found != m_rowNames.end()) {
@@ -87,20 +124,20 @@ void Controller::touchRow(const Job &job) const
         m_rowNames.push_back(name);
         return static_cast<std::uint16_t>(m_rowNames.size() - 1);
     };
-    const Job &record = *it->job;
-    it->arrayJobId = record.arrayJobId;
-    it->state = record.state;
-    it->user = nameId(record.spec.user);
-    it->partition = nameId(record.spec.partition);
-    it->fresh = false;
+    const Job &current = *row.job;
+    row.arrayJobId = current.arrayJobId;
+    row.state = current.state;
+    row.user = nameId(current.spec.user);
+    row.partition = nameId(current.spec.partition);
+    row.fresh = false;
 }
 
-void Controller::dropRows() const
+void JobTable::dropRows()
 {
-    std::erase_if(m_rowCache, [this](const CachedRow &row) { return !m_jobs.contains(row.id); });
+    std::erase_if(m_rows, [this](const CachedRow &row) { return !m_jobs.contains(row.id); });
 }
 
-const Controller::CachedRow &Controller::freshRow(CachedRow &row) const
+const JobTable::CachedRow &JobTable::freshRow(const CachedRow &row) const
 {
     if (!row.fresh) {
         row.fresh = encodeRow(*row.job, row);
@@ -108,32 +145,50 @@ const Controller::CachedRow &Controller::freshRow(CachedRow &row) const
     return row;
 }
 
-void Controller::checkRows() const
+std::optional<std::string> JobTable::problem() const
 {
-    if (m_rowCache.size() != m_jobs.size()) {
-        staleRow(m_jobs.empty() ? JobId{} : m_jobs.rbegin()->first, "a job has no row");
+    auto stale = [](JobId id, const char *what) {
+        return "job " + std::to_string(id.value) + ": " + what;
+    };
+    if (!m_jobs.empty() && m_jobs.rbegin()->first.value > m_lastId) {
+        return stale(m_jobs.rbegin()->first, "an id past the last one handed out");
     }
-    auto row = m_rowCache.begin();
+    if (m_rows.size() != m_jobs.size()) {
+        return stale(m_jobs.empty() ? JobId{} : m_jobs.rbegin()->first, "a job has no row");
+    }
+    auto row = m_rows.begin();
     CachedRow again;
     for (const auto &[id, job] : m_jobs) {
         if (row->id != id || row->job != &job) {
-            staleRow(id, "the rows are not the jobs");
+            return stale(id, "the rows are not the jobs");
         }
         if (row->arrayJobId != job.arrayJobId || row->state != job.state
             || rowName(row->user) != job.spec.user
             || rowName(row->partition) != job.spec.partition) {
-            staleRow(id, "filter members");
+            return stale(id, "filter members");
         }
         if (row->fresh
             && (!encodeRow(job, again) || again.lengths != row->lengths
                 || textOf(again) != textOf(*row))) {
-            staleRow(id, "members");
+            return stale(id, "members");
         }
         ++row;
     }
+    return std::nullopt;
 }
 
-void Controller::rowStarts(const CachedRow &row, std::size_t count, RowStarts &starts)
+void JobTable::checkRows() const
+{
+    if (const auto what = problem()) {
+        std::fprintf(stderr,
+            "minicluster-ctld: the row cache is out of date for %s: a change of the job did "
+            "not call touch()\n",
+            what->c_str());
+        std::abort();
+    }
+}
+
+void JobTable::rowStarts(const CachedRow &row, std::size_t count, RowStarts &starts)
 {
     std::uint16_t at = 0;
     for (std::size_t k = 0; k < count; ++k) {
@@ -142,12 +197,12 @@ void Controller::rowStarts(const CachedRow &row, std::size_t count, RowStarts &s
     }
 }
 
-std::string_view Controller::rowCell(const CachedRow &row, const RowStarts &starts, std::size_t key)
+std::string_view JobTable::rowCell(const CachedRow &row, const RowStarts &starts, std::size_t key)
 {
     return std::string_view(row.cells.get() + starts[key], row.lengths[key]);
 }
 
-std::size_t Controller::keysUsed(const std::vector<int> &keyOf)
+std::size_t JobTable::keysUsed(const std::vector<int> &keyOf)
 {
     std::size_t used = 0;
     for (const int k : keyOf) {
@@ -156,7 +211,7 @@ std::size_t Controller::keysUsed(const std::vector<int> &keyOf)
     return used;
 }
 
-std::vector<int> Controller::keyIndexes(const std::vector<std::string> &fields)
+std::vector<int> JobTable::keyIndexes(const std::vector<std::string> &fields)
 {
     std::vector<int> keyOf(fields.size(), -1);
     for (std::size_t c = 0; c < fields.size(); ++c) {
@@ -171,8 +226,10 @@ std::vector<int> Controller::keyIndexes(const std::vector<std::string> &fields)
     return keyOf;
 }
 
-Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
-    const std::function<bool(const CachedRow &)> &keep) const
+Json JobTable::jobRows(const std::vector<std::string> &fields, sched::Seconds now,
+    const std::function<bool(const CachedRow &)> &keep,
+    const std::map<JobId, sched::WaitDecision> &waits,
+    const std::map<JobId, sched::StartDecision> &starts) const
 {
 #ifndef NDEBUG
     checkRows();
@@ -196,17 +253,17 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
     // Only the cells up to the last member asked for are located in each row.
     const std::size_t cellsUsed = keysUsed(keyOf);
     std::string text = "[";
-    text.reserve(m_rowCache.size() * (fields.size() * 8 + 4));
+    text.reserve(m_rows.size() * (fields.size() * 8 + 4));
     std::optional<record::JobRowWriter> slow; // for rows too long for the cache
-    auto wait = m_waits.begin(); // all three are ordered by id: walked together
-    auto started = m_starts.begin();
-    for (CachedRow &row : m_rowCache) {
+    auto wait = waits.begin(); // all three are ordered by id: walked together
+    auto started = starts.begin();
+    for (const CachedRow &row : m_rows) {
         if (!keep(row)) {
             continue;
         }
-        RowStarts starts;
+        RowStarts cellStarts;
         if (freshRow(row).fresh) {
-            rowStarts(row, cellsUsed, starts);
+            rowStarts(row, cellsUsed, cellStarts);
         } else {
             if (!slow) {
                 slow.emplace(fields);
@@ -215,19 +272,19 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
         }
         const sched::WaitDecision *decision = nullptr;
         if (withWaits && row.state == sched::JobState::Pending) {
-            while (wait != m_waits.end() && wait->first < row.id) {
+            while (wait != waits.end() && wait->first < row.id) {
                 ++wait;
             }
-            if (wait != m_waits.end() && wait->first == row.id) {
+            if (wait != waits.end() && wait->first == row.id) {
                 decision = &wait->second;
             }
         }
         const sched::StartDecision *start = nullptr;
         if (withStarts && row.state != sched::JobState::Pending) {
-            while (started != m_starts.end() && started->first < row.id) {
+            while (started != starts.end() && started->first < row.id) {
                 ++started;
             }
-            if (started != m_starts.end() && started->first == row.id) {
+            if (started != starts.end() && started->first == row.id) {
                 start = &started->second;
             }
         }
@@ -265,7 +322,7 @@ Json Controller::jobRows(const std::vector<std::string> &fields, Seconds now,
                 words.dumpTo(text);
             } else if (keyOf[c] >= 0) {
                 if (row.fresh) {
-                    text += rowCell(row, starts, static_cast<std::size_t>(keyOf[c]));
+                    text += rowCell(row, cellStarts, static_cast<std::size_t>(keyOf[c]));
                 } else {
                     text += slow->cell(column);
                 }
