@@ -1,10 +1,80 @@
 #include "mc/record/job_object.h"
 
+#include "mc/record/job_codec.h"
+
+#include <array>
+
 namespace mc::record {
 
 using proto::Json;
 
 namespace {
+
+// One member's value, as a Json tree or a cell of a proto::RowTable holds it, read with
+// proto::Json's typed reads and fallbacks in both cases.
+class Value {
+public:
+    explicit Value(const Json &json)
+        : m_json(&json)
+    { }
+    Value(const proto::RowTable &table, const proto::RowTable::Cell &cell)
+        : m_table(&table)
+        , m_cell(&cell)
+    { }
+
+    bool isNumber() const
+    {
+        using Kind = proto::RowTable::Cell::Kind;
+        return m_json ? m_json->isNumber()
+                      : m_cell->kind == Kind::Int || m_cell->kind == Kind::Double;
+    }
+    bool isString() const
+    {
+        return m_json ? m_json->isString() : m_cell->kind == proto::RowTable::Cell::Kind::String;
+    }
+    bool toBool() const { return m_json ? m_json->toBool() : m_table->toBool(*m_cell); }
+    std::int64_t toInt() const { return m_json ? m_json->toInt() : m_table->toInt(*m_cell); }
+    std::string toString() const
+    {
+        return m_json ? m_json->toString() : std::string(m_table->view(*m_cell));
+    }
+    std::vector<std::string> toStringList() const
+    {
+        return m_json ? m_json->toStringList() : m_table->toStringList(*m_cell);
+    }
+    // Calls `f` with each item of an array (none for other kinds); a cell's array is parsed now.
+    template <typename F> void forEachItem(F f) const
+    {
+        if (m_json) {
+            for (const Json &item : m_json->items()) {
+                f(item);
+            }
+            return;
+        }
+        if (m_cell->kind != proto::RowTable::Cell::Kind::Nested) {
+            return;
+        }
+        const Json tree = m_table->toJson(*m_cell);
+        for (const Json &item : tree.items()) {
+            f(item);
+        }
+    }
+
+private:
+    const Json *m_json = nullptr;
+    const proto::RowTable *m_table = nullptr;
+    const proto::RowTable::Cell *m_cell = nullptr;
+};
+
+std::optional<std::int64_t> optionalInt(const Value &value)
+{
+    return value.isNumber() ? std::optional(value.toInt()) : std::nullopt;
+}
+
+std::optional<std::string> optionalString(const Value &value)
+{
+    return value.isString() ? std::optional(value.toString()) : std::nullopt;
+}
 
 std::optional<std::int64_t> optionalInt(const Json &value)
 {
@@ -25,90 +95,197 @@ template <typename Int> std::vector<Int> intList(const Json &value)
     return out;
 }
 
+// The readers of kMembers, by the member's kind.
+template <auto Member> void integer(JobObject &o, const Value &v)
+{
+    o.*Member = v.toInt();
+}
+
+template <auto Member> void text(JobObject &o, const Value &v)
+{
+    o.*Member = v.toString();
+}
+
+template <auto Member> void optionalInteger(JobObject &o, const Value &v)
+{
+    o.*Member = optionalInt(v);
+}
+
+template <auto Member> void optionalText(JobObject &o, const Value &v)
+{
+    o.*Member = optionalString(v);
+}
+
+template <auto Member> void flag(JobObject &o, const Value &v)
+{
+    o.*Member = v.toBool();
+}
+
+template <auto Member> void textList(JobObject &o, const Value &v)
+{
+    o.*Member = v.toStringList();
+}
+
+void gpuIds(JobObject &o, const Value &v)
+{
+    o.gpuIds.clear();
+    v.forEachItem([&o](const Json &node) { o.gpuIds.push_back(intList<int>(node)); });
+}
+
+void waitingFor(JobObject &o, const Value &v)
+{
+    o.waitingFor.clear();
+    v.forEachItem([&o](const Json &id) { o.waitingFor.push_back(id.toInt()); });
+}
+
+void nodeCpus(JobObject &o, const Value &v)
+{
+    o.nodeCpus.clear();
+    v.forEachItem([&o](const Json &cpus) { o.nodeCpus.push_back(static_cast<int>(cpus.toInt())); });
+}
+
+void steps(JobObject &o, const Value &v)
+{
+    o.steps.clear();
+    v.forEachItem([&o](const Json &step) { o.steps.push_back(stepObjectFromJson(step)); });
+}
+
+// How each member is read from its key: the one list behind jobObjectFromJson() and
+// JobRowReader, in JobMember's order.
+struct MemberRead {
+    JobMember member;
+    std::string_view key;
+    void (*read)(JobObject &, const Value &);
+};
+
+constexpr std::array<MemberRead, kJobMemberCount> kMembers{{
+    {JobMember::JobId, "job_id", integer<&JobObject::jobId>},
+    {JobMember::Name, "name", text<&JobObject::name>},
+    {JobMember::User, "user", text<&JobObject::user>},
+    {JobMember::Uid, "uid", integer<&JobObject::uid>},
+    {JobMember::Gid, "gid", optionalInteger<&JobObject::gid>},
+    {JobMember::Account, "account", text<&JobObject::account>},
+    {JobMember::Partition, "partition", text<&JobObject::partition>},
+    {JobMember::Qos, "qos", optionalText<&JobObject::qos>},
+    {JobMember::State, "state", text<&JobObject::state>},
+    {JobMember::StateShort, "state_short", text<&JobObject::stateShort>},
+    {JobMember::Reason, "reason", text<&JobObject::reason>},
+    {JobMember::SubmitTime, "submit_time", integer<&JobObject::submitTime>},
+    {JobMember::EligibleTime, "eligible_time", optionalInteger<&JobObject::eligibleTime>},
+    {JobMember::StartTime, "start_time", integer<&JobObject::startTime>},
+    {JobMember::EndTime, "end_time", integer<&JobObject::endTime>},
+    {JobMember::TimeLimit, "time_limit", optionalInteger<&JobObject::timeLimit>},
+    {JobMember::Nodes, "nodes", textList<&JobObject::nodes>},
+    {JobMember::NumNodes, "num_nodes", optionalInteger<&JobObject::numNodes>},
+    {JobMember::NumCpus, "num_cpus", optionalInteger<&JobObject::numCpus>},
+    {JobMember::NumTasks, "num_tasks", optionalInteger<&JobObject::numTasks>},
+    {JobMember::CpusPerTask, "cpus_per_task", optionalInteger<&JobObject::cpusPerTask>},
+    {JobMember::MinMemory, "min_memory", integer<&JobObject::minMemory>},
+    {JobMember::MemPerCpu, "mem_per_cpu", flag<&JobObject::memPerCpu>},
+    {JobMember::Nice, "nice", integer<&JobObject::nice>},
+    {JobMember::ExitCode, "exit_code", integer<&JobObject::exitCode>},
+    {JobMember::ExitSignal, "exit_signal", integer<&JobObject::exitSignal>},
+    {JobMember::WorkDir, "work_dir", text<&JobObject::workDir>},
+    {JobMember::StdOut, "std_out", text<&JobObject::stdOut>},
+    {JobMember::StdErr, "std_err", text<&JobObject::stdErr>},
+    {JobMember::StdIn, "std_in", text<&JobObject::stdIn>},
+    {JobMember::Command, "command", text<&JobObject::command>},
+    {JobMember::BatchHost, "batch_host", optionalText<&JobObject::batchHost>},
+    {JobMember::Priority, "priority", integer<&JobObject::priority>},
+    {JobMember::ArrayJobId, "array_job_id", integer<&JobObject::arrayJobId>},
+    {JobMember::ArrayTaskId, "array_task_id", optionalInteger<&JobObject::arrayTaskId>},
+    {JobMember::ArrayTaskStr, "array_task_str", text<&JobObject::arrayTaskStr>},
+    {JobMember::ArrayMaxTasks, "array_max_tasks", optionalInteger<&JobObject::arrayMaxTasks>},
+    {JobMember::Dependency, "dependency", text<&JobObject::dependency>},
+    {JobMember::PlannedStart, "planned_start", integer<&JobObject::plannedStart>},
+    {JobMember::Restarts, "restarts", integer<&JobObject::restarts>},
+    {JobMember::Hold, "hold", text<&JobObject::hold>},
+    {JobMember::Constraint, "constraint", text<&JobObject::constraint>},
+    {JobMember::TimeMin, "time_min", integer<&JobObject::timeMin>},
+    {JobMember::Gres, "gres", text<&JobObject::gres>},
+    {JobMember::Gpus, "gpus", integer<&JobObject::gpus>},
+    {JobMember::GpuIds, "gpu_ids", gpuIds},
+    {JobMember::GpuAllocType, "gpu_alloc_type", text<&JobObject::gpuAllocType>},
+    {JobMember::TresPerJob, "tres_per_job", text<&JobObject::tresPerJob>},
+    {JobMember::TresPerTask, "tres_per_task", text<&JobObject::tresPerTask>},
+    {JobMember::CpusPerTres, "cpus_per_tres", text<&JobObject::cpusPerTres>},
+    {JobMember::MemPerTres, "mem_per_tres", text<&JobObject::memPerTres>},
+    {JobMember::GpusReq, "gpus_req", integer<&JobObject::gpusReq>},
+    {JobMember::Exclusive, "exclusive", flag<&JobObject::exclusive>},
+    {JobMember::ReqNodes, "req_nodes", textList<&JobObject::reqNodes>},
+    {JobMember::ExcNodes, "exc_nodes", textList<&JobObject::excNodes>},
+    {JobMember::PreemptEnd, "preempt_end", integer<&JobObject::preemptEnd>},
+    {JobMember::Interactive, "interactive", flag<&JobObject::interactive>},
+    {JobMember::WaitingFor, "waiting_for", waitingFor},
+    {JobMember::Comment, "comment", optionalText<&JobObject::comment>},
+    {JobMember::NodeCpus, "node_cpus", nodeCpus},
+    {JobMember::MailType, "mail_type", text<&JobObject::mailType>},
+    {JobMember::MailUser, "mail_user", text<&JobObject::mailUser>},
+    {JobMember::SuspendTime, "suspend_time", integer<&JobObject::suspendTime>},
+    {JobMember::Suspended, "suspended", integer<&JobObject::suspended>},
+    {JobMember::SubmitHost, "submit_host", optionalText<&JobObject::submitHost>},
+    {JobMember::SubmitSid, "submit_sid", integer<&JobObject::submitSid>},
+    {JobMember::NtasksPerNode, "ntasks_per_node", integer<&JobObject::ntasksPerNode>},
+    {JobMember::LastSchedEval, "last_sched_eval", optionalInteger<&JobObject::lastSchedEval>},
+    {JobMember::Group, "group", optionalText<&JobObject::group>},
+    {JobMember::Steps, "steps", steps},
+    {JobMember::CancelledBy, "cancelled_by", optionalInteger<&JobObject::cancelledBy>},
+}};
+
+constexpr bool membersInOrder()
+{
+    for (std::size_t i = 0; i < kMembers.size(); ++i) {
+        if (static_cast<std::size_t>(kMembers[i].member) != i
+            || (i < kJobKeys.size() && kMembers[i].key != kJobKeys[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+static_assert(membersInOrder(), "kMembers follows JobMember, and kJobKeys for its first keys");
+
 } // namespace
 
 // The members in kJobKeys' order (jobToJson()'s), then the others.
 JobObject jobObjectFromJson(const Json &j)
 {
     JobObject o;
-    o.jobId = j["job_id"].toInt();
-    o.name = j["name"].toString();
-    o.user = j["user"].toString();
-    o.uid = j["uid"].toInt();
-    o.gid = optionalInt(j["gid"]);
-    o.account = j["account"].toString();
-    o.partition = j["partition"].toString();
-    o.qos = optionalString(j["qos"]);
-    o.state = j["state"].toString();
-    o.stateShort = j["state_short"].toString();
-    o.reason = j["reason"].toString();
-    o.submitTime = j["submit_time"].toInt();
-    o.eligibleTime = optionalInt(j["eligible_time"]);
-    o.startTime = j["start_time"].toInt();
-    o.endTime = j["end_time"].toInt();
-    o.timeLimit = optionalInt(j["time_limit"]);
-    o.nodes = j["nodes"].toStringList();
-    o.numNodes = optionalInt(j["num_nodes"]);
-    o.numCpus = optionalInt(j["num_cpus"]);
-    o.numTasks = optionalInt(j["num_tasks"]);
-    o.cpusPerTask = optionalInt(j["cpus_per_task"]);
-    o.minMemory = j["min_memory"].toInt();
-    o.memPerCpu = j["mem_per_cpu"].toBool();
-    o.nice = j["nice"].toInt();
-    o.exitCode = j["exit_code"].toInt();
-    o.exitSignal = j["exit_signal"].toInt();
-    o.workDir = j["work_dir"].toString();
-    o.stdOut = j["std_out"].toString();
-    o.stdErr = j["std_err"].toString();
-    o.stdIn = j["std_in"].toString();
-    o.command = j["command"].toString();
-    o.batchHost = optionalString(j["batch_host"]);
-    o.priority = j["priority"].toInt();
-    o.arrayJobId = j["array_job_id"].toInt();
-    o.arrayTaskId = optionalInt(j["array_task_id"]);
-    o.arrayTaskStr = j["array_task_str"].toString();
-    o.arrayMaxTasks = optionalInt(j["array_max_tasks"]);
-    o.dependency = j["dependency"].toString();
-    o.plannedStart = j["planned_start"].toInt();
-    o.restarts = j["restarts"].toInt();
-    o.hold = j["hold"].toString();
-    o.constraint = j["constraint"].toString();
-    o.timeMin = j["time_min"].toInt();
-    o.gres = j["gres"].toString();
-    o.gpus = j["gpus"].toInt();
-    for (const Json &node : j["gpu_ids"].items()) {
-        o.gpuIds.push_back(intList<int>(node));
+    for (const MemberRead &entry : kMembers) {
+        entry.read(o, Value(j[entry.key]));
     }
-    o.gpuAllocType = j["gpu_alloc_type"].toString();
-    o.tresPerJob = j["tres_per_job"].toString();
-    o.tresPerTask = j["tres_per_task"].toString();
-    o.cpusPerTres = j["cpus_per_tres"].toString();
-    o.memPerTres = j["mem_per_tres"].toString();
-    o.gpusReq = j["gpus_req"].toInt();
-    o.exclusive = j["exclusive"].toBool();
-    o.reqNodes = j["req_nodes"].toStringList();
-    o.excNodes = j["exc_nodes"].toStringList();
-    o.preemptEnd = j["preempt_end"].toInt();
-    o.interactive = j["interactive"].toBool();
-    o.waitingFor = intList<std::int64_t>(j["waiting_for"]);
-    o.comment = optionalString(j["comment"]);
-    o.nodeCpus = intList<int>(j["node_cpus"]);
-    o.mailType = j["mail_type"].toString();
-    o.mailUser = j["mail_user"].toString();
-    o.suspendTime = j["suspend_time"].toInt();
-    o.suspended = j["suspended"].toInt();
-
-    o.submitHost = optionalString(j["submit_host"]);
-    o.submitSid = j["submit_sid"].toInt();
-    o.ntasksPerNode = j["ntasks_per_node"].toInt();
-    o.lastSchedEval = optionalInt(j["last_sched_eval"]);
-    o.group = optionalString(j["group"]);
-
-    for (const Json &step : j["steps"].items()) {
-        o.steps.push_back(stepObjectFromJson(step));
-    }
-    o.cancelledBy = optionalInt(j["cancelled_by"]);
     return o;
+}
+
+std::string_view jobMemberKey(JobMember member)
+{
+    return kMembers[static_cast<std::size_t>(member)].key;
+}
+
+JobRowReader::JobRowReader(const proto::RowTable &table)
+    : m_table(&table)
+    , m_has(kJobMemberCount, false)
+{
+    const std::vector<std::string> &columns = table.columns();
+    for (const MemberRead &entry : kMembers) {
+        const int column = table.column(entry.key);
+        if (column >= 0 && static_cast<std::size_t>(column) < columns.size()) {
+            m_columns.emplace_back(column, entry.member);
+            m_has[static_cast<std::size_t>(entry.member)] = true;
+        }
+    }
+}
+
+void JobRowReader::read(std::size_t row, JobObject &job) const
+{
+    for (const auto &[column, member] : m_columns) {
+        kMembers[static_cast<std::size_t>(member)].read(
+            job, Value(*m_table, m_table->cell(row, column)));
+    }
+}
+
+bool JobRowReader::has(JobMember member) const
+{
+    return m_has[static_cast<std::size_t>(member)];
 }
 
 StepObject stepObjectFromJson(const Json &j)
@@ -118,6 +295,7 @@ StepObject stepObjectFromJson(const Json &j)
     const Json &id = j.contains("step_id") ? j["step_id"] : j["step"];
     o.stepId = id.isInt() ? std::to_string(id.toInt()) : id.toString();
     o.name = optionalString(j["name"]);
+    o.user = j["user"].toString();
     o.state = optionalString(j["state"]);
     o.startTime = j["start_time"].toInt();
     o.endTime = j["end_time"].toInt();
