@@ -34,10 +34,8 @@ public:
     }
     bool toBool() const { return m_json ? m_json->toBool() : m_table->toBool(*m_cell); }
     std::int64_t toInt() const { return m_json ? m_json->toInt() : m_table->toInt(*m_cell); }
-    std::string toString() const
-    {
-        return m_json ? m_json->toString() : std::string(m_table->view(*m_cell));
-    }
+    // A string's characters (empty for other kinds), valid while the Json or the table lives.
+    std::string_view view() const { return m_json ? m_json->view() : m_table->view(*m_cell); }
     std::vector<std::string> toStringList() const
     {
         return m_json ? m_json->toStringList() : m_table->toStringList(*m_cell);
@@ -66,24 +64,10 @@ private:
     const proto::RowTable::Cell *m_cell = nullptr;
 };
 
-std::optional<std::int64_t> optionalInt(const Value &value)
+// A number of a Value or a Json; absent for any other kind.
+std::optional<std::int64_t> optionalInt(const auto &value)
 {
     return value.isNumber() ? std::optional(value.toInt()) : std::nullopt;
-}
-
-std::optional<std::string> optionalString(const Value &value)
-{
-    return value.isString() ? std::optional(value.toString()) : std::nullopt;
-}
-
-std::optional<std::int64_t> optionalInt(const Json &value)
-{
-    return value.isNumber() ? std::optional(value.toInt()) : std::nullopt;
-}
-
-std::optional<std::string> optionalString(const Json &value)
-{
-    return value.isString() ? std::optional(value.toString()) : std::nullopt;
 }
 
 template <typename Int> std::vector<Int> intList(const Json &value)
@@ -95,33 +79,42 @@ template <typename Int> std::vector<Int> intList(const Json &value)
     return out;
 }
 
-// The readers of kMembers, by the member's kind.
-template <auto Member> void integer(JobObject &o, const Value &v)
+// The readers of the member tables, by the member's kind: `o` a JobObject or a StepObject, `v`
+// a Value or a Json.
+template <auto Member> void integer(auto &o, const auto &v)
 {
     o.*Member = v.toInt();
 }
 
-template <auto Member> void text(JobObject &o, const Value &v)
+// Strings are assigned in place: an object read row after row keeps their room.
+template <auto Member> void text(auto &o, const auto &v)
 {
-    o.*Member = v.toString();
+    (o.*Member).assign(v.view());
 }
 
-template <auto Member> void optionalInteger(JobObject &o, const Value &v)
+template <auto Member> void optionalInteger(auto &o, const auto &v)
 {
     o.*Member = optionalInt(v);
 }
 
-template <auto Member> void optionalText(JobObject &o, const Value &v)
+template <auto Member> void optionalText(auto &o, const auto &v)
 {
-    o.*Member = optionalString(v);
+    auto &member = o.*Member;
+    if (!v.isString()) {
+        member.reset();
+    } else if (member) {
+        member->assign(v.view());
+    } else {
+        member.emplace(v.view());
+    }
 }
 
-template <auto Member> void flag(JobObject &o, const Value &v)
+template <auto Member> void flag(auto &o, const auto &v)
 {
     o.*Member = v.toBool();
 }
 
-template <auto Member> void textList(JobObject &o, const Value &v)
+template <auto Member> void textList(auto &o, const auto &v)
 {
     o.*Member = v.toStringList();
 }
@@ -244,14 +237,40 @@ constexpr bool membersInOrder()
 }
 static_assert(membersInOrder(), "kMembers follows JobMember, and kJobKeys for its first keys");
 
+// The entry of `key` in `table`, looked for at `next` first: objects written by one encoder
+// list their members in its order, which the tables follow, so a decoder walking an object's
+// members finds each at once. Null for a key of no member.
+template <typename Table>
+const typename Table::value_type *entryOf(
+    const Table &table, std::string_view key, std::size_t next)
+{
+    if (next < table.size() && table[next].key == key) {
+        return &table[next];
+    }
+    for (const auto &entry : table) {
+        if (entry.key == key) {
+            return &entry;
+        }
+    }
+    return nullptr;
+}
+
 } // namespace
 
-// The members in kJobKeys' order (jobToJson()'s), then the others.
+// Each member of the object once, in its order (jobToJson()'s is kMembers'); absent members keep
+// JobObject's defaults.
 JobObject jobObjectFromJson(const Json &j)
 {
     JobObject o;
-    for (const MemberRead &entry : kMembers) {
-        entry.read(o, Value(j[entry.key]));
+    if (!j.isObject()) {
+        return o;
+    }
+    std::size_t next = 0;
+    for (const auto &[key, value] : j.members()) {
+        if (const MemberRead *entry = entryOf(kMembers, key, next)) {
+            entry->read(o, Value(value));
+            next = static_cast<std::size_t>(entry - kMembers.data()) + 1;
+        }
     }
     return o;
 }
@@ -262,8 +281,7 @@ std::string_view jobMemberKey(JobMember member)
 }
 
 JobRowReader::JobRowReader(const proto::RowTable &table)
-    : m_table(&table)
-    , m_has(kJobMemberCount, false)
+    : JobRowReader(table, {})
 {
     const std::vector<std::string> &columns = table.columns();
     for (const MemberRead &entry : kMembers) {
@@ -271,6 +289,20 @@ JobRowReader::JobRowReader(const proto::RowTable &table)
         if (column >= 0 && static_cast<std::size_t>(column) < columns.size()) {
             m_columns.emplace_back(column, entry.member);
             m_has[static_cast<std::size_t>(entry.member)] = true;
+        }
+    }
+}
+
+JobRowReader::JobRowReader(const proto::RowTable &table, std::span<const JobMember> members)
+    : m_table(&table)
+    , m_has(kJobMemberCount, false)
+{
+    const std::vector<std::string> &columns = table.columns();
+    for (const JobMember member : members) {
+        const int column = table.column(jobMemberKey(member));
+        if (column >= 0 && static_cast<std::size_t>(column) < columns.size() && !has(member)) {
+            m_columns.emplace_back(column, member);
+            m_has[static_cast<std::size_t>(member)] = true;
         }
     }
 }
@@ -288,32 +320,64 @@ bool JobRowReader::has(JobMember member) const
     return m_has[static_cast<std::size_t>(member)];
 }
 
+namespace {
+
+// How each member of a step is read from its key, in stepRecordToJson()'s order, then the
+// running steps' others.
+struct StepRead {
+    std::string_view key;
+    void (*read)(StepObject &, const Json &);
+};
+
+// "batch", "extern" or the step's number, a number as a number in older stores.
+void stepId(StepObject &o, const Json &v)
+{
+    o.stepId = v.isInt() ? std::to_string(v.toInt()) : v.toString();
+}
+
+const std::array<StepRead, 22> kStepMembers{{
+    {"step_id", stepId}, {"name", optionalText<&StepObject::name>},
+    {"state", optionalText<&StepObject::state>}, {"exit_code", integer<&StepObject::exitCode>},
+    {"exit_signal", integer<&StepObject::exitSignal>},
+    {"start_time", integer<&StepObject::startTime>}, {"end_time", integer<&StepObject::endTime>},
+    {"nodes", textList<&StepObject::nodes>}, {"num_cpus", optionalInteger<&StepObject::numCpus>},
+    {"ntasks", optionalInteger<&StepObject::ntasks>},
+    {"total_cpu_ms", integer<&StepObject::totalCpuMs>},
+    {"max_rss_kb", integer<&StepObject::maxRssKb>}, {"ave_rss_kb", integer<&StepObject::aveRssKb>},
+    {"job_id", integer<&StepObject::jobId>}, {"user", text<&StepObject::user>},
+    {"uid", integer<&StepObject::uid>}, {"partition", text<&StepObject::partition>},
+    {"time_limit", optionalInteger<&StepObject::timeLimit>}, {"tres", text<&StepObject::tres>},
+    {"srun_host", optionalText<&StepObject::srunHost>}, {"srun_pid", integer<&StepObject::srunPid>},
+    {"step", nullptr}, // the id of older stores, read only without `step_id`
+}};
+
+} // namespace
+
 StepObject stepObjectFromJson(const Json &j)
 {
     StepObject o;
-    o.jobId = j["job_id"].toInt();
-    const Json &id = j.contains("step_id") ? j["step_id"] : j["step"];
-    o.stepId = id.isInt() ? std::to_string(id.toInt()) : id.toString();
-    o.name = optionalString(j["name"]);
-    o.user = j["user"].toString();
-    o.state = optionalString(j["state"]);
-    o.startTime = j["start_time"].toInt();
-    o.endTime = j["end_time"].toInt();
-    o.exitCode = j["exit_code"].toInt();
-    o.exitSignal = j["exit_signal"].toInt();
-    o.nodes = j["nodes"].toStringList();
-    o.ntasks = optionalInt(j["ntasks"]);
-    o.numCpus = optionalInt(j["num_cpus"]);
-    o.totalCpuMs = j["total_cpu_ms"].toInt();
-    o.maxRssKb = j["max_rss_kb"].toInt();
-    o.aveRssKb = j["ave_rss_kb"].toInt();
-
-    o.uid = j["uid"].toInt();
-    o.partition = j["partition"].toString();
-    o.timeLimit = optionalInt(j["time_limit"]);
-    o.tres = j["tres"].toString();
-    o.srunHost = optionalString(j["srun_host"]);
-    o.srunPid = j["srun_pid"].toInt();
+    if (!j.isObject()) {
+        return o;
+    }
+    const Json *olderId = nullptr;
+    bool hasId = false;
+    std::size_t next = 0;
+    for (const auto &[key, value] : j.members()) {
+        const StepRead *entry = entryOf(kStepMembers, key, next);
+        if (!entry) {
+            continue;
+        }
+        next = static_cast<std::size_t>(entry - kStepMembers.data()) + 1;
+        if (!entry->read) {
+            olderId = &value;
+            continue;
+        }
+        hasId = hasId || entry->read == stepId;
+        entry->read(o, value);
+    }
+    if (!hasId && olderId) {
+        stepId(o, *olderId);
+    }
     return o;
 }
 

@@ -8,6 +8,7 @@
 
 using namespace mc::cmd::squeue;
 using mc::proto::Json;
+using mc::record::jobObjectFromJson;
 
 namespace {
 
@@ -135,8 +136,9 @@ void SqueueKeysTest::everyFieldPrintsTheSameFromItsKeys()
         const auto keys = requestedKeys(columns, "");
         QVERIFY2(!keys.empty(), std::string(field.name).c_str());
         for (const auto &job : jobs) {
-            const Json projected = project(job, keys);
-            const JobRow full{&job, kT0, false};
+            const auto whole = jobObjectFromJson(job);
+            const auto projected = jobObjectFromJson(project(job, keys));
+            const JobRow full{&whole, kT0, false};
             const JobRow part{&projected, kT0, false};
             QCOMPARE(renderLine(columns, &part), renderLine(columns, &full));
         }
@@ -153,14 +155,16 @@ void SqueueKeysTest::everySortKeyOrdersTheSameFromItsKeys()
         for (const std::string &spec :
             {std::string(1, field.letter), "-" + std::string(1, field.letter)}) {
             const auto keys = requestedKeys({}, spec);
-            std::vector<Json> projected;
+            std::vector<mc::record::JobObject> whole;
+            std::vector<mc::record::JobObject> projected;
             for (const auto &job : jobs) {
-                projected.push_back(project(job, keys));
+                whole.push_back(jobObjectFromJson(job));
+                projected.push_back(jobObjectFromJson(project(job, keys)));
             }
             std::vector<JobRow> full;
             std::vector<JobRow> part;
             for (std::size_t i = 0; i < jobs.size(); ++i) {
-                full.push_back({&jobs[i], kT0, false});
+                full.push_back({&whole[i], kT0, false});
                 part.push_back({&projected[i], kT0, false});
             }
             if (sortRows(full, spec)) {
@@ -168,7 +172,7 @@ void SqueueKeysTest::everySortKeyOrdersTheSameFromItsKeys()
             }
             QVERIFY(!sortRows(part, spec));
             for (std::size_t i = 0; i < jobs.size(); ++i) {
-                QCOMPARE(part[i].job["job_id"].toInt(), full[i].job["job_id"].toInt());
+                QCOMPARE(part[i].job->jobId, full[i].job->jobId);
             }
         }
     }
@@ -184,7 +188,8 @@ void SqueueKeysTest::filtersSelectTheSameFromTheirKeys()
     filter.nodes = {"cn02"};
     filter.jobIds = {11, 13};
     for (const auto &job : sampleJobs()) {
-        QCOMPARE(filter.accepts(project(job, keys)), filter.accepts(job));
+        QCOMPARE(filter.accepts(jobObjectFromJson(project(job, keys))),
+            filter.accepts(jobObjectFromJson(job)));
     }
 }
 

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -222,6 +223,8 @@ std::string_view jobMemberKey(JobMember member);
 class JobRowReader {
 public:
     explicit JobRowReader(const proto::RowTable &table);
+    // Only `members` (what one pass over the rows reads); the table's other columns are skipped.
+    JobRowReader(const proto::RowTable &table, std::span<const JobMember> members);
 
     // Assigns the members the table has a column for from row `row` (a null cell: absent, as
     // jobObjectFromJson() leaves it); the others keep what `job` holds, so a default JobObject,
