@@ -115,6 +115,28 @@ Json project(const Json &job, const std::vector<std::string> &keys)
     return out;
 }
 
+// The sample jobs as a `rows` reply of every member, read as squeue reads it.
+mc::proto::RowTable rowsOf(const std::vector<Json> &jobs)
+{
+    std::vector<std::string> columns;
+    for (std::size_t i = 0; i < mc::record::kJobMemberCount; ++i) {
+        columns.emplace_back(mc::record::jobMemberKey(static_cast<mc::record::JobMember>(i)));
+    }
+    Json rows = Json::array();
+    for (const auto &job : jobs) {
+        Json row = Json::array();
+        for (const auto &column : columns) {
+            row.push(job[column]);
+        }
+        rows.push(std::move(row));
+    }
+    Json reply = Json::object();
+    reply.set("ok", true);
+    reply.set("columns", mc::proto::stringList(columns));
+    reply.set("rows", std::move(rows));
+    return mc::proto::RowTable::parse(reply.dump()).value();
+}
+
 } // namespace
 
 class SqueueKeysTest : public QObject {
@@ -124,6 +146,7 @@ private slots:
     void everyFieldPrintsTheSameFromItsKeys();
     void everySortKeyOrdersTheSameFromItsKeys();
     void filtersSelectTheSameFromTheirKeys();
+    void aFieldPrintsTheSameOverAnotherJobsMembers();
 };
 
 void SqueueKeysTest::everyFieldPrintsTheSameFromItsKeys()
@@ -190,6 +213,29 @@ void SqueueKeysTest::filtersSelectTheSameFromTheirKeys()
     for (const auto &job : sampleJobs()) {
         QCOMPARE(filter.accepts(jobObjectFromJson(project(job, keys))),
             filter.accepts(jobObjectFromJson(job)));
+    }
+}
+
+// squeue prints a row from one object into which only the members its columns read were
+// decoded, over what the rows before it left there: each field reads no other member.
+void SqueueKeysTest::aFieldPrintsTheSameOverAnotherJobsMembers()
+{
+    const auto jobs = sampleJobs();
+    const auto table = rowsOf(jobs);
+    for (const auto &field : fieldTable()) {
+        std::string errors;
+        const auto columns = parseLongFormat(std::string(field.name), errors);
+        const auto members = membersRead(columns, "");
+        QVERIFY2(members, std::string(field.name).c_str());
+        const mc::record::JobRowReader reader(table, *members);
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const auto whole = jobObjectFromJson(jobs[i]);
+            auto reused = jobObjectFromJson(jobs[(i + 1) % jobs.size()]); // another job's
+            reader.read(i, reused);
+            const JobRow full{&whole, kT0, false};
+            const JobRow part{&reused, kT0, false};
+            QCOMPARE(renderLine(columns, &part), renderLine(columns, &full));
+        }
     }
 }
 
