@@ -147,6 +147,7 @@ private slots:
     void everySortKeyOrdersTheSameFromItsKeys();
     void filtersSelectTheSameFromTheirKeys();
     void aFieldPrintsTheSameOverAnotherJobsMembers();
+    void aSortKeyOrdersTheSameOverAnotherJobsMembers();
 };
 
 void SqueueKeysTest::everyFieldPrintsTheSameFromItsKeys()
@@ -235,6 +236,46 @@ void SqueueKeysTest::aFieldPrintsTheSameOverAnotherJobsMembers()
             const JobRow full{&whole, kT0, false};
             const JobRow part{&reused, kT0, false};
             QCOMPARE(renderLine(columns, &part), renderLine(columns, &full));
+        }
+    }
+}
+
+// squeue's selecting pass reads the members its filters and sort keys read into one object, row
+// after row, and takes each row's sort keys there: each key reads no other member.
+void SqueueKeysTest::aSortKeyOrdersTheSameOverAnotherJobsMembers()
+{
+    const auto jobs = sampleJobs();
+    const auto table = rowsOf(jobs);
+    for (const auto &field : fieldTable()) {
+        if (!field.letter) {
+            continue;
+        }
+        for (const std::string &spec :
+            {std::string(1, field.letter), "-" + std::string(1, field.letter)}) {
+            std::vector<mc::record::JobObject> whole;
+            std::vector<JobRow> full;
+            for (const auto &job : jobs) {
+                whole.push_back(jobObjectFromJson(job));
+            }
+            for (const auto &job : whole) {
+                full.push_back({&job, kT0, false});
+            }
+            if (sortRows(full, spec)) {
+                continue; // not a sort key
+            }
+            const auto members = membersRead({}, spec);
+            QVERIFY(members);
+            const mc::record::JobRowReader reader(table, *members);
+            RowSorter sorter(spec);
+            auto reused = jobObjectFromJson(jobs.back());
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                reader.read(i, reused);
+                sorter.add({&reused, kT0, false});
+            }
+            const auto order = sorter.order();
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                QCOMPARE(whole[order[i]].jobId, full[i].job->jobId);
+            }
         }
     }
 }
