@@ -8,6 +8,7 @@
 
 using namespace mc::cmd::squeue;
 using mc::proto::Json;
+using mc::record::jobObjectFromJson;
 
 namespace {
 
@@ -114,6 +115,28 @@ Json project(const Json &job, const std::vector<std::string> &keys)
     return out;
 }
 
+// The sample jobs as a `rows` reply of every member, read as squeue reads it.
+mc::proto::RowTable rowsOf(const std::vector<Json> &jobs)
+{
+    std::vector<std::string> columns;
+    for (std::size_t i = 0; i < mc::record::kJobMemberCount; ++i) {
+        columns.emplace_back(mc::record::jobMemberKey(static_cast<mc::record::JobMember>(i)));
+    }
+    Json rows = Json::array();
+    for (const auto &job : jobs) {
+        Json row = Json::array();
+        for (const auto &column : columns) {
+            row.push(job[column]);
+        }
+        rows.push(std::move(row));
+    }
+    Json reply = Json::object();
+    reply.set("ok", true);
+    reply.set("columns", mc::proto::stringList(columns));
+    reply.set("rows", std::move(rows));
+    return mc::proto::RowTable::parse(reply.dump()).value();
+}
+
 } // namespace
 
 class SqueueKeysTest : public QObject {
@@ -123,6 +146,8 @@ private slots:
     void everyFieldPrintsTheSameFromItsKeys();
     void everySortKeyOrdersTheSameFromItsKeys();
     void filtersSelectTheSameFromTheirKeys();
+    void aFieldPrintsTheSameOverAnotherJobsMembers();
+    void aSortKeyOrdersTheSameOverAnotherJobsMembers();
 };
 
 void SqueueKeysTest::everyFieldPrintsTheSameFromItsKeys()
@@ -135,8 +160,9 @@ void SqueueKeysTest::everyFieldPrintsTheSameFromItsKeys()
         const auto keys = requestedKeys(columns, "");
         QVERIFY2(!keys.empty(), std::string(field.name).c_str());
         for (const auto &job : jobs) {
-            const Json projected = project(job, keys);
-            const JobRow full{&job, kT0, false};
+            const auto whole = jobObjectFromJson(job);
+            const auto projected = jobObjectFromJson(project(job, keys));
+            const JobRow full{&whole, kT0, false};
             const JobRow part{&projected, kT0, false};
             QCOMPARE(renderLine(columns, &part), renderLine(columns, &full));
         }
@@ -153,14 +179,16 @@ void SqueueKeysTest::everySortKeyOrdersTheSameFromItsKeys()
         for (const std::string &spec :
             {std::string(1, field.letter), "-" + std::string(1, field.letter)}) {
             const auto keys = requestedKeys({}, spec);
-            std::vector<Json> projected;
+            std::vector<mc::record::JobObject> whole;
+            std::vector<mc::record::JobObject> projected;
             for (const auto &job : jobs) {
-                projected.push_back(project(job, keys));
+                whole.push_back(jobObjectFromJson(job));
+                projected.push_back(jobObjectFromJson(project(job, keys)));
             }
             std::vector<JobRow> full;
             std::vector<JobRow> part;
             for (std::size_t i = 0; i < jobs.size(); ++i) {
-                full.push_back({&jobs[i], kT0, false});
+                full.push_back({&whole[i], kT0, false});
                 part.push_back({&projected[i], kT0, false});
             }
             if (sortRows(full, spec)) {
@@ -168,7 +196,7 @@ void SqueueKeysTest::everySortKeyOrdersTheSameFromItsKeys()
             }
             QVERIFY(!sortRows(part, spec));
             for (std::size_t i = 0; i < jobs.size(); ++i) {
-                QCOMPARE(part[i].job["job_id"].toInt(), full[i].job["job_id"].toInt());
+                QCOMPARE(part[i].job->jobId, full[i].job->jobId);
             }
         }
     }
@@ -184,7 +212,71 @@ void SqueueKeysTest::filtersSelectTheSameFromTheirKeys()
     filter.nodes = {"cn02"};
     filter.jobIds = {11, 13};
     for (const auto &job : sampleJobs()) {
-        QCOMPARE(filter.accepts(project(job, keys)), filter.accepts(job));
+        QCOMPARE(filter.accepts(jobObjectFromJson(project(job, keys))),
+            filter.accepts(jobObjectFromJson(job)));
+    }
+}
+
+// squeue prints a row from one object into which only the members its columns read were
+// decoded, over what the rows before it left there: each field reads no other member.
+void SqueueKeysTest::aFieldPrintsTheSameOverAnotherJobsMembers()
+{
+    const auto jobs = sampleJobs();
+    const auto table = rowsOf(jobs);
+    for (const auto &field : fieldTable()) {
+        std::string errors;
+        const auto columns = parseLongFormat(std::string(field.name), errors);
+        const auto members = membersRead(columns, "");
+        QVERIFY2(members, std::string(field.name).c_str());
+        const mc::record::JobRowReader reader(table, *members);
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const auto whole = jobObjectFromJson(jobs[i]);
+            auto reused = jobObjectFromJson(jobs[(i + 1) % jobs.size()]); // another job's
+            reader.read(i, reused);
+            const JobRow full{&whole, kT0, false};
+            const JobRow part{&reused, kT0, false};
+            QCOMPARE(renderLine(columns, &part), renderLine(columns, &full));
+        }
+    }
+}
+
+// squeue's selecting pass reads the members its filters and sort keys read into one object, row
+// after row, and takes each row's sort keys there: each key reads no other member.
+void SqueueKeysTest::aSortKeyOrdersTheSameOverAnotherJobsMembers()
+{
+    const auto jobs = sampleJobs();
+    const auto table = rowsOf(jobs);
+    for (const auto &field : fieldTable()) {
+        if (!field.letter) {
+            continue;
+        }
+        for (const std::string &spec :
+            {std::string(1, field.letter), "-" + std::string(1, field.letter)}) {
+            std::vector<mc::record::JobObject> whole;
+            std::vector<JobRow> full;
+            for (const auto &job : jobs) {
+                whole.push_back(jobObjectFromJson(job));
+            }
+            for (const auto &job : whole) {
+                full.push_back({&job, kT0, false});
+            }
+            if (sortRows(full, spec)) {
+                continue; // not a sort key
+            }
+            const auto members = membersRead({}, spec);
+            QVERIFY(members);
+            const mc::record::JobRowReader reader(table, *members);
+            RowSorter sorter(spec);
+            auto reused = jobObjectFromJson(jobs.back());
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                reader.read(i, reused);
+                sorter.add({&reused, kT0, false});
+            }
+            const auto order = sorter.order();
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                QCOMPARE(whole[order[i]].jobId, full[i].job->jobId);
+            }
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 
 // A field added to one of the structs changes its size: then fill it in the test of its codec
@@ -23,7 +24,7 @@ static_assert(sizeof(mc::record::LaunchOrder) == 1392, "a LaunchOrder field is n
 static_assert(sizeof(mc::record::StepSpec) == 152, "a StepSpec field is new: see above");
 static_assert(sizeof(mc::record::StepRecord) == 168, "a StepRecord field is new: see above");
 static_assert(sizeof(mc::record::JobObject) == 1568, "a JobObject field is new: see above");
-static_assert(sizeof(mc::record::StepObject) == 368, "a StepObject field is new: see above");
+static_assert(sizeof(mc::record::StepObject) == 400, "a StepObject field is new: see above");
 static_assert(sizeof(mc::record::PlanEntry) == 40, "a PlanEntry field is new: see above");
 #endif
 
@@ -49,6 +50,10 @@ private slots:
     void absentMembersStayAbsentWhenDecoded();
     void everyStepMemberIsDecoded();
     void everyPlanEntryFieldRoundTrips();
+    void everyMemberHasItsOwnKey();
+    void rowsDecodeAsTheObject();
+    void rowsOfSomeColumnsLeaveTheOtherMembersAbsent();
+    void aReusedObjectTakesEachRowsValues();
 };
 
 namespace {
@@ -436,9 +441,12 @@ void JobCodecTest::commentIsAbsentUntilSetAndSurvivesTheStore()
     QCOMPARE(text, std::string(R"([45,""][45,null])"));
 }
 
-// Every member of the public object, and of what the commands and the app read beside it,
-// reaches a JobObject member of its own: taking any one away changes what is decoded.
-void JobCodecTest::everyPublicMemberIsDecoded()
+// Every member of the public object, and of what the commands and the app read beside it, reaches a
+// JobObject member of its own: taking any one away changes what is decoded.
+namespace {
+
+// A public job object with every member the decoders read, each with a value of its own.
+Json fullPublicObject()
 {
     Json full = record::jobToJson(fullJob());
     full.set("dependency", "afterok:130(unfulfilled)"); // as the controller words a wait
@@ -463,8 +471,41 @@ void JobCodecTest::everyPublicMemberIsDecoded()
     explanation.set("fr", "mots140");
     full.set("explanation", std::move(explanation));
     full.set("backfilled", true);
-    full = Json::parse(full.dump()).value();
+    return Json::parse(full.dump()).value();
+}
 
+// `objects` as a `form: "rows"` reply of `columns` (absent members null), read as a table.
+proto::RowTable rowsReply(const std::vector<Json> &objects, const std::vector<std::string> &columns)
+{
+    Json rows = Json::array();
+    for (const Json &object : objects) {
+        Json row = Json::array();
+        for (const auto &column : columns) {
+            row.push(object[column]);
+        }
+        rows.push(std::move(row));
+    }
+    Json reply = Json::object();
+    reply.set("ok", true);
+    reply.set("columns", proto::stringList(columns));
+    reply.set("rows", std::move(rows));
+    return proto::RowTable::parse(reply.dump()).value();
+}
+
+std::vector<std::string> everyMemberKey()
+{
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < record::kJobMemberCount; ++i) {
+        keys.emplace_back(record::jobMemberKey(static_cast<record::JobMember>(i)));
+    }
+    return keys;
+}
+
+} // namespace
+
+void JobCodecTest::everyPublicMemberIsDecoded()
+{
+    const Json full = fullPublicObject();
     const record::JobObject o = record::jobObjectFromJson(full);
     QCOMPARE(o.jobId, 101);
     QCOMPARE(o.name, std::string("name1"));
@@ -543,6 +584,7 @@ void JobCodecTest::everyStepMemberIsDecoded()
     full.set("tres", "cpu=2");
     full.set("srun_host", "login1");
     full.set("srun_pid", 210);
+    full.set("user", "alice");
 
     const record::StepObject o = record::stepObjectFromJson(full);
     QCOMPARE(o.jobId, 201);
@@ -552,6 +594,7 @@ void JobCodecTest::everyStepMemberIsDecoded()
     QCOMPARE(o.totalCpuMs, 205);
     QCOMPARE(o.aveRssKb, 207);
     QCOMPARE(o.srunHost.value_or("?"), std::string("login1"));
+    QCOMPARE(o.user, std::string("alice"));
     QCOMPARE(undecodedMember(full, record::stepObjectFromJson), std::string());
     const record::StepObject none = record::stepObjectFromJson(Json::object());
     QVERIFY(!none.name && !none.state && !none.ntasks && !none.numCpus && !none.timeLimit
@@ -573,6 +616,82 @@ void JobCodecTest::everyPlanEntryFieldRoundTrips()
     hostlist.set("nodes", "cn[03-04]");
     QVERIFY(record::planEntryFromJson(hostlist) == entry);
     QVERIFY(record::planEntryFromJson(Json::object()) == record::PlanEntry{});
+}
+
+// The keys of JobMember are the public object's (kJobKeys first, in its order), each once:
+// every key of a full object names a member.
+void JobCodecTest::everyMemberHasItsOwnKey()
+{
+    const std::vector<std::string> keys = everyMemberKey();
+    QCOMPARE(std::set<std::string>(keys.begin(), keys.end()).size(), keys.size());
+    for (std::size_t i = 0; i < record::kJobKeys.size(); ++i) {
+        QCOMPARE(keys[i], std::string(record::kJobKeys[i]));
+    }
+    const Json full = fullPublicObject();
+    for (const auto &[key, value] : full.members()) {
+        QVERIFY2(std::find(keys.begin(), keys.end(), key) != keys.end(), key.c_str());
+    }
+}
+
+// A row of every member decodes as the object does, and so does the object itself in a
+// `jobs` array (a controller that sends whole objects).
+void JobCodecTest::rowsDecodeAsTheObject()
+{
+    const Json full = fullPublicObject();
+    const record::JobObject expected = record::jobObjectFromJson(full);
+    const proto::RowTable table = rowsReply({full}, everyMemberKey());
+    const record::JobRowReader reader(table);
+    record::JobObject o;
+    reader.read(0, o);
+    QVERIFY(o == expected);
+    QVERIFY(reader.has(record::JobMember::Steps) && reader.has(record::JobMember::JobId));
+
+    Json reply = Json::object();
+    Json jobs = Json::array();
+    jobs.push(full);
+    reply.set("jobs", std::move(jobs));
+    const proto::RowTable objects = proto::RowTable::parse(reply.dump()).value();
+    record::JobObject fromObjects;
+    record::JobRowReader(objects).read(0, fromObjects);
+    QVERIFY(fromObjects == expected);
+}
+
+// A reply of a few members (a request's `fields`): those are read, the others stay absent, and
+// a column that is no member (a key this reader does not know) is left alone.
+void JobCodecTest::rowsOfSomeColumnsLeaveTheOtherMembersAbsent()
+{
+    const Json full = fullPublicObject();
+    const std::vector<std::string> columns{"time_limit", "sched_nodes", "job_id", "steps", "qos"};
+    Json projected = Json::object();
+    for (const auto &key : columns) {
+        if (full.contains(key)) {
+            projected.set(key, full[key]);
+        }
+    }
+    const proto::RowTable table = rowsReply({full}, columns);
+    const record::JobRowReader reader(table);
+    record::JobObject o;
+    reader.read(0, o);
+    QVERIFY(o == record::jobObjectFromJson(projected));
+    QCOMPARE(o.jobId, 101);
+    QVERIFY(o.name.empty() && !o.numCpus && o.nodes.empty());
+    QVERIFY(reader.has(record::JobMember::TimeLimit) && !reader.has(record::JobMember::Name));
+}
+
+// One object read row after row (sacct's loop) holds each row's values, absent ones included.
+void JobCodecTest::aReusedObjectTakesEachRowsValues()
+{
+    const Json full = fullPublicObject();
+    Json bare = Json::object();
+    bare.set("job_id", 7);
+    const proto::RowTable table = rowsReply({full, bare}, everyMemberKey());
+    const record::JobRowReader reader(table);
+    record::JobObject o;
+    reader.read(0, o);
+    reader.read(1, o);
+    QVERIFY(o == record::jobObjectFromJson(bare));
+    reader.read(0, o);
+    QVERIFY(o == record::jobObjectFromJson(full));
 }
 
 QTEST_APPLESS_MAIN(JobCodecTest)

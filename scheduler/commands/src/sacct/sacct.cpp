@@ -65,63 +65,82 @@ std::string ctimeText(std::int64_t epoch)
 // The job members the fields of the usual formats read (sacct_fields.cpp), so that an `acct`
 // request can name them (`fields`) and 5,000 queued jobs travel as a few members each. A field
 // not listed here reads an unknown set: the request then names none and gets whole objects.
-struct FieldKeys {
+using M = record::JobMember;
+struct FieldMembers {
     std::string_view field;
-    std::vector<std::string_view> keys;
+    std::vector<M> members;
 };
-const std::array kFieldKeys{
-    FieldKeys{"JobID", {"job_id", "array_job_id", "array_task_id", "array_task_str"}},
-    FieldKeys{"JobIDRaw", {"job_id"}},
-    FieldKeys{"JobName", {"name"}},
-    FieldKeys{"Partition", {"partition"}},
-    FieldKeys{"Account", {"account"}},
-    FieldKeys{"AllocCPUS", {"num_cpus"}},
-    FieldKeys{"State", {"state", "cancelled_by"}},
-    FieldKeys{"ExitCode", {"exit_code", "exit_signal"}},
-    FieldKeys{"DerivedExitCode", {}},
-    FieldKeys{"Elapsed", {"start_time", "end_time", "suspended", "suspend_time"}},
-    FieldKeys{"Suspended", {"suspended", "suspend_time"}},
-    FieldKeys{"Start", {"start_time"}},
-    FieldKeys{"End", {"end_time"}},
-    FieldKeys{"Submit", {"submit_time", "start_time"}},
-    FieldKeys{"User", {"user"}},
-    FieldKeys{"NodeList", {"nodes"}},
-    FieldKeys{"TotalCPU", {}},
-    FieldKeys{"MaxRSS", {}},
-    FieldKeys{"AveRSS", {}},
-    FieldKeys{"Comment", {"comment"}},
-    FieldKeys{"Cluster", {"cluster"}},
-    FieldKeys{"Group", {"group", "gid", "user"}},
-    FieldKeys{"Reason", {"reason"}},
+const std::array kFieldMembers{
+    FieldMembers{"JobID", {M::JobId, M::ArrayJobId, M::ArrayTaskId, M::ArrayTaskStr}},
+    FieldMembers{"JobIDRaw", {M::JobId}},
+    FieldMembers{"JobName", {M::Name}},
+    FieldMembers{"Partition", {M::Partition}},
+    FieldMembers{"Account", {M::Account}},
+    FieldMembers{"AllocCPUS", {M::NumCpus}},
+    FieldMembers{"State", {M::State, M::CancelledBy}},
+    FieldMembers{"ExitCode", {M::ExitCode, M::ExitSignal}},
+    FieldMembers{"DerivedExitCode", {}},
+    FieldMembers{"Elapsed", {M::StartTime, M::EndTime, M::Suspended, M::SuspendTime}},
+    FieldMembers{"Suspended", {M::Suspended, M::SuspendTime}},
+    FieldMembers{"Start", {M::StartTime}},
+    FieldMembers{"End", {M::EndTime}},
+    FieldMembers{"Submit", {M::SubmitTime, M::StartTime}},
+    FieldMembers{"User", {M::User}},
+    FieldMembers{"NodeList", {M::Nodes}},
+    FieldMembers{"TotalCPU", {}},
+    FieldMembers{"MaxRSS", {}},
+    FieldMembers{"AveRSS", {}},
+    FieldMembers{"Comment", {M::Comment}},
+    FieldMembers{"Cluster", {}},
+    FieldMembers{"Group", {M::Group, M::Gid, M::User}},
+    FieldMembers{"Reason", {M::Reason}},
 };
 
 // What selected(), inWindow() and the step rows read.
-constexpr std::array<std::string_view, 14> kSelectionKeys{"job_id", "array_job_id", "array_task_id",
-    "user", "account", "name", "partition", "nodes", "eligible_time", "submit_time", "start_time",
-    "end_time", "state", "steps"};
+constexpr std::array kSelectionMembers{M::JobId, M::ArrayJobId, M::ArrayTaskId, M::User, M::Account,
+    M::Name, M::Partition, M::Nodes, M::EligibleTime, M::SubmitTime, M::StartTime, M::EndTime,
+    M::State, M::Steps};
 
-// Every member the columns and the selection read; empty when a column is not in kFieldKeys.
-// `steps` only when step rows are printed (not -X) or a job row's column sums them.
-std::vector<std::string> requestedKeys(const std::vector<Column> &columns, bool allocations)
+// Every member the columns and the selection read (the nodes only for -N, `byNodes`); nullopt
+// when a column is not in kFieldMembers. `steps` only when step rows are printed (not -X) or a
+// job row's column sums them.
+std::optional<std::vector<M>> membersRead(
+    const std::vector<Column> &columns, bool allocations, bool byNodes)
 {
-    std::vector<std::string> keys(kSelectionKeys.begin(), kSelectionKeys.end());
+    std::vector<M> members(kSelectionMembers.begin(), kSelectionMembers.end());
     const bool stepsRead
         = !allocations || std::any_of(columns.begin(), columns.end(), [](const Column &c) {
               return c.field->name == "TotalCPU" || c.field->name == "DerivedExitCode";
           });
     if (!stepsRead) {
-        std::erase(keys, "steps");
+        std::erase(members, M::Steps);
+    }
+    if (!byNodes) {
+        std::erase(members, M::Nodes);
     }
     for (const auto &column : columns) {
-        auto entry = std::find_if(kFieldKeys.begin(), kFieldKeys.end(),
-            [&column](const FieldKeys &e) { return e.field == column.field->name; });
-        if (entry == kFieldKeys.end()) {
-            return {};
+        auto entry = std::find_if(kFieldMembers.begin(), kFieldMembers.end(),
+            [&column](const FieldMembers &e) { return e.field == column.field->name; });
+        if (entry == kFieldMembers.end()) {
+            return std::nullopt;
         }
-        for (auto key : entry->keys) {
-            if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-                keys.emplace_back(key);
+        for (auto member : entry->members) {
+            if (std::find(members.begin(), members.end(), member) == members.end()) {
+                members.push_back(member);
             }
+        }
+    }
+    return members;
+}
+
+// The keys of membersRead() with the nodes, which the request names either way; empty when a
+// column is not in kFieldMembers.
+std::vector<std::string> requestedKeys(const std::vector<Column> &columns, bool allocations)
+{
+    std::vector<std::string> keys;
+    if (const auto members = membersRead(columns, allocations, true)) {
+        for (const auto member : *members) {
+            keys.emplace_back(record::jobMemberKey(member));
         }
     }
     return keys;
@@ -161,10 +180,10 @@ Outcome keptScripts(const Settings &s, const Context &ctx)
     }
     std::string out;
     for (const auto &entry : (*reply)["scripts"].items()) {
-        std::string id = std::to_string(entry["job_id"].toInt());
-        if (entry["array_task_id"].isNumber()) {
-            id = std::to_string(entry["array_job_id"].toInt()) + "_"
-                + std::to_string(entry["array_task_id"].toInt());
+        const record::JobObject job = record::jobObjectFromJson(entry); // its ids
+        std::string id = std::to_string(job.jobId);
+        if (job.arrayTaskId) {
+            id = std::to_string(job.arrayJobId) + "_" + std::to_string(*job.arrayTaskId);
         }
         std::string text;
         if (s.batchScript && entry["script"].isString()) {
@@ -342,8 +361,14 @@ int Sacct::run()
             [](const Column &c) { return c.field->name == "Cluster"; }));
     // A line per job, about as long as a header line (two lines: names, dashes).
     out.reserve(out.size() + table->rowCount() * (out.size() / 2 + 1));
+    // Each row decoded in turn into one object (the members the selection and the columns
+    // read), its strings' room kept from row to row.
+    const auto members = membersRead(columns.columns, s.allocations, !s.nodes.empty());
+    const record::JobRowReader reader
+        = members ? record::JobRowReader(*table, *members) : record::JobRowReader(*table);
+    record::JobObject job;
     for (std::size_t row = 0; row < table->rowCount(); ++row) {
-        const JobView job(&*table, row);
+        reader.read(row, job);
         if (!selected(s, job) || !inWindow(s, job, start, end)) {
             continue;
         }
@@ -355,17 +380,15 @@ int Sacct::run()
         }
         if (!onlyStep) {
             appendRow(out, columns.columns, s.layout,
-                AcctRow{job, nullptr, m_ctx.now, s.noConvert, &site, s.unit});
+                AcctRow{&job, nullptr, m_ctx.now, s.noConvert, &site, s.unit});
         }
         if (s.allocations) {
             continue;
         }
-        const Json steps = job["steps"].toJson();
-        for (const auto &step : steps.items()) {
-            const std::string id = stepName(step);
-            if (!onlyStep || *onlyStep == id) {
+        for (const record::StepObject &step : job.steps) {
+            if (!onlyStep || *onlyStep == step.stepId) {
                 appendRow(out, columns.columns, s.layout,
-                    AcctRow{job, &step, m_ctx.now, s.noConvert, &site, s.unit});
+                    AcctRow{&job, &step, m_ctx.now, s.noConvert, &site, s.unit});
             }
         }
     }

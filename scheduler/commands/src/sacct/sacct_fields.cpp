@@ -12,11 +12,12 @@
 namespace mc::cmd::sacct {
 namespace {
 
-using proto::Json;
+using record::JobObject;
+using record::StepObject;
 
-const JobView &job(const AcctRow &r)
+const JobObject &job(const AcctRow &r)
 {
-    return r.job;
+    return *r.job;
 }
 
 bool isStep(const AcctRow &r)
@@ -25,42 +26,43 @@ bool isStep(const AcctRow &r)
 }
 
 // The job's value on job rows, nothing on step rows.
-Value jobText(const AcctRow &r, std::string_view key)
+Value jobText(const AcctRow &r, const std::string &text)
 {
-    return isStep(r) ? Value() : Value(job(r)[key].toString());
+    return isStep(r) ? Value() : Value(text);
 }
 
-Value jobNumber(const AcctRow &r, std::string_view key)
+Value jobNumber(const AcctRow &r, std::int64_t number)
 {
-    return isStep(r) ? Value() : Value(std::to_string(job(r)[key].toInt()));
+    return isStep(r) ? Value() : Value(std::to_string(number));
 }
 
-JobView source(const AcctRow &r)
-{
-    return isStep(r) ? JobView(r.step) : r.job;
-}
-
+// The row's own times: the step's on a step row, else the job's.
 std::int64_t startOf(const AcctRow &r)
 {
-    return source(r)["start_time"].toInt();
+    return isStep(r) ? r.step->startTime : job(r).startTime;
+}
+
+std::int64_t endOf(const AcctRow &r)
+{
+    return isStep(r) ? r.step->endTime : job(r).endTime;
 }
 
 // Seconds the job was suspended (scontrol suspend), the current suspension included; its
 // steps show the job's, as Slurm's do.
 std::int64_t suspendedOf(const AcctRow &r)
 {
-    const std::int64_t over = job(r)["suspended"].toInt();
-    if (job(r)["state"].toString() != "SUSPENDED") {
+    const std::int64_t over = job(r).suspended;
+    if (job(r).state != "SUSPENDED") {
         return over;
     }
-    return over + std::max<std::int64_t>(0, r.now - job(r)["suspend_time"].toInt());
+    return over + std::max<std::int64_t>(0, r.now - job(r).suspendTime);
 }
 
 // Run time: from start to end (or now), suspensions left out.
 std::int64_t elapsed(const AcctRow &r)
 {
     const std::int64_t start = startOf(r);
-    const std::int64_t end = source(r)["end_time"].toInt();
+    const std::int64_t end = endOf(r);
     if (start <= 0) {
         return 0;
     }
@@ -69,35 +71,35 @@ std::int64_t elapsed(const AcctRow &r)
 
 std::int64_t cpus(const AcctRow &r)
 {
-    return source(r)["num_cpus"].toInt();
+    return (isStep(r) ? r.step->numCpus : job(r).numCpus).value_or(0);
 }
 
 std::int64_t nodeCount(const AcctRow &r)
 {
-    return isStep(r) ? static_cast<std::int64_t>(r.step->operator[]("nodes").size())
-                     : job(r)["num_nodes"].toInt();
+    return isStep(r) ? static_cast<std::int64_t>(r.step->nodes.size())
+                     : job(r).numNodes.value_or(0);
 }
 
-std::string jobIdText(const JobView &j)
+std::string jobIdText(const JobObject &j)
 {
-    const std::int64_t arrayJob = j["array_job_id"].toInt();
-    if (arrayJob > 0 && j["array_task_id"].isInt()) {
-        return std::to_string(arrayJob) + "_" + std::to_string(j["array_task_id"].toInt());
+    const std::int64_t arrayJob = j.arrayJobId;
+    if (arrayJob > 0 && j.arrayTaskId) {
+        return std::to_string(arrayJob) + "_" + std::to_string(*j.arrayTaskId);
     }
-    if (arrayJob > 0 && !j["array_task_str"].toString().empty()) {
-        return std::to_string(arrayJob) + "_[" + j["array_task_str"].toString() + "]";
+    if (arrayJob > 0 && !j.arrayTaskStr.empty()) {
+        return std::to_string(arrayJob) + "_[" + j.arrayTaskStr + "]";
     }
-    return std::to_string(j["job_id"].toInt());
+    return std::to_string(j.jobId);
 }
 
-std::string stepId(const AcctRow &r)
+const std::string &stepId(const AcctRow &r)
 {
-    return stepName(*r.step);
+    return r.step->stepId;
 }
 
-std::string exitText(const JobView &j)
+std::string exitText(std::int64_t code, std::int64_t signal)
 {
-    return std::to_string(j["exit_code"].toInt()) + ":" + std::to_string(j["exit_signal"].toInt());
+    return std::to_string(code) + ":" + std::to_string(signal);
 }
 
 // A size in KiB in the unit --units asks for, as Slurm's convert_num_unit2(): a whole number
@@ -126,9 +128,9 @@ std::string memory(const AcctRow &r, std::int64_t mib)
 // Memory the job asked for in total (MiB): per CPU times CPUs, or per node times nodes.
 std::int64_t jobMemory(const AcctRow &r)
 {
-    const JobView &j = job(r);
-    const std::int64_t mib = j["min_memory"].toInt();
-    return j["mem_per_cpu"].toBool() ? mib * j["num_cpus"].toInt() : mib * j["num_nodes"].toInt();
+    const JobObject &j = job(r);
+    const std::int64_t mib = j.minMemory;
+    return j.memPerCpu ? mib * j.numCpus.value_or(0) : mib * j.numNodes.value_or(0);
 }
 
 std::string tres(const AcctRow &r, bool billing)
@@ -136,8 +138,7 @@ std::string tres(const AcctRow &r, bool billing)
     std::string text = billing ? "billing=" + std::to_string(cpus(r)) + "," : std::string();
     text += "cpu=" + std::to_string(cpus(r));
     // A step holds its nodes' GPUs; the job, all it was given (or asks for).
-    const std::int64_t gpus
-        = isStep(r) ? job(r)["gpus"].toInt() * nodeCount(r) : job(r)["gpus_req"].toInt();
+    const std::int64_t gpus = isStep(r) ? job(r).gpus * nodeCount(r) : job(r).gpusReq;
     if (gpus > 0) {
         text += ",gres/gpu=" + std::to_string(gpus);
     }
@@ -160,27 +161,27 @@ Value jobId(const AcctRow &r)
 
 Value jobIdRaw(const AcctRow &r)
 {
-    const std::string id = std::to_string(job(r)["job_id"].toInt());
+    const std::string id = std::to_string(job(r).jobId);
     return isStep(r) ? id + "." + stepId(r) : id;
 }
 
 Value jobName(const AcctRow &r)
 {
-    return isStep(r) ? r.step->operator[]("name").toString(stepId(r)) : job(r)["name"].toString();
+    return isStep(r) ? r.step->name.value_or(stepId(r)) : job(r).name;
 }
 
 Value state(const AcctRow &r)
 {
-    std::string name = source(r)["state"].toString();
-    if (!isStep(r) && name == "CANCELLED" && job(r)["cancelled_by"].isInt()) {
-        name += " by " + std::to_string(job(r)["cancelled_by"].toInt());
+    std::string name = isStep(r) ? r.step->state.value_or("") : job(r).state;
+    if (!isStep(r) && name == "CANCELLED" && job(r).cancelledBy) {
+        name += " by " + std::to_string(*job(r).cancelledBy);
     }
     return name;
 }
 
 Value nodeList(const AcctRow &r)
 {
-    const auto nodes = source(r)["nodes"].toStringList();
+    const auto &nodes = isStep(r) ? r.step->nodes : job(r).nodes;
     return nodes.empty() ? std::string("None assigned") : sched::compressHostlist(nodes);
 }
 
@@ -189,7 +190,7 @@ Value timelimit(const AcctRow &r)
     if (isStep(r)) {
         return std::nullopt;
     }
-    const std::int64_t limit = job(r)["time_limit"].toInt(sched::kInfinite);
+    const std::int64_t limit = job(r).timeLimit.value_or(sched::kInfinite);
     return limit == sched::kInfinite ? std::string("UNLIMITED") : sched::formatHms(limit);
 }
 
@@ -200,11 +201,10 @@ Value derivedExit(const AcctRow &r)
     }
     std::string worst = "0:0";
     std::int64_t worstCode = 0;
-    const Json steps = job(r)["steps"].toJson();
-    for (const auto &step : steps.items()) {
-        if (stepName(step) != "batch" && step["exit_code"].toInt() > worstCode) {
-            worstCode = step["exit_code"].toInt();
-            worst = exitText(step);
+    for (const StepObject &step : job(r).steps) {
+        if (step.stepId != "batch" && step.exitCode > worstCode) {
+            worstCode = step.exitCode;
+            worst = exitText(step.exitCode, step.exitSignal);
         }
     }
     return worst;
@@ -240,12 +240,11 @@ std::string cpuTime(std::int64_t ms)
 Value totalCpu(const AcctRow &r)
 {
     if (isStep(r)) {
-        return cpuTime(r.step->operator[]("total_cpu_ms").toInt());
+        return cpuTime(r.step->totalCpuMs);
     }
     std::int64_t ms = 0;
-    const Json steps = job(r)["steps"].toJson();
-    for (const auto &step : steps.items()) {
-        ms += step["total_cpu_ms"].toInt();
+    for (const StepObject &step : job(r).steps) {
+        ms += step.totalCpuMs;
     }
     return cpuTime(ms);
 }
@@ -253,12 +252,12 @@ Value totalCpu(const AcctRow &r)
 // MaxRSS/AveRSS of a step in KiB, as Slurm's convert_num_unit() with CONVERT_NUM_UNIT_EXACT
 // prints them: "0", "3764K", "40M" (a larger unit only when it divides exactly). Job rows and
 // steps still running (Slurm records their usage when they end): blank.
-Value rss(const AcctRow &r, std::string_view key)
+Value rss(const AcctRow &r, std::int64_t StepObject::*kib)
 {
-    if (!isStep(r) || r.step->operator[]("end_time").toInt() == 0) {
+    if (!isStep(r) || r.step->endTime == 0) {
         return std::nullopt;
     }
-    std::int64_t value = r.step->operator[](key).toInt();
+    std::int64_t value = r.step->*kib;
     if (r.unit) {
         return inUnit(std::max<std::int64_t>(value, 0), r.unit);
     }
@@ -282,7 +281,7 @@ Value seconds(std::int64_t value)
 // A step's usage figures exist once it has ended (Slurm records them then); job rows have none.
 bool ended(const AcctRow &r)
 {
-    return isStep(r) && r.step->operator[]("end_time").toInt() > 0;
+    return isStep(r) && r.step->endTime > 0;
 }
 
 // AveCPU/MinCPU: a task's CPU time in whole seconds. minicluster measures the step as a whole,
@@ -292,17 +291,18 @@ Value taskCpu(const AcctRow &r)
     if (!ended(r)) {
         return std::nullopt;
     }
-    const std::int64_t tasks = std::max<std::int64_t>(1, r.step->operator[]("ntasks").toInt(1));
-    return cpuTime(r.step->operator[]("total_cpu_ms").toInt() / tasks / 1000 * 1000);
+    const std::int64_t tasks = std::max<std::int64_t>(1, r.step->ntasks.value_or(1));
+    return cpuTime(r.step->totalCpuMs / tasks / 1000 * 1000);
 }
 
 // MaxRSSNode, MaxDiskReadNode...: where the step's largest task ran, its first node (the
 // batch step has only that one).
 Value usageNode(const AcctRow &r)
 {
-    const auto nodes
-        = ended(r) ? r.step->operator[]("nodes").toStringList() : std::vector<std::string>{};
-    return nodes.empty() ? Value() : Value(nodes.front());
+    if (!ended(r) || r.step->nodes.empty()) {
+        return std::nullopt;
+    }
+    return r.step->nodes.front();
 }
 
 // MaxRSSTask, MaxDiskReadTask...: the step's first task, the one minicluster measures.
@@ -325,14 +325,14 @@ Value tresUsage(const AcctRow &r)
     if (!cpu) {
         return std::nullopt;
     }
-    return "cpu=" + *cpu + ",energy=0,mem=" + rss(r, "ave_rss_kb").value_or("0");
+    return "cpu=" + *cpu + ",energy=0,mem=" + rss(r, &StepObject::aveRssKb).value_or("0");
 }
 
 // Slurm 22.05's fields[], in its order, with its widths.
 const std::array kFields{
     Field{"Account", 10, Kind::Text,
         [](const AcctRow &r) -> Value {
-            return job(r)["account"].toString();
+            return job(r).account;
         }},
     Field{"AdminComment", 15, Kind::Text, blank},
     Field{"AllocCPUS", 10, Kind::Number,
@@ -355,23 +355,19 @@ const std::array kFields{
     Field{"AvePages", 10, Kind::Text, blank},
     Field{"AveRSS", 10, Kind::Text,
         [](const AcctRow &r) {
-            return rss(r, "ave_rss_kb");
+            return rss(r, &StepObject::aveRssKb);
         }},
     Field{"AveVMSize", 10, Kind::Text, blank},
     Field{"BlockID", 16, Kind::Text, blank},
     Field{"Cluster", 10, Kind::Text,
         [](const AcctRow &r) -> Value {
-            if (job(r).contains("cluster")) {
-                return job(r)["cluster"].toString();
-            }
             return r.site && !r.site->clusterName.empty() ? Value(r.site->clusterName) : Value();
         }},
     Field{"Comment", 14, Kind::Text,
         [](const AcctRow &r) -> Value {
             // The job's comment on its own line (the controller sends it only with
             // AccountingStoreFlags=job_comment); steps have none.
-            return !isStep(r) && job(r).contains("comment") ? Value(job(r)["comment"].toString())
-                                                            : Value();
+            return isStep(r) ? Value() : job(r).comment;
         }},
     Field{"Constraints", 19, Kind::Text, blank},
     Field{"ConsumedEnergy", 14, Kind::Text, energy},
@@ -397,30 +393,31 @@ const std::array kFields{
         }},
     Field{"Eligible", 19, Kind::Date,
         [](const AcctRow &r) {
-            return seconds(isStep(r) ? startOf(r) : job(r)["eligible_time"].toInt());
+            return seconds(isStep(r) ? startOf(r) : job(r).eligibleTime.value_or(0));
         }},
     Field{"End", 19, Kind::Date,
         [](const AcctRow &r) {
-            return seconds(source(r)["end_time"].toInt());
+            return seconds(endOf(r));
         }},
     Field{"ExitCode", 8, Kind::Text,
         [](const AcctRow &r) -> Value {
-            return exitText(source(r));
+            return isStep(r) ? exitText(r.step->exitCode, r.step->exitSignal)
+                             : exitText(job(r).exitCode, job(r).exitSignal);
         }},
     Field{"Flags", 19, Kind::Text, blank},
     Field{"GID", 6, Kind::Number,
         [](const AcctRow &r) {
-            return jobNumber(r, "gid");
+            return jobNumber(r, job(r).gid.value_or(0));
         }},
     Field{"Group", 9, Kind::Text,
         [](const AcctRow &r) -> Value {
             if (isStep(r)) {
                 return std::nullopt;
             }
-            if (job(r).contains("group")) {
-                return job(r)["group"].toString();
+            if (job(r).group) {
+                return job(r).group;
             }
-            const std::string group = r.site && r.site->groupName ? r.site->groupName(r.job) : "";
+            const std::string group = r.site && r.site->groupName ? r.site->groupName(job(r)) : "";
             return group.empty() ? Value() : Value(group);
         }},
     Field{"JobID", -12, Kind::Text, jobId},
@@ -442,7 +439,7 @@ const std::array kFields{
     Field{"MaxPagesTask", 14, Kind::Number, usageTask},
     Field{"MaxRSS", 10, Kind::Text,
         [](const AcctRow &r) {
-            return rss(r, "max_rss_kb");
+            return rss(r, &StepObject::maxRssKb);
         }},
     Field{"MaxRSSNode", 10, Kind::Text, usageNode},
     Field{"MaxRSSTask", 10, Kind::Number, usageTask},
@@ -464,32 +461,30 @@ const std::array kFields{
     Field{"NodeList", 15, Kind::Text, nodeList},
     Field{"NTasks", 8, Kind::Number,
         [](const AcctRow &r) -> Value {
-            return isStep(r) && r.step->contains("ntasks")
-                ? Value(std::to_string((*r.step)["ntasks"].toInt()))
-                : Value();
+            return isStep(r) && r.step->ntasks ? Value(std::to_string(*r.step->ntasks)) : Value();
         }},
     Field{"Partition", 10, Kind::Text,
         [](const AcctRow &r) {
-            return jobText(r, "partition");
+            return jobText(r, job(r).partition);
         }},
     Field{"Priority", 10, Kind::Number,
         [](const AcctRow &r) {
-            return jobNumber(r, "priority");
+            return jobNumber(r, job(r).priority);
         }},
     Field{"QOS", 10, Kind::Text,
         [](const AcctRow &r) {
-            return jobText(r, "qos");
+            return jobText(r, job(r).qos.value_or(""));
         }},
     // minicluster's only QOS, normal, is the first slurmdbd creates: id 1.
     Field{"QOSRAW", 6, Kind::Number,
         [](const AcctRow &r) -> Value {
-            return isStep(r) || jobText(r, "qos") != "normal" ? Value() : Value("1");
+            return isStep(r) || job(r).qos.value_or("") != "normal" ? Value() : Value("1");
         }},
     Field{"Reason", 22, Kind::Text,
         [](const AcctRow &r) -> Value {
             // slurmdbd keeps the reason the job last waited for; why it ended (squeue's
             // NonZeroExitCode...) is never recorded there.
-            const Value reason = jobText(r, "reason");
+            const Value reason = jobText(r, job(r).reason);
             if (reason && (*reason == "NonZeroExitCode" || *reason == "RaisedSignal")) {
                 return std::string("None");
             }
@@ -535,8 +530,8 @@ const std::array kFields{
     Field{"ReservationId", 8, Kind::Number, blank},
     Field{"Reserved", 10, Kind::Seconds,
         [](const AcctRow &r) -> Value {
-            const std::int64_t start = job(r)["start_time"].toInt();
-            const std::int64_t eligible = job(r)["eligible_time"].toInt();
+            const std::int64_t start = job(r).startTime;
+            const std::int64_t eligible = job(r).eligibleTime.value_or(0);
             return isStep(r) ? Value() : seconds(start > 0 && eligible > 0 ? start - eligible : 0);
         }},
     Field{"ResvCPU", 10, Kind::Seconds, blank},
@@ -548,7 +543,7 @@ const std::array kFields{
     Field{"State", 10, Kind::Text, state},
     Field{"Submit", 19, Kind::Date,
         [](const AcctRow &r) {
-            return seconds(isStep(r) ? startOf(r) : job(r)["submit_time"].toInt());
+            return seconds(isStep(r) ? startOf(r) : job(r).submitTime);
         }},
     Field{"SubmitLine", 20, Kind::Text, blank},
     Field{"Suspended", 10, Kind::Seconds,
@@ -563,7 +558,7 @@ const std::array kFields{
             if (isStep(r)) {
                 return std::nullopt;
             }
-            const std::int64_t limit = job(r)["time_limit"].toInt(sched::kInfinite);
+            const std::int64_t limit = job(r).timeLimit.value_or(sched::kInfinite);
             return limit == sched::kInfinite ? std::string("UNLIMITED")
                                              : std::to_string(limit / 60);
         }},
@@ -586,11 +581,11 @@ const std::array kFields{
     Field{"TRESUsageOutTot", 15, Kind::Text, blank},
     Field{"UID", 6, Kind::Number,
         [](const AcctRow &r) {
-            return jobNumber(r, "uid");
+            return jobNumber(r, job(r).uid);
         }},
     Field{"User", 9, Kind::Text,
         [](const AcctRow &r) {
-            return jobText(r, "user");
+            return jobText(r, job(r).user);
         }},
     Field{"UserCPU", 10, Kind::Text, blank},
     Field{"WCKey", 10, Kind::Text, blank},
@@ -600,7 +595,7 @@ const std::array kFields{
         }},
     Field{"WorkDir", 20, Kind::Text,
         [](const AcctRow &r) {
-            return jobText(r, "work_dir");
+            return jobText(r, job(r).workDir);
         }},
 };
 
@@ -609,11 +604,6 @@ const std::array kFields{
 std::span<const Field> fieldTable()
 {
     return kFields;
-}
-std::string stepName(const proto::Json &step)
-{
-    const proto::Json &id = step.contains("step_id") ? step["step_id"] : step["step"];
-    return id.isInt() ? std::to_string(id.toInt()) : id.toString();
 }
 
 } // namespace mc::cmd::sacct

@@ -15,10 +15,11 @@
 
 namespace mc::cmd::sacct {
 
-// A job (step == nullptr) or one of its steps, as the acct reply carries them.
+// A job (step == nullptr) or one of its steps, as the acct reply carries them (the members sacct
+// asked for).
 struct AcctRow {
-    JobView job;
-    const proto::Json *step = nullptr;
+    const record::JobObject *job = nullptr;
+    const record::StepObject *step = nullptr;
     std::int64_t now = 0;
     bool noConvert = false;
     const JobSite *site = nullptr;
@@ -72,9 +73,5 @@ void appendRow(
 
 // sacct --helpformat: every field name, four to a line.
 std::string helpFormat();
-
-// A step's id as sacct prints it after the job id: "batch", "extern", "0", ... (the contract's
-// `step_id`; older replies call it `step`).
-std::string stepName(const proto::Json &step);
 
 } // namespace mc::cmd::sacct

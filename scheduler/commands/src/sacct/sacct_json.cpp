@@ -404,9 +404,8 @@ Outcome sacctJson(
             1};
     }
     const std::int64_t now = (*reply)["now"].toInt(ctx.now);
-    const Json &replyJobs = (*reply)["jobs"];
     std::vector<JobObject> jobs;
-    for (const auto &job : replyJobs.items()) {
+    for (const auto &job : (*reply)["jobs"].items()) {
         jobs.push_back(record::jobObjectFromJson(job));
     }
     std::map<std::int64_t, std::int64_t> throttles; // array id -> its %N
@@ -421,19 +420,17 @@ Outcome sacctJson(
     }
     Json response = openapiResponse("openapi/dbv0.0.38", "Slurm OpenAPI DB v0.0.38");
     Json records = Json::array();
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-        // The selection is the table's (sacct_select.h), which reads the reply's members.
-        const Json &selectable = replyJobs.items()[i];
-        if (!selected(s, selectable, false) || !inWindow(s, selectable, start, end)) {
+    for (const JobObject &job : jobs) {
+        // The selection is the table's (sacct_select.h).
+        if (!selected(s, job, false) || !inWindow(s, job, start, end)) {
             continue;
         }
         std::optional<std::string> onlyStep;
         for (const auto &selector : s.jobs) {
-            if (selects(selector, selectable)) {
+            if (selects(selector, job)) {
                 onlyStep = selector.step;
             }
         }
-        const JobObject &job = jobs[i];
         // Slurm's accounting keeps the %N on the array's own record only (its pending tasks,
         // then its last task), not on the tasks split from it.
         const std::int64_t arrayId = job.arrayJobId;

@@ -176,11 +176,11 @@ JobSite jobSite(Context &ctx, bool withCluster)
         site.clusterName = clusterName(ctx).value_or("");
     }
     auto groups = std::make_shared<std::map<std::int64_t, std::string>>();
-    site.groupName = [&ctx, groups](const JobView &job) {
-        const std::int64_t gid = job["gid"].toInt();
+    site.groupName = [&ctx, groups](const record::JobObject &job) {
+        const std::int64_t gid = job.gid.value_or(0);
         auto [it, added] = groups->try_emplace(gid);
         if (added) {
-            const Json name = groupName(ctx, job["user"].toString(), gid);
+            const Json name = groupName(ctx, job.user, gid);
             it->second = name.isString() ? name.toString() : std::string();
         }
         return it->second;

@@ -398,7 +398,25 @@ int Squeue::run()
     if (!head["ok"].toBool()) {
         return finish(Outcome{out, "slurm_load_jobs error: " + head["error"].toString() + "\n", 1});
     }
+    // Each row is decoded into one object as it is needed: the members the filters and the sort
+    // keys read, to be selected and sorted, then in order the members the columns print (a
+    // JobObject per row of 5,000 would cost more than the second decoding). A field that reads
+    // an unknown set makes each pass read every member.
+    const record::JobRowReader reader(*table);
     const std::size_t count = table->rowCount();
+    auto select = membersRead({}, sortSpec);
+    const auto print = membersRead(columns, "");
+    if (select) {
+        const auto filtered = filterMembers();
+        select->insert(select->end(), filtered.begin(), filtered.end());
+        select->push_back(record::JobMember::ArrayTaskId); // what tells an array's own record
+        select->push_back(record::JobMember::ArrayTaskStr);
+    }
+    const record::JobRowReader selectReader
+        = select && print ? record::JobRowReader(*table, *select) : record::JobRowReader(*table);
+    const record::JobRowReader printReader
+        = select && print ? record::JobRowReader(*table, *print) : record::JobRowReader(*table);
+    record::JobObject job;
     if (s.verbose.verbose > 0) {
         // One job asked for is loaded alone (slurm_load_job: no update time), else them all.
         const bool one = s.filter.jobIds.size() == 1;
@@ -408,7 +426,8 @@ int Squeue::run()
     if (s.filter.jobIds.size() == 1) {
         bool known = false;
         for (std::size_t i = 0; i < count && !known; ++i) {
-            known = JobView(&*table, i)["job_id"].toInt() == s.filter.jobIds.front();
+            reader.read(i, job);
+            known = job.jobId == s.filter.jobIds.front();
         }
         if (!known) {
             return finish(Outcome{out, "slurm_load_jobs error: Invalid job id specified\n", 1});
@@ -419,46 +438,53 @@ int Squeue::run()
     if (!s.noHeader) {
         out += renderLine(columns, nullptr);
     }
-    // -r (or -j 12_3): the pending tasks of array records, one row each (copies with their
-    // task id).
-    const int taskColumn
-        = s.expandArrays || !s.filter.tasks.empty() ? table->addColumn("array_task_id") : -1;
     // The cluster's name only when a column prints it (one more request).
     const JobSite site = jobSite(m_ctx, std::any_of(columns.begin(), columns.end(), [](auto &c) {
         return c.field && c.field->name == "cluster";
     }));
-    std::vector<JobRow> rows;
-    rows.reserve(count);
+    RowSorter sorter(sortSpec);
+    if (auto bad = sorter.unknownKey()) {
+        return finish(Outcome{
+            out, errorLine(kProgram, std::string("Invalid sort specification: ") + *bad), 1});
+    }
+    const JobRow row{&job, now, s.noConvert, &site};
+    // The rows printed: the reply's row, and the task of an array record's line (-r, -j 12_3).
+    std::vector<std::pair<std::size_t, std::optional<std::int64_t>>> lines;
+    lines.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
-        const JobView job(&*table, i);
+        selectReader.read(i, job);
         if (!s.filter.accepts(job)) {
             continue;
         }
-        const bool arrayRecord = job["array_job_id"].toInt() > 0 && !job["array_task_id"].isInt();
+        const bool arrayRecord = job.arrayJobId > 0 && !job.arrayTaskId;
         const auto askedTasks = arrayRecord ? s.filter.tasksOf(job) : std::nullopt;
         if ((!s.expandArrays && !askedTasks) || !arrayRecord) {
-            rows.push_back(JobRow{job, now, s.noConvert, &site});
+            lines.emplace_back(i, std::nullopt);
+            sorter.add(row);
             continue;
         }
         // -r, or -j 12_3 of a task still in the record: one line per task (asked for).
-        for (const std::int64_t task : arrayTaskIds(job["array_task_str"].toString())) {
+        for (const std::int64_t task : arrayTaskIds(job.arrayTaskStr)) {
             if (askedTasks
                 && !std::binary_search(
                     askedTasks->begin(), askedTasks->end(), static_cast<std::uint32_t>(task))) {
                 continue;
             }
-            const std::size_t copy = table->copyRow(i);
-            table->setCell(copy, taskColumn, proto::RowTable::Cell::ofInt(task));
-            rows.push_back(JobRow{JobView(&*table, copy), now, s.noConvert, &site});
+            job.arrayTaskId = task;
+            lines.emplace_back(i, task);
+            sorter.add(row);
         }
+        job.arrayTaskId.reset(); // the record's own (a reply without the member keeps it)
     }
-    if (auto bad = sortRows(rows, sortSpec)) {
-        return finish(Outcome{
-            out, errorLine(kProgram, std::string("Invalid sort specification: ") + *bad), 1});
-    }
-    out.reserve(out.size() + rows.size() * (out.size() + 8)); // lines about as long as the header
-    for (const auto &row : rows) {
+    out.reserve(out.size() + lines.size() * (out.size() + 8)); // lines about as long as the header
+    for (const std::uint32_t i : sorter.order()) {
+        const auto &[index, task] = lines[i];
+        printReader.read(index, job);
+        if (task) {
+            job.arrayTaskId = task;
+        }
         appendLine(out, columns, &row);
+        job.arrayTaskId.reset();
     }
     return finish(Outcome{std::move(out), {}, 0});
 }

@@ -17,19 +17,22 @@ using sched::JobState;
 
 constexpr std::int64_t kYear = 365 * 86400;
 
-std::string text(const JobRow &r, std::string_view key)
+using record::JobObject;
+
+// An optional member as squeue prints it when absent: 0, or the empty string.
+std::string number(std::optional<std::int64_t> value)
 {
-    return r.job[key].toString();
+    return std::to_string(value.value_or(0));
 }
 
-std::string number(const JobRow &r, std::string_view key)
+std::string text(const std::optional<std::string> &value)
 {
-    return std::to_string(r.job[key].toInt());
+    return value.value_or(std::string());
 }
 
 std::optional<JobState> stateOf(const JobRow &r)
 {
-    return jobState(r.job);
+    return jobState(*r.job);
 }
 
 Cell timestamp(std::int64_t epoch)
@@ -39,7 +42,7 @@ Cell timestamp(std::int64_t epoch)
 
 Cell nodeList(const JobRow &r)
 {
-    return {sched::compressHostlist(r.job["nodes"].toStringList()), false};
+    return {sched::compressHostlist(r.job->nodes), false};
 }
 
 Cell reasonList(const JobRow &r)
@@ -51,7 +54,7 @@ Cell reasonList(const JobRow &r)
             || *state == JobState::Failed);
     if (showsReason) {
         std::string reason = "(";
-        reason += text(r, "reason");
+        reason += r.job->reason;
         reason += ')';
         return {reason};
     }
@@ -60,30 +63,30 @@ Cell reasonList(const JobRow &r)
 
 bool isArray(const JobRow &r)
 {
-    return r.job["array_job_id"].toInt() > 0;
+    return r.job->arrayJobId > 0;
 }
 
 // %i: "12" for a job, "12_1" for an array task, "12_[3-10%2]" for an array's pending record.
 Cell jobId(const JobRow &r)
 {
-    const JobView &job = r.job;
-    if (isArray(r) && job["array_task_id"].isInt()) {
-        return {number(r, "array_job_id") + "_" + number(r, "array_task_id")};
+    const JobObject &job = *r.job;
+    if (isArray(r) && job.arrayTaskId) {
+        return {std::to_string(job.arrayJobId) + "_" + std::to_string(*job.arrayTaskId)};
     }
     if (isArray(r)) {
-        return {number(r, "array_job_id") + "_[" + text(r, "array_task_str") + "]"};
+        return {std::to_string(job.arrayJobId) + "_[" + job.arrayTaskStr + "]"};
     }
-    return {number(r, "job_id")};
+    return {std::to_string(job.jobId)};
 }
 
-Cell hostsOrEmpty(const JobRow &r, std::string_view key)
+Cell hostsOrEmpty(const std::vector<std::string> &hosts)
 {
-    return {sched::compressHostlist(r.job[key].toStringList())};
+    return {sched::compressHostlist(hosts)};
 }
 
 Cell timeLimit(const JobRow &r)
 {
-    const std::int64_t limit = r.job["time_limit"].toInt(sched::kInfinite);
+    const std::int64_t limit = r.job->timeLimit.value_or(sched::kInfinite);
     if (limit == sched::kInfinite) {
         return {"UNLIMITED"};
     }
@@ -92,7 +95,7 @@ Cell timeLimit(const JobRow &r)
 
 Cell timeLeft(const JobRow &r)
 {
-    const std::int64_t limit = r.job["time_limit"].toInt(sched::kInfinite);
+    const std::int64_t limit = r.job->timeLimit.value_or(sched::kInfinite);
     if (limit == sched::kInfinite) {
         return {"UNLIMITED"};
     }
@@ -101,22 +104,22 @@ Cell timeLeft(const JobRow &r)
 
 Cell endTime(const JobRow &r)
 {
-    const JobView &job = r.job;
-    const std::int64_t limit = job["time_limit"].toInt(sched::kInfinite);
-    std::int64_t end = job["end_time"].toInt();
+    const JobObject &job = *r.job;
+    const std::int64_t limit = job.timeLimit.value_or(sched::kInfinite);
+    std::int64_t end = job.endTime;
     auto state = stateOf(r);
-    if (end == 0 && state == JobState::Running && job["start_time"].toInt() > 0) {
+    if (end == 0 && state == JobState::Running && job.startTime > 0) {
         if (limit == sched::kInfinite) {
             return {"NONE"};
         }
-        end = job["start_time"].toInt() + job["suspended"].toInt() + limit; // suspensions wait
+        end = job.startTime + job.suspended + limit; // suspensions wait
     }
     return timestamp(end);
 }
 
 Cell minMemory(const JobRow &r)
 {
-    const std::int64_t mib = r.job["min_memory"].toInt();
+    const std::int64_t mib = r.job->minMemory;
     if (r.noConvert && mib > 0) {
         return {std::to_string(mib) + "M"};
     }
@@ -126,14 +129,13 @@ Cell minMemory(const JobRow &r)
 Cell priorityFraction(const JobRow &r)
 {
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%16.14f",
-        static_cast<double>(r.job["priority"].toInt()) / 4294967295.0);
+    std::snprintf(
+        buffer, sizeof buffer, "%16.14f", static_cast<double>(r.job->priority) / 4294967295.0);
     return {buffer};
 }
 
-Cell orNull(const JobRow &r, std::string_view key)
+Cell orNull(const std::string &value)
 {
-    std::string value = text(r, key);
     return {value.empty() ? std::string("(null)") : value};
 }
 
@@ -141,22 +143,17 @@ Cell orNull(const JobRow &r, std::string_view key)
 // default slurm-%j.out when none was given (as scontrol's StdOut).
 std::string stdioPath(const JobRow &r, const std::string &pattern)
 {
-    record::JobObject job;
-    job.jobId = r.job["job_id"].toInt();
-    job.name = text(r, "name");
-    job.user = text(r, "user");
-    job.workDir = text(r, "work_dir");
-    return scontrol::stdioPath(job, pattern, false);
+    return scontrol::stdioPath(*r.job, pattern, false);
 }
 
 // TRES_ALLOC: what the job holds, or asks for while pending, as scontrol's TRES.
 Cell tresAlloc(const JobRow &r)
 {
-    const std::int64_t cpus = r.job["num_cpus"].toInt(1);
-    const std::int64_t nodes = r.job["num_nodes"].toInt(1);
-    const std::int64_t mem = r.job["min_memory"].toInt();
-    const std::int64_t total = r.job["mem_per_cpu"].toBool() ? mem * cpus : mem * nodes;
-    const std::int64_t gpus = r.job["gpus_req"].toInt();
+    const std::int64_t cpus = r.job->numCpus.value_or(1);
+    const std::int64_t nodes = r.job->numNodes.value_or(1);
+    const std::int64_t mem = r.job->minMemory;
+    const std::int64_t total = r.job->memPerCpu ? mem * cpus : mem * nodes;
+    const std::int64_t gpus = r.job->gpusReq;
     return {"cpu=" + std::to_string(cpus) + ",mem=" + sched::formatMemory(total)
         + ",node=" + std::to_string(nodes) + ",billing=" + std::to_string(cpus)
         + (gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : std::string())};
@@ -165,29 +162,29 @@ Cell tresAlloc(const JobRow &r)
 const std::array kFields{
     Field{'a', "account", "ACCOUNT", true,
         [](const JobRow &r) {
-            return Cell{text(r, "account")};
+            return Cell{r.job->account};
         }},
     Field{'A', "jobid", "JOBID", true,
         [](const JobRow &r) {
-            return Cell{number(r, "job_id")};
+            return Cell{std::to_string(r.job->jobId)};
         }},
     Field{'b', "tres-per-node", "TRES_PER_NODE", true,
         [](const JobRow &r) {
-            const std::string gres = text(r, "gres");
+            const std::string &gres = r.job->gres;
             return Cell{gres.empty() ? std::string("N/A") : "gres:" + gres};
         }},
     Field{'B', "batchhost", "EXEC_HOST", true,
         [](const JobRow &r) {
-            std::string host = text(r, "batch_host");
+            std::string host = text(r.job->batchHost);
             return Cell{host.empty() ? std::string("n/a") : host};
         }},
     Field{'c', "mincpus", "MIN_CPUS", true,
         [](const JobRow &r) {
-            return Cell{number(r, "cpus_per_task")};
+            return Cell{number(r.job->cpusPerTask)};
         }},
     Field{'C', "numcpus", "CPUS", true,
         [](const JobRow &r) {
-            return Cell{number(r, "num_cpus")};
+            return Cell{number(r.job->numCpus)};
         }},
     Field{'d', "mintmpdisk", "MIN_TMP_DISK", true,
         [](const JobRow &) {
@@ -195,39 +192,39 @@ const std::array kFields{
         }},
     Field{'D', "numnodes", "NODES", true,
         [](const JobRow &r) {
-            return Cell{number(r, "num_nodes")};
+            return Cell{number(r.job->numNodes)};
         }},
     Field{'e', "endtime", "END_TIME", true, endTime},
     Field{'E', "dependency", "DEPENDENCY", true,
         [](const JobRow &r) {
-            return orNull(r, "dependency");
+            return orNull(r.job->dependency);
         }},
     Field{'f', "feature", "FEATURES", true,
         [](const JobRow &r) {
-            return orNull(r, "constraint");
+            return orNull(r.job->constraint);
         }},
     Field{'F', "arrayjobid", "ARRAY_JOB_ID", true,
         [](const JobRow &r) {
-            return Cell{number(r, isArray(r) ? "array_job_id" : "job_id")};
+            return Cell{std::to_string(isArray(r) ? r.job->arrayJobId : r.job->jobId)};
         }},
     Field{'g', "groupname", "GROUP", true,
         [](const JobRow &r) {
-            std::string group = text(r, "group");
+            std::string group = text(r.job->group);
             if (group.empty() && r.site && r.site->groupName) {
-                group = r.site->groupName(r.job);
+                group = r.site->groupName(*r.job);
             }
             if (group.empty()) {
-                group = number(r, "gid"); // a gid without a name, as Slurm prints it
+                group = number(r.job->gid); // a gid without a name, as Slurm prints it
             }
             return Cell{group};
         }},
     Field{'G', "groupid", "GROUP", true,
         [](const JobRow &r) {
-            return Cell{number(r, "gid")};
+            return Cell{number(r.job->gid)};
         }},
     Field{'h', "oversubscribe", "OVER_SUBSCRIBE", true,
         [](const JobRow &r) {
-            return Cell{r.job["exclusive"].toBool() ? "NO" : "OK"};
+            return Cell{r.job->exclusive ? "NO" : "OK"};
         }},
     Field{'H', "sockets", "SOCKETS_PER_NODE", true,
         [](const JobRow &) {
@@ -240,7 +237,7 @@ const std::array kFields{
         }},
     Field{'j', "name", "NAME", true,
         [](const JobRow &r) {
-            return Cell{text(r, "name")};
+            return Cell{r.job->name};
         }},
     Field{'J', "threads", "THREADS_PER_CORE", true,
         [](const JobRow &) {
@@ -248,15 +245,14 @@ const std::array kFields{
         }},
     Field{'k', "comment", "COMMENT", true,
         [](const JobRow &r) {
-            return Cell{r.job.contains("comment") ? text(r, "comment") : std::string("(null)")};
+            return Cell{r.job->comment.value_or("(null)")};
         }},
     Field{'K', "arraytaskid", "ARRAY_TASK_ID", true,
         [](const JobRow &r) {
-            const JobView &job = r.job;
-            if (job["array_task_id"].isInt()) {
-                return Cell{number(r, "array_task_id")};
+            if (r.job->arrayTaskId) {
+                return Cell{std::to_string(*r.job->arrayTaskId)};
             }
-            return Cell{isArray(r) ? text(r, "array_task_str") : std::string("N/A")};
+            return Cell{isArray(r) ? r.job->arrayTaskStr : std::string("N/A")};
         }},
     Field{'l', "timelimit", "TIME_LIMIT", true, timeLimit},
     Field{'L', "timeleft", "TIME_LEFT", true, timeLeft},
@@ -267,12 +263,12 @@ const std::array kFields{
         }},
     Field{'n', "reqnodes", "REQ_NODES", true,
         [](const JobRow &r) {
-            return hostsOrEmpty(r, "req_nodes");
+            return hostsOrEmpty(r.job->reqNodes);
         }},
     Field{'N', "nodelist", "NODELIST", false, nodeList},
     Field{'o', "command", "COMMAND", true,
         [](const JobRow &r) {
-            return orNull(r, "command");
+            return orNull(r.job->command);
         }},
     Field{'O', "contiguous", "CONTIGUOUS", true,
         [](const JobRow &) {
@@ -281,19 +277,19 @@ const std::array kFields{
     Field{'p', "priority", "PRIORITY", true, priorityFraction},
     Field{'P', "partition", "PARTITION", true,
         [](const JobRow &r) {
-            return Cell{text(r, "partition")};
+            return Cell{r.job->partition};
         }},
     Field{'q', "qos", "QOS", true,
         [](const JobRow &r) {
-            return Cell{text(r, "qos")};
+            return Cell{text(r.job->qos)};
         }},
     Field{'Q', "prioritylong", "PRIORITY", true,
         [](const JobRow &r) {
-            return Cell{number(r, "priority")};
+            return Cell{std::to_string(r.job->priority)};
         }},
     Field{'r', "reason", "REASON", true,
         [](const JobRow &r) {
-            return Cell{text(r, "reason")};
+            return Cell{r.job->reason};
         }},
     Field{'R', "reasonlist", "NODELIST(REASON)", false, reasonList},
     Field{'s', "selectjobinfo", "", true, nullptr}, // Slurm 22.05 prints nothing, header included
@@ -303,19 +299,19 @@ const std::array kFields{
         }},
     Field{'t', "statecompact", "ST", true,
         [](const JobRow &r) {
-            return Cell{text(r, "state_short")};
+            return Cell{r.job->stateShort};
         }},
     Field{'T', "state", "STATE", true,
         [](const JobRow &r) {
-            return Cell{text(r, "state")};
+            return Cell{r.job->state};
         }},
     Field{'u', "username", "USER", true,
         [](const JobRow &r) {
-            return Cell{text(r, "user")};
+            return Cell{r.job->user};
         }},
     Field{'U', "userid", "UID", true,
         [](const JobRow &r) {
-            return Cell{number(r, "uid")};
+            return Cell{std::to_string(r.job->uid)};
         }},
     Field{'v', "reservation", "RESERVATION", true,
         [](const JobRow &) {
@@ -323,7 +319,7 @@ const std::array kFields{
         }},
     Field{'V', "submittime", "SUBMIT_TIME", true,
         [](const JobRow &r) {
-            return timestamp(r.job["submit_time"].toInt());
+            return timestamp(r.job->submitTime);
         }},
     Field{'w', "wckey", "WCKEY", true,
         [](const JobRow &) {
@@ -335,7 +331,7 @@ const std::array kFields{
         }},
     Field{'x', "excnodes", "EXC_NODES", true,
         [](const JobRow &r) {
-            return hostsOrEmpty(r, "exc_nodes");
+            return hostsOrEmpty(r.job->excNodes);
         }},
     Field{'X', "corespec", "CORE_SPEC", true,
         [](const JobRow &) {
@@ -343,7 +339,7 @@ const std::array kFields{
         }},
     Field{'y', "nice", "NICE", true,
         [](const JobRow &r) {
-            return Cell{number(r, "nice")};
+            return Cell{std::to_string(r.job->nice)};
         }},
     Field{'Y', "schednodes", "SCHEDNODES", false,
         [](const JobRow &) {
@@ -355,49 +351,48 @@ const std::array kFields{
         }},
     Field{'Z', "workdir", "WORK_DIR", true,
         [](const JobRow &r) {
-            return Cell{text(r, "work_dir")};
+            return Cell{r.job->workDir};
         }},
     Field{0, "numtasks", "TASKS", true,
         [](const JobRow &r) {
-            return Cell{number(r, "num_tasks")};
+            return Cell{number(r.job->numTasks)};
         }},
     Field{0, "cpus-per-task", "CPUS_PER_TASK", true,
         [](const JobRow &r) {
-            return Cell{number(r, "cpus_per_task")};
+            return Cell{number(r.job->cpusPerTask)};
         }},
     Field{0, "cpuspertask", "CPUS_PER_TASK", true,
         [](const JobRow &r) {
-            return Cell{number(r, "cpus_per_task")};
+            return Cell{number(r.job->cpusPerTask)};
         }},
     Field{0, "eligibletime", "ELIGIBLE_TIME", true,
         [](const JobRow &r) {
             // held or waiting on a dependency: never eligible yet (Slurm prints N/A)
-            const std::string reason = text(r, "reason");
-            if (text(r, "state") == "PENDING"
+            const std::string &reason = r.job->reason;
+            if (r.job->state == "PENDING"
                 && (reason.rfind("JobHeld", 0) == 0 || reason == "Dependency")) {
                 return Cell{"N/A"};
             }
-            return timestamp(r.job["eligible_time"].toInt());
+            return timestamp(r.job->eligibleTime.value_or(0));
         }},
     Field{0, "exit_code", "EXIT_CODE", true,
         [](const JobRow &r) {
             // the raw wait status, as Slurm stores it: the code in the high byte, the signal low
-            return Cell{
-                std::to_string(r.job["exit_code"].toInt() * 256 + r.job["exit_signal"].toInt())};
+            return Cell{std::to_string(r.job->exitCode * 256 + r.job->exitSignal)};
         }},
     Field{0, "stdout", "STDOUT", true,
         [](const JobRow &r) {
-            return Cell{stdioPath(r, text(r, "std_out"))};
+            return Cell{stdioPath(r, r.job->stdOut)};
         }},
     Field{0, "stderr", "STDERR", true,
         [](const JobRow &r) {
             // without --error, standard error goes where standard output goes
-            const std::string err = text(r, "std_err");
-            return Cell{stdioPath(r, err.empty() ? text(r, "std_out") : err)};
+            const std::string &err = r.job->stdErr;
+            return Cell{stdioPath(r, err.empty() ? r.job->stdOut : err)};
         }},
     Field{0, "stdin", "STDIN", true,
         [](const JobRow &r) {
-            return Cell{text(r, "std_in")};
+            return Cell{r.job->stdIn};
         }},
     Field{0, "batchflag", "BATCH_FLAG", true,
         [](const JobRow &) {
@@ -407,17 +402,17 @@ const std::array kFields{
         [](const JobRow &r) {
             // Slurm counts a job's age for priority from when it may run: never while held or
             // waiting on a dependency or its begin time.
-            const std::string reason = text(r, "reason");
-            if (text(r, "state") == "PENDING"
+            const std::string &reason = r.job->reason;
+            if (r.job->state == "PENDING"
                 && (reason.rfind("JobHeld", 0) == 0 || reason == "Dependency"
                     || reason == "BeginTime")) {
                 return Cell{"N/A"};
             }
-            return timestamp(r.job["eligible_time"].toInt(r.job["submit_time"].toInt()));
+            return timestamp(r.job->eligibleTime.value_or(r.job->submitTime));
         }},
     Field{0, "allocnodes", "ALLOC_NODES", true,
         [](const JobRow &r) {
-            return Cell{r.job["submit_host"].toString("localhost")};
+            return Cell{r.job->submitHost.value_or("localhost")};
         }},
     Field{0, "cluster", "CLUSTER", true,
         [](const JobRow &r) {
@@ -427,34 +422,34 @@ const std::array kFields{
         [](const JobRow &r) {
             // the controller weighs a pending job at its submission and starts it at an
             // evaluation: as scontrol's LastSchedEval
-            const bool pending = text(r, "state") == "PENDING";
-            return timestamp(r.job["last_sched_eval"].toInt(
-                r.job[pending ? "submit_time" : "start_time"].toInt()));
+            const bool pending = r.job->state == "PENDING";
+            return timestamp(
+                r.job->lastSchedEval.value_or(pending ? r.job->submitTime : r.job->startTime));
         }},
     Field{0, "maxcpus", "MAX_CPUS", true,
         [](const JobRow &r) {
-            return Cell{number(r, "num_cpus")};
+            return Cell{number(r.job->numCpus)};
         }},
     Field{0, "maxnodes", "MAX_NODES", true,
         [](const JobRow &r) {
-            return Cell{number(r, "num_nodes")};
+            return Cell{number(r.job->numNodes)};
         }},
     Field{0, "mintime", "TIME_MIN", true,
         [](const JobRow &r) {
-            return Cell{formatSeconds(r.job["time_min"].toInt()), false};
+            return Cell{formatSeconds(r.job->timeMin), false};
         }},
     Field{0, "ntpernode", "NTASKS_PER_NODE", true,
         [](const JobRow &r) {
-            return Cell{number(r, "ntasks_per_node")};
+            return Cell{std::to_string(r.job->ntasksPerNode)};
         }},
     Field{0, "restartcnt", "RESTART_COUNT", true,
         [](const JobRow &r) {
-            return Cell{number(r, "restarts")};
+            return Cell{std::to_string(r.job->restarts)};
         }},
     Field{0, "tres-alloc", "TRES_ALLOC", true, tresAlloc},
     Field{0, "tres-per-job", "TRES_PER_JOB", true,
         [](const JobRow &r) {
-            const std::string tres = text(r, "tres_per_job");
+            const std::string &tres = r.job->tresPerJob;
             return Cell{tres.empty() ? std::string("N/A") : tres};
         }},
     // Every job may be requeued (JobRequeue=1, no --no-requeue) and none is preempted.
@@ -545,25 +540,24 @@ std::string formatSeconds(std::int64_t seconds)
 
 std::int64_t startTime(const JobRow &row)
 {
-    const JobView &job = row.job;
-    const std::int64_t start = job["start_time"].toInt();
-    return start > 0 ? start : job["planned_start"].toInt();
+    const JobObject &job = *row.job;
+    return job.startTime > 0 ? job.startTime : job.plannedStart;
 }
 
 std::int64_t timeUsed(const JobRow &row)
 {
-    const JobView &job = row.job;
-    const std::int64_t start = job["start_time"].toInt();
+    const JobObject &job = *row.job;
+    const std::int64_t start = job.startTime;
     auto state = stateOf(row);
     if (start == 0 || state == JobState::Pending) {
         return 0;
     }
     // Suspensions do not count (Slurm's run time): those over, and the current one.
-    std::int64_t suspended = job["suspended"].toInt();
+    std::int64_t suspended = job.suspended;
     if (state == JobState::Suspended) {
-        suspended += std::max<std::int64_t>(0, row.now - job["suspend_time"].toInt());
+        suspended += std::max<std::int64_t>(0, row.now - job.suspendTime);
     }
-    const std::int64_t end = job["end_time"].toInt();
+    const std::int64_t end = job.endTime;
     if (state == JobState::Running || state == JobState::Suspended || end == 0) {
         return std::max<std::int64_t>(0, row.now - start - suspended);
     }

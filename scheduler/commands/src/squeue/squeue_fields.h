@@ -13,9 +13,10 @@
 
 namespace mc::cmd::squeue {
 
-// One job as the fields see it. `now` is the controller's clock (TIME, TIME_LEFT).
+// One job as the fields see it (its members as the reply carried them: those squeue asked for).
+// `now` is the controller's clock (TIME, TIME_LEFT).
 struct JobRow {
-    JobView job;
+    const record::JobObject *job = nullptr;
     std::int64_t now = 0;
     bool noConvert = false; // --noconvert: memory stays in MiB
     const JobSite *site = nullptr;

@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <type_traits>
 #include <variant>
 
 namespace mc::cmd::squeue {
 namespace {
 
+using record::JobObject;
 using sched::JobState;
 
 bool containsIgnoreCase(const std::vector<std::string> &list, std::string_view value)
@@ -25,7 +27,7 @@ bool contains(const std::vector<std::string> &list, std::string_view value)
     return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-bool isActive(const JobView &job)
+bool isActive(const JobObject &job)
 {
     auto state = jobState(job);
     return state
@@ -49,22 +51,22 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kOtherSt
 }};
 
 // A row's value for one sort key, computed once per row (the rows are then sorted on these
-// values, not on JSON lookups: squeue sorts thousands of jobs).
-using SortKey = std::variant<std::monostate, std::int64_t, std::string, std::vector<std::string>>;
-using Extract = std::function<SortKey(const JobRow &)>;
+// values: squeue sorts thousands of jobs).
+using SortKey = RowSorter::Key;
+using Extract = RowSorter::Extract;
 
-Extract byText(std::string_view key)
+// A member as a sort key; an absent optional one sorts as 0 or "".
+template <auto Member> SortKey member(const JobRow &r)
 {
-    return [key](const JobRow &r) {
-        return SortKey{r.job[key].toString()};
-    };
-}
-
-Extract byNumber(std::string_view key)
-{
-    return [key](const JobRow &r) {
-        return SortKey{r.job[key].toInt()};
-    };
+    const auto &value = r.job->*Member;
+    using Type = std::remove_cvref_t<decltype(value)>;
+    if constexpr (std::is_same_v<Type, std::optional<std::string>>) {
+        return value.value_or(std::string());
+    } else if constexpr (std::is_same_v<Type, std::optional<std::int64_t>>) {
+        return value.value_or(0);
+    } else {
+        return value;
+    }
 }
 
 Extract noOrder()
@@ -78,55 +80,55 @@ std::optional<Extract> extractorFor(char key)
 {
     switch (key) {
     case 'B':
-        return byText("batch_host");
+        return member<&JobObject::batchHost>;
     case 'C':
-        return byNumber("num_cpus");
+        return member<&JobObject::numCpus>;
     case 'D':
-        return byNumber("num_nodes");
+        return member<&JobObject::numNodes>;
     case 'e':
-        return byNumber("end_time");
+        return member<&JobObject::endTime>;
     case 'i':
-        return byNumber("job_id");
+        return member<&JobObject::jobId>;
     case 'j':
-        return byText("name");
+        return member<&JobObject::name>;
     case 'l':
-        return byNumber("time_limit");
+        return member<&JobObject::timeLimit>;
     case 'L':
         return [](const JobRow &r) {
-            return SortKey{r.job["time_limit"].toInt() - timeUsed(r)};
+            return SortKey{r.job->timeLimit.value_or(0) - timeUsed(r)};
         };
     case 'm':
-        return byNumber("min_memory");
+        return member<&JobObject::minMemory>;
     case 'M':
         return [](const JobRow &r) {
             return SortKey{timeUsed(r)};
         };
     case 'N':
         return [](const JobRow &r) {
-            return SortKey{r.job["nodes"].toStringList()};
+            return SortKey{r.job->nodes};
         };
     case 'p':
     case 'Q':
-        return byNumber("priority");
+        return member<&JobObject::priority>;
     case 'P':
-        return byText("partition");
+        return member<&JobObject::partition>;
     case 'S':
         return [](const JobRow &r) {
             return SortKey{startTime(r)};
         };
     case 't':
-        return byText("state_short");
+        return member<&JobObject::stateShort>;
     case 'T':
-        return byText("state");
+        return member<&JobObject::state>;
     case 'u':
-        return byText("user");
+        return member<&JobObject::user>;
     case 'U':
-        return byNumber("uid");
+        return member<&JobObject::uid>;
     case 'V':
-        return byNumber("submit_time");
+        return member<&JobObject::submitTime>;
     case 'g':
     case 'G':
-        return byNumber("gid");
+        return member<&JobObject::gid>;
     case 'b': // fields that are the same for every minicluster job
     case 'c':
     case 'd':
@@ -147,9 +149,9 @@ std::optional<Extract> extractorFor(char key)
 
 } // namespace
 
-std::optional<std::vector<std::uint32_t>> Filter::tasksOf(const JobView &job) const
+std::optional<std::vector<std::uint32_t>> Filter::tasksOf(const JobObject &job) const
 {
-    const std::int64_t array = job["array_job_id"].toInt(-1);
+    const std::int64_t array = job.arrayJobId;
     const bool wholeArray = std::find(jobIds.begin(), jobIds.end(), array) != jobIds.end()
         && std::none_of(
             tasks.begin(), tasks.end(), [array](const auto &t) { return t.first == array; });
@@ -167,50 +169,49 @@ std::optional<std::vector<std::uint32_t>> Filter::tasksOf(const JobView &job) co
     return wanted;
 }
 
-bool Filter::accepts(const JobView &job) const
+bool Filter::accepts(const JobObject &job) const
 {
     if (licenses) {
         return false;
     }
-    if (!jobIds.empty()
-        && std::find(jobIds.begin(), jobIds.end(), job["job_id"].toInt()) == jobIds.end()
-        && std::find(jobIds.begin(), jobIds.end(), job["array_job_id"].toInt(-1)) == jobIds.end()) {
+    if (!jobIds.empty() && std::find(jobIds.begin(), jobIds.end(), job.jobId) == jobIds.end()
+        && std::find(jobIds.begin(), jobIds.end(), job.arrayJobId) == jobIds.end()) {
         return false;
     }
     if (const auto wanted = tasksOf(job)) {
         // A started task: its own id; the pending record: any of the tasks it still holds.
-        if (job["array_task_id"].isInt()) {
-            return std::binary_search(wanted->begin(), wanted->end(),
-                static_cast<std::uint32_t>(job["array_task_id"].toInt()));
+        if (job.arrayTaskId) {
+            return std::binary_search(
+                wanted->begin(), wanted->end(), static_cast<std::uint32_t>(*job.arrayTaskId));
         }
-        const auto held = sched::parseArraySpec(job["array_task_str"].toString());
+        const auto held = sched::parseArraySpec(job.arrayTaskStr);
         return held
             && std::any_of(held->taskIds.begin(), held->taskIds.end(), [&](std::uint32_t t) {
                    return std::binary_search(wanted->begin(), wanted->end(), t);
                });
     }
-    if (!accounts.empty() && !containsIgnoreCase(accounts, job["account"].view())) {
+    if (!accounts.empty() && !containsIgnoreCase(accounts, job.account)) {
         return false;
     }
-    if (!qos.empty() && !containsIgnoreCase(qos, job["qos"].view())) {
+    if (!qos.empty() && !containsIgnoreCase(qos, job.qos.value_or(std::string()))) {
         return false;
     }
     if (!allStates) {
-        if (states.empty() ? !isActive(job) : !contains(states, job["state"].view())) {
+        if (states.empty() ? !isActive(job) : !contains(states, job.state)) {
             return false;
         }
     }
-    if (!partitions.empty() && !contains(partitions, job["partition"].view())) {
+    if (!partitions.empty() && !contains(partitions, job.partition)) {
         return false;
     }
-    if (users && !contains(*users, job["user"].view())) {
+    if (users && !contains(*users, job.user)) {
         return false;
     }
-    if (!names.empty() && !contains(names, job["name"].view())) {
+    if (!names.empty() && !contains(names, job.name)) {
         return false;
     }
     if (!nodes.empty()) {
-        const auto jobNodes = job["nodes"].toStringList();
+        const auto &jobNodes = job.nodes;
         if (std::none_of(jobNodes.begin(), jobNodes.end(),
                 [&](const std::string &n) { return contains(nodes, n); })) {
             return false;
@@ -219,10 +220,8 @@ bool Filter::accepts(const JobView &job) const
     return true;
 }
 
-std::optional<char> sortRows(std::vector<JobRow> &rows, std::string_view spec)
+RowSorter::RowSorter(std::string_view spec)
 {
-    std::vector<Extract> keys;
-    std::vector<bool> reverse;
     for (std::size_t i = 0; i < spec.size(); ++i) {
         const char key = spec[i];
         if (key == ',' || key == '+' || key == '-') {
@@ -230,39 +229,57 @@ std::optional<char> sortRows(std::vector<JobRow> &rows, std::string_view spec)
         }
         auto extract = extractorFor(key);
         if (!extract) {
-            return key;
+            m_unknown = m_unknown.value_or(key);
+            continue;
         }
-        keys.push_back(std::move(*extract));
-        reverse.push_back(i > 0 && spec[i - 1] == '-');
+        m_keys.push_back(std::move(*extract));
+        m_reverse.push_back(i > 0 && spec[i - 1] == '-');
     }
+}
+
+void RowSorter::add(const JobRow &row)
+{
+    for (const auto &extract : m_keys) {
+        m_values.push_back(extract(row));
+    }
+    ++m_rows;
+}
+
+std::vector<std::uint32_t> RowSorter::order() const
+{
     // Slurm applies the keys from the last to the first, each a stable sort of its own: the same
     // order as one stable sort on all keys, the first one primary. The keys are computed once,
-    // in one flat table (row i's at i * width), and row indexes are sorted.
-    const std::size_t width = keys.size();
-    std::vector<SortKey> values;
-    values.reserve(rows.size() * width);
-    for (const auto &row : rows) {
-        for (const auto &extract : keys) {
-            values.push_back(extract(row));
-        }
-    }
-    std::vector<std::uint32_t> order(rows.size());
+    // in one flat table, and row indexes are sorted.
+    const std::size_t width = m_keys.size();
+    std::vector<std::uint32_t> order(m_rows);
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = static_cast<std::uint32_t>(i);
     }
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const SortKey *ka = &values[a * width];
-        const SortKey *kb = &values[b * width];
+        const SortKey *ka = &m_values[a * width];
+        const SortKey *kb = &m_values[b * width];
         for (std::size_t k = 0; k < width; ++k) {
             if (ka[k] != kb[k]) {
-                return reverse[k] ? kb[k] < ka[k] : ka[k] < kb[k];
+                return m_reverse[k] ? kb[k] < ka[k] : ka[k] < kb[k];
             }
         }
         return false;
     });
+    return order;
+}
+
+std::optional<char> sortRows(std::vector<JobRow> &rows, std::string_view spec)
+{
+    RowSorter sorter(spec);
+    if (sorter.unknownKey()) {
+        return sorter.unknownKey();
+    }
+    for (const auto &row : rows) {
+        sorter.add(row);
+    }
     std::vector<JobRow> sorted;
     sorted.reserve(rows.size());
-    for (const std::uint32_t i : order) {
+    for (const std::uint32_t i : sorter.order()) {
         sorted.push_back(rows[i]);
     }
     rows = std::move(sorted);

@@ -6,11 +6,12 @@
 namespace mc::cmd::squeue {
 namespace {
 
-using Keys = std::vector<std::string_view>;
+using M = record::JobMember;
+using Keys = std::vector<M>;
 
 // What the shared helpers of squeue_fields.cpp read.
-const Keys kJobId{"job_id", "array_job_id", "array_task_id", "array_task_str"};
-const Keys kTimeUsed{"start_time", "end_time", "state", "suspended", "suspend_time"};
+const Keys kJobId{M::JobId, M::ArrayJobId, M::ArrayTaskId, M::ArrayTaskStr};
+const Keys kTimeUsed{M::StartTime, M::EndTime, M::State, M::Suspended, M::SuspendTime};
 
 Keys join(Keys a, const Keys &b)
 {
@@ -20,133 +21,160 @@ Keys join(Keys a, const Keys &b)
 
 struct Entry {
     std::string_view field; // -O name
-    Keys keys;
+    Keys members;
 };
 
 // One entry per field of fieldTable(), by its -O name.
 const std::array kEntries{
-    Entry{"account", {"account"}},
-    Entry{"jobid", {"job_id"}},
-    Entry{"tres-per-node", {"gres"}},
-    Entry{"batchhost", {"batch_host"}},
-    Entry{"mincpus", {"cpus_per_task"}},
-    Entry{"numcpus", {"num_cpus"}},
+    Entry{"account", {M::Account}},
+    Entry{"jobid", {M::JobId}},
+    Entry{"tres-per-node", {M::Gres}},
+    Entry{"batchhost", {M::BatchHost}},
+    Entry{"mincpus", {M::CpusPerTask}},
+    Entry{"numcpus", {M::NumCpus}},
     Entry{"mintmpdisk", {}},
-    Entry{"numnodes", {"num_nodes"}},
-    Entry{"endtime", {"time_limit", "end_time", "state", "start_time", "suspended"}},
-    Entry{"dependency", {"dependency"}},
-    Entry{"feature", {"constraint"}},
-    Entry{"arrayjobid", {"array_job_id", "job_id"}},
-    Entry{"groupname", {"group", "gid", "user"}},
-    Entry{"groupid", {"gid"}},
-    Entry{"oversubscribe", {"exclusive"}},
+    Entry{"numnodes", {M::NumNodes}},
+    Entry{"endtime", {M::TimeLimit, M::EndTime, M::State, M::StartTime, M::Suspended}},
+    Entry{"dependency", {M::Dependency}},
+    Entry{"feature", {M::Constraint}},
+    Entry{"arrayjobid", {M::ArrayJobId, M::JobId}},
+    Entry{"groupname", {M::Group, M::Gid, M::User}},
+    Entry{"groupid", {M::Gid}},
+    Entry{"oversubscribe", {M::Exclusive}},
     Entry{"sockets", {}},
     Entry{"jobarrayid", kJobId},
     Entry{"cores", {}},
-    Entry{"name", {"name"}},
+    Entry{"name", {M::Name}},
     Entry{"threads", {}},
-    Entry{"comment", {"comment"}},
-    Entry{"arraytaskid", {"array_task_id", "array_job_id", "array_task_str"}},
-    Entry{"timelimit", {"time_limit"}},
-    Entry{"timeleft", join({"time_limit"}, kTimeUsed)},
-    Entry{"minmemory", {"min_memory"}},
+    Entry{"comment", {M::Comment}},
+    Entry{"arraytaskid", {M::ArrayTaskId, M::ArrayJobId, M::ArrayTaskStr}},
+    Entry{"timelimit", {M::TimeLimit}},
+    Entry{"timeleft", join({M::TimeLimit}, kTimeUsed)},
+    Entry{"minmemory", {M::MinMemory}},
     Entry{"timeused", kTimeUsed},
-    Entry{"reqnodes", {"req_nodes"}},
-    Entry{"nodelist", {"nodes"}},
-    Entry{"command", {"command"}},
+    Entry{"reqnodes", {M::ReqNodes}},
+    Entry{"nodelist", {M::Nodes}},
+    Entry{"command", {M::Command}},
     Entry{"contiguous", {}},
-    Entry{"priority", {"priority"}},
-    Entry{"partition", {"partition"}},
-    Entry{"qos", {"qos"}},
-    Entry{"prioritylong", {"priority"}},
-    Entry{"reason", {"reason"}},
-    Entry{"reasonlist", {"state", "reason", "nodes"}},
+    Entry{"priority", {M::Priority}},
+    Entry{"partition", {M::Partition}},
+    Entry{"qos", {M::Qos}},
+    Entry{"prioritylong", {M::Priority}},
+    Entry{"reason", {M::Reason}},
+    Entry{"reasonlist", {M::State, M::Reason, M::Nodes}},
     Entry{"selectjobinfo", {}},
-    Entry{"starttime", {"start_time", "planned_start"}},
-    Entry{"statecompact", {"state_short"}},
-    Entry{"state", {"state"}},
-    Entry{"username", {"user"}},
-    Entry{"userid", {"uid"}},
+    Entry{"starttime", {M::StartTime, M::PlannedStart}},
+    Entry{"statecompact", {M::StateShort}},
+    Entry{"state", {M::State}},
+    Entry{"username", {M::User}},
+    Entry{"userid", {M::Uid}},
     Entry{"reservation", {}},
-    Entry{"submittime", {"submit_time"}},
+    Entry{"submittime", {M::SubmitTime}},
     Entry{"wckey", {}},
     Entry{"licenses", {}},
-    Entry{"excnodes", {"exc_nodes"}},
+    Entry{"excnodes", {M::ExcNodes}},
     Entry{"corespec", {}},
-    Entry{"nice", {"nice"}},
+    Entry{"nice", {M::Nice}},
     Entry{"schednodes", {}},
     Entry{"sct", {}},
-    Entry{"workdir", {"work_dir"}},
-    Entry{"numtasks", {"num_tasks"}},
-    Entry{"cpus-per-task", {"cpus_per_task"}},
-    Entry{"cpuspertask", {"cpus_per_task"}},
-    Entry{"eligibletime", {"eligible_time", "state", "reason"}},
-    Entry{"exit_code", {"exit_code", "exit_signal"}},
-    Entry{"stdout", {"std_out", "job_id", "name", "user", "work_dir"}},
-    Entry{"stderr", {"std_err", "std_out", "job_id", "name", "user", "work_dir"}},
-    Entry{"stdin", {"std_in"}},
+    Entry{"workdir", {M::WorkDir}},
+    Entry{"numtasks", {M::NumTasks}},
+    Entry{"cpus-per-task", {M::CpusPerTask}},
+    Entry{"cpuspertask", {M::CpusPerTask}},
+    Entry{"eligibletime", {M::EligibleTime, M::State, M::Reason}},
+    Entry{"exit_code", {M::ExitCode, M::ExitSignal}},
+    Entry{"stdout", {M::StdOut, M::JobId, M::Name, M::User, M::WorkDir}},
+    Entry{"stderr", {M::StdErr, M::StdOut, M::JobId, M::Name, M::User, M::WorkDir}},
+    Entry{"stdin", {M::StdIn}},
     Entry{"batchflag", {}},
-    Entry{"accruetime", {"state", "reason", "eligible_time", "submit_time"}},
-    Entry{"allocnodes", {"submit_host"}},
+    Entry{"accruetime", {M::State, M::Reason, M::EligibleTime, M::SubmitTime}},
+    Entry{"allocnodes", {M::SubmitHost}},
     Entry{"cluster", {}},
-    Entry{"lastschedeval", {"last_sched_eval", "state", "submit_time", "start_time"}},
-    Entry{"maxcpus", {"num_cpus"}},
-    Entry{"maxnodes", {"num_nodes"}},
-    Entry{"mintime", {"time_min"}},
-    Entry{"ntpernode", {"ntasks_per_node"}},
-    Entry{"restartcnt", {"restarts"}},
-    Entry{"tres-alloc", {"num_cpus", "num_nodes", "min_memory", "mem_per_cpu", "gpus_req"}},
-    Entry{"tres-per-job", {"tres_per_job"}},
+    Entry{"lastschedeval", {M::LastSchedEval, M::State, M::SubmitTime, M::StartTime}},
+    Entry{"maxcpus", {M::NumCpus}},
+    Entry{"maxnodes", {M::NumNodes}},
+    Entry{"mintime", {M::TimeMin}},
+    Entry{"ntpernode", {M::NtasksPerNode}},
+    Entry{"restartcnt", {M::Restarts}},
+    Entry{"tres-alloc", {M::NumCpus, M::NumNodes, M::MinMemory, M::MemPerCpu, M::GpusReq}},
+    Entry{"tres-per-job", {M::TresPerJob}},
 };
 
 // What Filter::accepts() reads.
-const Keys kFilterKeys{
-    "job_id", "array_job_id", "account", "qos", "state", "partition", "user", "name", "nodes"};
+const Keys kFilterKeys{M::JobId, M::ArrayJobId, M::Account, M::Qos, M::State, M::Partition, M::User,
+    M::Name, M::Nodes};
 
-void add(std::vector<std::string> &keys, const Keys &more)
+void add(Keys &members, const Keys &more)
 {
-    for (auto key : more) {
-        if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-            keys.emplace_back(key);
+    for (auto member : more) {
+        if (std::find(members.begin(), members.end(), member) == members.end()) {
+            members.push_back(member);
         }
     }
 }
 
 } // namespace
 
-std::vector<std::string_view> keysOfField(const Field &field)
+std::optional<std::vector<record::JobMember>> membersOfField(const Field &field)
 {
     if (!field.value) {
-        return {}; // a fixed value reads nothing
+        return Keys{}; // a fixed value reads nothing
     }
     for (const auto &entry : kEntries) {
         if (entry.field == field.name) {
-            return entry.keys;
+            return entry.members;
         }
     }
-    // A field without an entry reads an unknown set: ask for everything.
-    return {"*"};
+    return std::nullopt;
 }
 
-std::vector<std::string> requestedKeys(
+std::span<const record::JobMember> filterMembers()
+{
+    return kFilterKeys;
+}
+
+std::optional<std::vector<record::JobMember>> membersRead(
     const std::vector<Column> &columns, std::string_view sortSpec)
 {
-    std::vector<std::string> keys;
-    add(keys, kFilterKeys);
+    Keys members;
+    bool unknown = false;
+    auto addField = [&](const Field &field) {
+        if (const auto more = membersOfField(field)) {
+            add(members, *more);
+        } else {
+            unknown = true;
+        }
+    };
     for (const auto &column : columns) {
         if (column.field) {
-            add(keys, keysOfField(*column.field));
+            addField(*column.field);
         }
     }
     for (char letter : sortSpec) {
         for (const auto &field : fieldTable()) {
             if (field.letter == letter && letter != 0) {
-                add(keys, keysOfField(field));
+                addField(field);
             }
         }
     }
-    if (std::find(keys.begin(), keys.end(), "*") != keys.end()) {
-        return {};
+    if (unknown) {
+        return std::nullopt;
+    }
+    return members;
+}
+
+std::vector<std::string> requestedKeys(
+    const std::vector<Column> &columns, std::string_view sortSpec)
+{
+    const auto read = membersRead(columns, sortSpec);
+    if (!read) {
+        return {}; // a field without an entry reads an unknown set: ask for everything
+    }
+    Keys members = kFilterKeys;
+    add(members, *read);
+    std::vector<std::string> keys;
+    for (const auto member : members) {
+        keys.emplace_back(record::jobMemberKey(member));
     }
     return keys;
 }

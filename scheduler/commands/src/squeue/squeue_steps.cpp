@@ -57,31 +57,30 @@ Outcome listSteps(Context &ctx, const std::vector<std::int64_t> &jobIds,
         return {{}, "slurm_get_job_steps error: " + (*reply)["error"].toString() + "\n", 1};
     }
     const std::int64_t now = (*reply)["now"].toInt(ctx.now);
-    std::vector<const Json *> rows;
-    for (const Json &step : (*reply)["steps"].items()) {
-        const std::string id
-            = std::to_string(step["job_id"].toInt()) + "." + step["step_id"].toString();
-        const std::string user = step["user"].toString();
+    std::vector<record::StepObject> rows;
+    for (const Json &item : (*reply)["steps"].items()) {
+        record::StepObject step = record::stepObjectFromJson(item);
+        const std::string id = std::to_string(step.jobId) + "." + step.stepId;
         if ((!steps.empty() && std::find(steps.begin(), steps.end(), id) == steps.end())
-            || (users && std::find(users->begin(), users->end(), user) == users->end())) {
+            || (users && std::find(users->begin(), users->end(), step.user) == users->end())) {
             continue;
         }
-        rows.push_back(&step);
+        rows.push_back(std::move(step));
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const Json *a, const Json *b) {
-        return std::make_tuple((*a)["job_id"].toInt(), stepOrder((*a)["step_id"].toString()))
-            < std::make_tuple((*b)["job_id"].toInt(), stepOrder((*b)["step_id"].toString()));
+    std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+        return std::make_tuple(a.jobId, stepOrder(a.stepId))
+            < std::make_tuple(b.jobId, stepOrder(b.stepId));
     });
     std::string out = noHeader ? std::string()
                                : cell("STEPID", 15) + " " + cell("NAME", 8) + " "
             + cell("PARTITION", 9) + " " + cell("USER", 8) + " " + cell("TIME", 9) + " NODELIST\n";
-    for (const Json *step : rows) {
-        const Json &s = *step;
-        out += cell(std::to_string(s["job_id"].toInt()) + "." + s["step_id"].toString(), 15) + " "
-            + cell(s["name"].toString(), 8) + " " + cell(s["partition"].toString(), 9) + " "
-            + cell(s["user"].toString(), 8) + " "
-            + cell(formatSeconds(now - s["start_time"].toInt(now)), 9) + " "
-            + sched::compressHostlist(s["nodes"].toStringList()) + "\n";
+    for (const record::StepObject &step : rows) {
+        // a step not yet dated has run for no time
+        const std::int64_t start = step.startTime != 0 ? step.startTime : now;
+        out += cell(std::to_string(step.jobId) + "." + step.stepId, 15) + " "
+            + cell(step.name.value_or(""), 8) + " " + cell(step.partition, 9) + " "
+            + cell(step.user, 8) + " " + cell(formatSeconds(now - start), 9) + " "
+            + sched::compressHostlist(step.nodes) + "\n";
     }
     return {out, {}, 0};
 }

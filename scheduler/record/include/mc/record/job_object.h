@@ -9,11 +9,16 @@
 // others hold the type's empty value when absent, as proto::Json's reads give it.
 
 #include "mc/proto/json.h"
+#include "mc/proto/row_table.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mc::record {
@@ -24,6 +29,7 @@ struct StepObject {
     std::int64_t jobId = 0; // running steps only; an acct step's job is the enclosing one
     std::string stepId; // "batch", "extern", or the step's number (`step` of older stores)
     std::optional<std::string> name;
+    std::string user; // the job's (running steps)
     std::optional<std::string> state;
     std::int64_t startTime = 0;
     std::int64_t endTime = 0; // 0 while it runs
@@ -137,6 +143,113 @@ struct JobObject {
 };
 
 JobObject jobObjectFromJson(const proto::Json &job);
+
+// The members of JobObject a reply carries, one per key: a command names those it reads (a
+// request's `fields`, by jobMemberKey()) and never spells a key. In JobObject's order.
+enum class JobMember : std::uint8_t {
+    JobId,
+    Name,
+    User,
+    Uid,
+    Gid,
+    Account,
+    Partition,
+    Qos,
+    State,
+    StateShort,
+    Reason,
+    SubmitTime,
+    EligibleTime,
+    StartTime,
+    EndTime,
+    TimeLimit,
+    Nodes,
+    NumNodes,
+    NumCpus,
+    NumTasks,
+    CpusPerTask,
+    MinMemory,
+    MemPerCpu,
+    Nice,
+    ExitCode,
+    ExitSignal,
+    WorkDir,
+    StdOut,
+    StdErr,
+    StdIn,
+    Command,
+    BatchHost,
+    Priority,
+    ArrayJobId,
+    ArrayTaskId,
+    ArrayTaskStr,
+    ArrayMaxTasks,
+    Dependency,
+    PlannedStart,
+    Restarts,
+    Hold,
+    Constraint,
+    TimeMin,
+    Gres,
+    Gpus,
+    GpuIds,
+    GpuAllocType,
+    TresPerJob,
+    TresPerTask,
+    CpusPerTres,
+    MemPerTres,
+    GpusReq,
+    Exclusive,
+    ReqNodes,
+    ExcNodes,
+    PreemptEnd,
+    Interactive,
+    WaitingFor,
+    Comment,
+    NodeCpus,
+    MailType,
+    MailUser,
+    SuspendTime,
+    Suspended,
+    SubmitHost,
+    SubmitSid,
+    NtasksPerNode,
+    LastSchedEval,
+    Group,
+    Steps,
+    CancelledBy,
+    Now,
+    Explanation,
+    Backfilled,
+};
+inline constexpr std::size_t kJobMemberCount = static_cast<std::size_t>(JobMember::Backfilled) + 1;
+
+// The member's key in a reply ("job_id"); the first ones are kJobKeys, in its order.
+std::string_view jobMemberKey(JobMember member);
+
+// The jobs of a large `jobs` or `acct` reply (proto::RowTable: `form: "rows"`, or whole objects)
+// decoded row by row into JobObject, as jobObjectFromJson() decodes an object. The table's
+// columns are matched to members once, when the reader is made; a row then costs one typed
+// read per column, and members without a column are not touched. The table must outlive the
+// reader.
+class JobRowReader {
+public:
+    explicit JobRowReader(const proto::RowTable &table);
+    // Only `members` (what one pass over the rows reads); the table's other columns are skipped.
+    JobRowReader(const proto::RowTable &table, std::span<const JobMember> members);
+
+    // Assigns the members the table has a column for from row `row` (a null cell: absent, as
+    // jobObjectFromJson() leaves it); the others keep what `job` holds, so a default JobObject,
+    // or one read from the same reader before, comes out as jobObjectFromJson() would make it.
+    void read(std::size_t row, JobObject &job) const;
+    // Whether the table has a column for `member`.
+    bool has(JobMember member) const;
+
+private:
+    const proto::RowTable *m_table;
+    std::vector<std::pair<int, JobMember>> m_columns; // the table's columns that are members
+    std::vector<bool> m_has; // by member
+};
 
 StepObject stepObjectFromJson(const proto::Json &step);
 
