@@ -66,11 +66,10 @@ int main(int argc, char **argv)
         const char *shell = std::getenv("SHELL");
         command = {shell && *shell ? shell : "/bin/bash"};
         if (useInteractiveStep()) {
-            // Slurm's InteractiveStepOptions ("--interactive --preserve-env --pty $SHELL"): the
-            // shell is a one-task step on the first allocated node, sharing the allocation, and
-            // keeps the allocation's task and node counts, which mpirun typed in it reads.
-            command
-                = {"srun", "--pty", "-N1", "-n1", "--overlap", "--preserve-env", command.front()};
+            // Slurm's default InteractiveStepOptions ("--interactive --preserve-env --pty
+            // $SHELL"): the shell is the job's interactive step (N.interactive) on its first
+            // node, and keeps the allocation's task and node counts, which mpirun reads there.
+            command = {"srun", "--interactive", "--preserve-env", "--pty", command.front()};
         }
     }
 

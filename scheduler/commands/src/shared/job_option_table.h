@@ -73,6 +73,7 @@ enum JobOptionId : int {
     kIgnorePbs,
     kImmediate,
     kInput,
+    kInteractive,
     kJobName,
     kJobId,
     kKillCommand,
