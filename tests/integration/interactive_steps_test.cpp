@@ -47,10 +47,11 @@ void InteractiveStepsTest::sallocGrantsRunsSrunOnTheNodeAndReleases()
     QCOMPARE(out.at(0), QStringLiteral("job=1 nodes=") + out.at(1));
     QVERIFY2(out.at(1).startsWith(QStringLiteral("cn")), qPrintable(run.out));
     QCOMPARE(out.at(2), QStringLiteral("login1")); // salloc's command runs on the login node
+    // Slurm 22.05.8's salloc, run live on the reference cluster, mostly ends on the release
+    // alone (its "has been revoked." after it is a race with slurmctld's message).
     QCOMPARE(run.err,
         QStringLiteral("salloc: Granted job allocation 1\n"
-                       "salloc: Relinquishing job allocation 1\n"
-                       "salloc: Job allocation 1 has been revoked.\n"));
+                       "salloc: Relinquishing job allocation 1\n"));
 
     // Leaving released the allocation: the job is over and its nodes are free.
     ShellResult state = cluster.shell(QStringLiteral("sacct -j 1 -n -P -o JobID,State"));
