@@ -8,8 +8,9 @@
 # printed only when a shell has read and run it, which the new shell does as soon as it reads
 # its terminal: the time to a usable prompt. Then `exit` ends the allocation and the next run
 # waits for the login shell to answer again.
-# Rows: salloc alone, and `salloc ... srun --pty bash` (a prompt on the compute node, as
-# use_interactive_step gives it), for minicluster and for real Slurm.
+# Rows: salloc alone, and `salloc ... srun --pty bash` (a prompt on the compute node through a
+# step of its own), for minicluster; for real Slurm, salloc alone and `salloc ... srun
+# --interactive --preserve-env --pty bash`, what its salloc runs under use_interactive_step.
 # Usage: bench/salloc_prompt.sh [BUILD_DIR] [RUNS] [UP_ARGS...]
 #   (default build/release, 10; UP_ARGS go to `minicluster up`, e.g. --limits rlimit)
 set -euo pipefail
@@ -85,10 +86,20 @@ drive "minicluster: salloc --time=1:00:00 --mem=1G" "$runs" \
     "salloc --time=1:00:00 --mem=1G" "$bin/minicluster" --dir "$dir/c" shell
 drive "minicluster: salloc --time=1:00:00 --mem=1G srun --pty bash" "$runs" \
     "salloc --time=1:00:00 --mem=1G srun --pty bash" "$bin/minicluster" --dir "$dir/c" shell
+# Real Slurm: its shell on the submit host (LaunchParameters unset there), then the command
+# use_interactive_step would run, Slurm's InteractiveStepOptions: the shell as step
+# N.interactive on the first node, the figure to compare with minicluster's first row.
+# Run as root, the real side is the reference cluster's user alice: salloc's shell reads the
+# user's ~/.bashrc, and root's here (pyenv's rehash waiting 60 s on a lock) is not Slurm's time.
 if /usr/bin/sinfo >/dev/null 2>&1; then
-    for tail in "" " /usr/bin/srun --pty bash"; do
-        drive "real Slurm 22.05: salloc -p cpu --time=1:00:00 --mem=1G${tail:+ srun --pty bash}" \
-            "$runs" "/usr/bin/salloc -p cpu --time=1:00:00 --mem=1G$tail" env -i HOME="$HOME" \
+    as=(env -i HOME="$HOME")
+    if [ "$(id -u)" = 0 ] && id alice >/dev/null 2>&1; then
+        as=(runuser -u alice -- env -i HOME="$(getent passwd alice | cut -d: -f6)")
+    fi
+    cd /tmp # a directory every user can enter, for salloc's shell
+    for tail in "" " /usr/bin/srun --interactive --preserve-env --pty bash"; do
+        drive "real Slurm 22.05: salloc -p cpu --time=1:00:00 --mem=1G${tail:+ srun --interactive -E --pty bash}" \
+            "$runs" "/usr/bin/salloc -p cpu --time=1:00:00 --mem=1G$tail" "${as[@]}" \
             TERM=xterm PATH=/usr/bin:/bin SHELL=/bin/bash /bin/bash --norc --noprofile -i
     done
 fi

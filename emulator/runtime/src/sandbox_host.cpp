@@ -273,6 +273,11 @@ void execLaunch(const SandboxLaunch &launch, const std::vector<int> &fds)
     }
     std::vector<std::string> argv = launch.argv;
     std::vector<std::string> env = launch.env;
+    if (step) {
+        // slurmstepd tells each task its own pid on the node (this namespace's).
+        std::erase_if(env, [](const std::string &e) { return e.rfind("SLURM_TASK_PID=", 0) == 0; });
+        env.push_back("SLURM_TASK_PID=" + std::to_string(::getpid()));
+    }
     std::vector<char *> cargv;
     std::vector<char *> cenv;
     for (auto &a : argv) {

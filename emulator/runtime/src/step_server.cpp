@@ -6,6 +6,7 @@
 #include "mc/emu/process.h"
 #include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
+#include "mc/record/step.h"
 #include "mc/sched/site_conf.h"
 
 #include <algorithm>
@@ -93,8 +94,14 @@ Json errorEvent(const std::string &text)
         args.push_back(const_cast<char *>(a.c_str()));
     }
     args.push_back(nullptr);
+    std::vector<std::string> own = env;
+    if (taskPath) {
+        // Outside bubblewrap the task is this process: its pid is SLURM_TASK_PID, as slurmstepd
+        // sets it (a bwrap per task would only know bwrap's own).
+        base::setEnv(own, "SLURM_TASK_PID", std::to_string(::getpid()));
+    }
     std::vector<char *> envp;
-    for (const auto &e : env) {
+    for (const auto &e : own) {
         envp.push_back(const_cast<char *>(e.c_str()));
     }
     envp.push_back(nullptr);
@@ -103,7 +110,7 @@ Json errorEvent(const std::string &text)
     std::string program = argv[0];
     if (taskPath && program.find('/') == std::string::npos) {
         std::string path;
-        for (const auto &e : env) {
+        for (const auto &e : own) {
             if (e.rfind("PATH=", 0) == 0) {
                 path = e.substr(5);
             }
@@ -300,7 +307,13 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     std::vector<std::string> env = request["env"].toStringList();
     base::setEnv(env, "SLURMD_NODENAME", node);
     base::setEnv(env, "SLURM_TOPOLOGY_ADDR", node);
+    base::setEnv(env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
     base::setEnv(env, "SLURM_NODEID", std::to_string(request["node_id"].toInt()));
+    std::string gtids; // the step's tasks on this node, by global id
+    for (const std::int64_t t : taskIds) {
+        gtids += (gtids.empty() ? "" : ",") + std::to_string(t);
+    }
+    base::setEnv(env, "SLURM_GTIDS", gtids);
     base::setEnv(env, "SLURM_TMPDIR", bwrap ? "/localscratch/" + tmpName : tmpHost);
     if (!bwrap) {
         // The plain fallback: `hostname` answers the node's name through a shim.
@@ -378,7 +391,7 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
         }
         base::setEnv(taskEnv, "SLURM_PROCID", std::to_string(taskIds[i]));
         base::setEnv(taskEnv, "SLURM_LOCALID", std::to_string(i));
-        base::setEnv(taskEnv, "SLURM_TASK_PID", "0");
+        // SLURM_TASK_PID is the task's pid, set as it starts (execLaunch, execTask).
         int in = fds[0];
         int out = perTask ? fds[1 + 2 * i] : fds[1];
         int err = perTask ? fds[2 + 2 * i] : fds[2];
@@ -547,7 +560,7 @@ bool StepServer::noteOutOfMemory(Step &step, std::int64_t rssKb)
             step.nodeTookIt = true; // the node restarts: Slurm sees no OOM
             return false;
         }
-        const std::string id = std::to_string(step.stepId);
+        const std::string id = record::stepIdText(step.stepId); // 12.interactive
         Json e = Json::object();
         e.set("event", "notice"); // slurmstepd's line, on srun's stderr
         e.set("text",
@@ -626,7 +639,7 @@ std::unique_ptr<JobLimiter> StepServer::stepLimiter(
     Step &step, const Json &request, std::string &error)
 {
     const std::string job = m_settings.nodeGroup + "/job_" + std::to_string(step.jobId);
-    const std::string stepName = "step_" + std::to_string(step.stepId);
+    const std::string stepName = "step_" + record::stepIdText(step.stepId); // step_interactive
     const int cpus = static_cast<int>(request["cpus"].toInt(0));
     JobLimits jobLimit = jobLimits(request["mem_mb"].toInt(0), cpus);
     if (m_settings.cpusFor) { // the job's CPUs, as its batch script's (node_daemon.cpp)

@@ -46,10 +46,18 @@ std::vector<int> stepTaskCounts(int ntasks, const std::vector<int> &cpus, int cp
     return rest == 0 ? counts : std::vector<int>{};
 }
 
+inline constexpr int kDuplicateStepId = 2110; // ESLURM_DUPLICATE_STEP_ID
+
+// The interactive step's id in the step maps (the int of record::kInteractiveStep).
+constexpr int kInteractive = static_cast<int>(record::kInteractiveStep);
+
 // Slurm's order of a job's steps: by step id as its accounting stores it (a signed 32-bit
-// column), so batch (-5), extern (-4), then 0, 1, 2...
+// column), so interactive (-6), batch (-5), extern (-4), then 0, 1, 2...
 long stepOrder(const std::string &step)
 {
+    if (step == "interactive") {
+        return kInteractive;
+    }
     if (step == "batch") {
         return -5;
     }
@@ -66,10 +74,11 @@ std::map<int, RunningStep> Controller::storedRunningSteps(JobId job)
 {
     std::map<int, RunningStep> running;
     for (const auto &s : m_store.steps(job)) {
+        const bool interactive = s.step == "interactive";
         if (s.state == JobState::Running && !s.step.empty()
-            && std::isdigit(static_cast<unsigned char>(s.step[0]))) {
+            && (interactive || std::isdigit(static_cast<unsigned char>(s.step[0])))) {
             RunningStep step;
-            step.id = std::stoi(s.step);
+            step.id = interactive ? kInteractive : std::stoi(s.step);
             step.name = s.name;
             step.nodes = s.nodes;
             step.ntasks = std::max(1, s.ntasks);
@@ -87,7 +96,7 @@ acct::StepRecord Controller::endedStep(
 {
     acct::StepRecord record;
     record.job = job;
-    record.step = std::to_string(stepId);
+    record.step = record::stepIdText(stepId);
     record.state = state;
     record.startTime = step.start;
     record.endTime = now;
@@ -198,6 +207,55 @@ Json Controller::stepCreate(const Json &request, Seconds now)
                                        : "Job/step already completing or completed",
             job.isPending() ? 2014 : kAlreadyDone);
     }
+    // A step starts: it is kept (and saved later if the store refuses it now), and srun hears
+    // its id, nodes and tasks, with the job.
+    auto started = [&](const RunningStep &step, const std::vector<int> &tasksPerNode) {
+        noteActive(job.id, now); // a new step is a sign of life of the allocation (slurmctld)
+        m_nodes.steps()[id][step.id] = step;
+        acct::StepRecord record;
+        record.job = job.id;
+        record.step = record::stepIdText(step.id);
+        record.name = step.name;
+        record.state = JobState::Running;
+        record.startTime = step.start;
+        record.nodes = step.nodes;
+        record.cpus = step.cpus;
+        record.ntasks = step.ntasks;
+        saveStep(record);
+        Json reply = Json::object();
+        reply.set("ok", true);
+        reply.set("step_id",
+            step.id == kInteractive ? static_cast<std::int64_t>(record::kInteractiveStep)
+                                    : static_cast<std::int64_t>(step.id));
+        reply.set("nodes", proto::stringList(step.nodes));
+        reply.set("node_list", sched::compressHostlist(step.nodes));
+        Json tasks = Json::array();
+        for (int n : tasksPerNode) {
+            tasks.push(n);
+        }
+        reply.set("tasks_per_node", std::move(tasks));
+        reply.set("ntasks", step.ntasks);
+        Json j = record::jobToRecord(job);
+        j.set("cluster_name", m_config.clusterName);
+        j.set("cpus_on_node", job.cpusOnNode(0));
+        j.set("node_list", sched::compressHostlist(job.nodeList));
+        reply.set("job", std::move(j));
+        reply.set("now", now);
+        return reply;
+    };
+    if (spec.interactive) {
+        // salloc's shell (srun --interactive), as Slurm's _build_interactive_step(): one per
+        // job, one task on its first node, holding the job's CPUs there, started with the job;
+        // it takes no number, so the user's own steps are numbered from 0.
+        auto running = m_nodes.steps().find(id);
+        if ((running != m_nodes.steps().end() && running->second.contains(kInteractive))
+            || storedRunningSteps(job.id).contains(kInteractive)) {
+            return failure("Duplicate job step id", kDuplicateStepId);
+        }
+        return started(RunningStep{kInteractive, "interactive", {job.nodeList.front()}, 1,
+                           job.cpusOnNode(0), job.startTime, {}},
+            {1});
+    }
     // The step's candidate nodes: -w names some of the job's nodes (they come first, as
     // Slurm puts them), -x removes some.
     std::vector<std::string> candidates = spec.nodeList;
@@ -273,7 +331,6 @@ Json Controller::stepCreate(const Json &request, Seconds now)
         }
         m_nodes.nextStep()[id] = next;
     }
-    noteActive(job.id, now); // a new step is a sign of life of the allocation (slurmctld)
     RunningStep step;
     step.id = m_nodes.nextStep()[id]++;
     step.name = spec.name;
@@ -281,37 +338,7 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     step.ntasks = ntasks;
     step.cpus = ntasks * cpusPerTask;
     step.start = now;
-    m_nodes.steps()[id][step.id] = step;
-
-    acct::StepRecord record;
-    record.job = job.id;
-    record.step = std::to_string(step.id);
-    record.name = step.name;
-    record.state = JobState::Running;
-    record.startTime = now;
-    record.nodes = step.nodes;
-    record.cpus = step.cpus;
-    record.ntasks = step.ntasks;
-    saveStep(record); // kept and saved later if the store refuses it now
-
-    Json reply = Json::object();
-    reply.set("ok", true);
-    reply.set("step_id", step.id);
-    reply.set("nodes", proto::stringList(step.nodes));
-    reply.set("node_list", sched::compressHostlist(step.nodes));
-    Json tasks = Json::array();
-    for (int n : tasksPerNode) {
-        tasks.push(n);
-    }
-    reply.set("tasks_per_node", std::move(tasks));
-    reply.set("ntasks", ntasks);
-    Json j = record::jobToRecord(job);
-    j.set("cluster_name", m_config.clusterName);
-    j.set("cpus_on_node", job.cpusOnNode(0));
-    j.set("node_list", sched::compressHostlist(job.nodeList));
-    reply.set("job", std::move(j));
-    reply.set("now", now);
-    return reply;
+    return started(step, tasksPerNode);
 }
 
 Json Controller::stepEnd(const Json &request, Seconds now)
@@ -330,7 +357,7 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     }
     acct::StepRecord record;
     record.job = JobId{id};
-    record.step = std::to_string(stepId);
+    record.step = record::stepIdText(stepId);
     record.name = step.name;
     record.exit.code = static_cast<int>(request["exit_code"].toInt());
     record.exit.signal = static_cast<int>(request["exit_signal"].toInt());
@@ -409,7 +436,7 @@ Json Controller::listSteps(const Json &request, Seconds now) const
         }
         if (auto steps = m_nodes.steps().find(id.value); steps != m_nodes.steps().end()) {
             for (const auto &[stepId, step] : steps->second) {
-                add(job, std::to_string(stepId), step);
+                add(job, record::stepIdText(stepId), step); // interactive (-6) first
             }
         }
     }

@@ -4,6 +4,17 @@ namespace mc::record {
 
 using proto::Json;
 
+std::string stepIdText(std::int64_t id)
+{
+    return static_cast<std::uint32_t>(id) == kInteractiveStep ? std::string("interactive")
+                                                              : std::to_string(id);
+}
+
+std::string stepIdFromText(const std::string &text)
+{
+    return text == std::to_string(kInteractiveStep) ? std::string("interactive") : text;
+}
+
 Json stepCreateRequest(const StepSpec &spec)
 {
     Json j = Json::object();
@@ -22,6 +33,9 @@ Json stepCreateRequest(const StepSpec &spec)
     j.set("cpus_per_task", spec.cpusPerTask);
     j.set("name", spec.name);
     j.set("pty", spec.pty);
+    if (spec.interactive) {
+        j.set("interactive", true);
+    }
     return j;
 }
 
@@ -38,6 +52,7 @@ StepSpec stepSpecFromJson(const Json &j)
     spec.cpusPerTask = static_cast<int>(j["cpus_per_task"].toInt(1));
     spec.name = j["name"].toString();
     spec.pty = j["pty"].toBool();
+    spec.interactive = j["interactive"].toBool();
     return spec;
 }
 

@@ -41,6 +41,7 @@ private slots:
     void everyLaunchOrderFieldRoundTrips();
     void everyStepSpecFieldRoundTrips();
     void everyStepRecordFieldRoundTrips();
+    void interactiveStepIdPrintsAsSlurmNamesIt();
     void schedulerSpecFieldsRoundTrip();
     void recordKeepsSchedulerState();
     void publicObjectShowsArrayHoldAndPlannedStart();
@@ -248,10 +249,24 @@ void JobCodecTest::everyStepSpecFieldRoundTrips()
     spec.cpusPerTask = 309;
     spec.name = "step310";
     spec.pty = true;
+    spec.interactive = true;
     const Json request = record::stepCreateRequest(spec);
     QCOMPARE(request["op"].toString(), std::string("step_create"));
     QVERIFY(record::stepSpecFromJson(Json::parse(request.dump()).value()) == spec);
     QVERIFY(record::stepSpecFromJson(record::stepCreateRequest({})) == record::StepSpec{});
+}
+
+void JobCodecTest::interactiveStepIdPrintsAsSlurmNamesIt()
+{
+    // SLURM_STEP_ID=4294967290 in the shell, -6 in a signed column: "interactive" either way.
+    QCOMPARE(record::stepIdText(4294967290), std::string("interactive"));
+    QCOMPARE(record::stepIdText(-6), std::string("interactive"));
+    QCOMPARE(record::stepIdText(0), std::string("0"));
+    QCOMPARE(record::stepIdText(12), std::string("12"));
+    QCOMPARE(record::stepIdFromText("4294967290"), std::string("interactive"));
+    QCOMPARE(record::stepIdFromText("interactive"), std::string("interactive"));
+    QCOMPARE(record::stepIdFromText("batch"), std::string("batch"));
+    QCOMPARE(record::stepIdFromText("3"), std::string("3"));
 }
 
 void JobCodecTest::everyStepRecordFieldRoundTrips()

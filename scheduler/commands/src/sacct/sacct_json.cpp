@@ -132,8 +132,8 @@ Json usageList(const std::vector<std::pair<std::string, std::int64_t>> &values,
 
 Json stepRecord(const JobObject &job, const StepObject &step, std::int64_t now)
 {
-    const std::string &id = step.stepId; // "batch", "extern", "0"
-    const bool numbered = id != "batch" && id != "extern";
+    const std::string &id = step.stepId; // "batch", "extern", "interactive", "0"
+    const bool numbered = id != "batch" && id != "extern" && id != "interactive";
     const std::vector<std::string> &nodes = step.nodes;
     const std::string firstNode = nodes.empty() ? std::string() : nodes.front();
     const std::int64_t start = step.startTime;
@@ -237,7 +237,7 @@ Json stepRecord(const JobObject &job, const StepObject &step, std::int64_t now)
     return s;
 }
 
-// batch, extern, then the srun steps by number, as Slurm stores them.
+// interactive, batch, extern, then the srun steps by number, as Slurm stores them.
 std::vector<const StepObject *> orderedSteps(const JobObject &job)
 {
     std::vector<const StepObject *> steps;
@@ -246,7 +246,10 @@ std::vector<const StepObject *> orderedSteps(const JobObject &job)
     }
     auto rank = [](const StepObject *step) {
         const std::string &id = step->stepId;
-        return id == "batch" ? -2 : id == "extern" ? -1 : parseLeadingInteger(id);
+        return id == "interactive" ? -3
+            : id == "batch"        ? -2
+            : id == "extern"       ? -1
+                                   : parseLeadingInteger(id);
     };
     std::stable_sort(steps.begin(), steps.end(),
         [&](const StepObject *a, const StepObject *b) { return rank(a) < rank(b); });

@@ -1,6 +1,7 @@
 #include "sacct_settings.h"
 
 #include "../shared/text.h"
+#include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/time_format.h"
@@ -106,7 +107,7 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
             selector.id = spec->job;
             selector.arrayTasks = spec->tasks;
             if (dot != std::string::npos) {
-                selector.step = word.substr(dot + 1);
+                selector.step = record::stepIdFromText(word.substr(dot + 1)); // 4294967290
             }
             s.jobs.push_back(selector);
         }

@@ -2,6 +2,7 @@
 
 #include "../shared/text.h"
 #include "mc/record/job_object.h"
+#include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/site_conf.h"
@@ -477,7 +478,10 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
         }
         ids.push(id);
         if (!rest.empty()) {
-            wantedStep = std::string(rest.substr(1));
+            // Slurm 22.05's scontrol reads the step with strtol(): "12.interactive" and
+            // "12.batch" ask for step 0, and only 12.4294967290 names the interactive step.
+            wantedStep = record::stepIdText(
+                static_cast<std::uint32_t>(parseLeadingInteger(rest.substr(1))));
         }
     }
     if (ids.size() > 0) {
@@ -498,7 +502,9 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
         if (!wantedStep.empty() && stepId != wantedStep) {
             continue;
         }
-        const std::int64_t cpus = step.numCpus.value_or(1);
+        // Slurm's interactive step counts no CPUs of its own and has no task layout.
+        const bool interactive = stepId == "interactive";
+        const std::int64_t cpus = interactive ? 0 : step.numCpus.value_or(1);
         const std::int64_t start = step.startTime;
         const std::vector<std::string> &nodes = step.nodes;
         const std::int64_t limit = step.timeLimit.value_or(sched::kInfinite);
@@ -510,8 +516,9 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
             + " CPUs=" + std::to_string(cpus) + " Tasks=" + std::to_string(step.ntasks.value_or(1))
             + " Name=" + step.name.value_or("") + " Network=(null)" + separator
             + "TRES=" + orNull(step.tres) + separator + "ResvPorts=(null)" + separator
-            + "CPUFreqReq=Default Dist=Block" + separator + "SrunHost:Pid="
-            + step.srunHost.value_or("(null)") + ":" + std::to_string(step.srunPid) + "\n";
+            + (interactive ? "CPUFreqReq=Default" : "CPUFreqReq=Default Dist=Block") + separator
+            + "SrunHost:Pid=" + step.srunHost.value_or("(null)") + ":"
+            + std::to_string(step.srunPid) + "\n";
         if (!oneLiner) {
             out += "\n";
         }
@@ -526,9 +533,9 @@ Outcome showSteps(Context &ctx, bool oneLiner, const std::vector<std::string> &a
         if (known && (*known)["ok"].toBool() && (*known)["jobs"].size() == 0) {
             return {{}, "slurm_get_job_steps error: Invalid job id specified\n", 1};
         }
-        const std::string &arg = args.front();
-        return {
-            "Job step " + arg + (arg.find('.') == std::string::npos ? "." : "") + " not found\n",
+        // The step as scontrol read it (12.interactive is looked for as 12.0).
+        return {"Job step " + std::to_string(parseLeadingInteger(args.front())) + "." + wantedStep
+                + " not found\n",
             {}, 1};
     }
     if (out.empty()) {

@@ -87,6 +87,9 @@ constexpr std::array kRows{
     Row{"ignore-pbs", 0, kNo, kIgnorePbs, kS, kS},
     Row{"immediate", 'I', kOpt, kImmediate, kR | kA, kR | kA},
     Row{"input", 'i', kReq, kInput, kS | kR, kS},
+    // Not in srun's man page: what salloc runs for its shell under use_interactive_step
+    // (InteractiveStepOptions), as in Slurm's common_options[].
+    Row{"interactive", 0, kNo, kInteractive, kR, kR},
     Row{"jobid", 0, kReq, kJobId, kR, kR},
     Row{"job-name", 'J', kReq, kJobName, kAll, kAll},
     Row{"kill-command", 'K', kOpt, kKillCommand, kA, kNone},

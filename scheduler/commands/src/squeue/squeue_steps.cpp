@@ -1,6 +1,7 @@
 #include "squeue_steps.h"
 
 #include "../shared/text.h"
+#include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "squeue_fields.h"
 
@@ -18,9 +19,13 @@ std::string cell(std::string_view text, std::size_t width)
     return padLeft(text.substr(0, width), width);
 }
 
-// Slurm's step number: numbered steps first, then batch (0xfffffffb) and extern (0xfffffffc).
+// Slurm's step number: numbered steps first, then interactive (0xfffffffa), batch (0xfffffffb)
+// and extern (0xfffffffc).
 std::int64_t stepOrder(const std::string &step)
 {
+    if (step == "interactive") {
+        return record::kInteractiveStep;
+    }
     if (step == "batch") {
         return 0xfffffffb;
     }

@@ -488,6 +488,9 @@ bool apply(const char *program, Options &opts, const ParsedOption &option, const
     case kPreserveEnv:
         opts.preserveEnv = true;
         break;
+    case kInteractive:
+        opts.interactive = true;
+        break;
     case kUnbuffered:
         break; // the tasks write straight to srun's own descriptors: nothing is buffered
     case kWaitSeconds:

@@ -44,6 +44,9 @@ struct Options : JobOptionValues {
     // -E: the tasks keep the SLURM_NTASKS, SLURM_NNODES, SLURM_TASKS_PER_NODE they inherit
     // (salloc's interactive step: the allocation's, for srun and mpirun typed in it).
     bool preserveEnv = false;
+    // --interactive: the job's interactive step (N.interactive), as salloc's shell is under
+    // LaunchParameters=use_interactive_step: one task on the first node of the job.
+    bool interactive = false;
     int verbose = 0;
 };
 

@@ -25,6 +25,7 @@
 #include <map>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <termios.h>
 #include <unistd.h>
@@ -489,7 +490,8 @@ void Srun::sayTaskEnds()
 // -W: the first task ended that long ago. Slurm prints the tasks' states, then ends the step.
 void Srun::waitExpired()
 {
-    const std::string step = "StepId=" + std::to_string(m_jobId) + "." + std::to_string(m_stepId);
+    const std::string step
+        = "StepId=" + std::to_string(m_jobId) + "." + mc::record::stepIdText(m_stepId);
     ia::say(
         kProgram, "First task exited " + std::to_string(m_opts.waitSeconds.value_or(0)) + "s ago");
     std::vector<std::uint32_t> running, abnormal, exited;
@@ -513,7 +515,8 @@ void Srun::terminateStep(int signal)
 {
     if (!m_terminating) {
         ia::say(kProgram,
-            "Terminating StepId=" + std::to_string(m_jobId) + "." + std::to_string(m_stepId));
+            "Terminating StepId=" + std::to_string(m_jobId) + "."
+                + mc::record::stepIdText(m_stepId));
     }
     m_terminating = true;
     Json order = Json::object();
@@ -587,6 +590,7 @@ int Srun::run(int argc, char **argv)
     stepSpec.cpusPerTask = m_opts.cpusPerTask.value_or(1);
     stepSpec.name = name;
     stepSpec.pty = m_opts.pty;
+    stepSpec.interactive = m_opts.interactive;
     const Json request = mc::record::stepCreateRequest(stepSpec);
     auto step = m_link.call(request);
     if (m_ownAllocation && step && !(*step)["ok"].toBool()
@@ -635,8 +639,10 @@ bool Srun::launch(const Json &step)
     }
     m_ntasks = static_cast<int>(step["ntasks"].toInt(1));
     const std::string id = std::to_string(m_jobId);
-    const std::string stepId = std::to_string(m_stepId);
+    const std::string stepId = std::to_string(m_stepId); // SLURM_STEP_ID: 4294967290 for salloc's
+    const std::string stepName = mc::record::stepIdText(m_stepId); // StepId=12.interactive
     std::string jobNodeList = job["node_list"].toString();
+    auto me = ia::currentUser();
 
     std::vector<std::string> env = m_env;
     ia::setEnv(env, "SLURM_JOB_ID", id);
@@ -650,6 +656,10 @@ bool Srun::launch(const Json &step)
     }
     ia::setEnv(env, "SLURM_STEP_ID", stepId);
     ia::setEnv(env, "SLURM_STEPID", stepId);
+    // Who the job runs as, as slurmstepd tells every task.
+    ia::setEnv(env, "SLURM_JOB_UID", std::to_string(spec["uid"].toInt(me.uid)));
+    ia::setEnv(env, "SLURM_JOB_GID", std::to_string(spec["gid"].toInt(me.gid)));
+    ia::setEnv(env, "SLURM_JOB_USER", spec["user"].toString(me.name));
     ia::setEnv(env, "SLURM_STEP_NODELIST", step["node_list"].toString());
     ia::setEnv(env, "SLURM_STEP_NUM_NODES", std::to_string(nodes.size()));
     ia::setEnv(env, "SLURM_STEP_NUM_TASKS", std::to_string(m_ntasks));
@@ -667,19 +677,39 @@ bool Srun::launch(const Json &step)
         const std::string type = job["gpu_alloc_type"].toString();
         ia::setEnv(env, "MINICLUSTER_GPU_TYPE", type.empty() ? std::string("gpu") : type);
     }
-    ia::setEnv(env, "SLURM_DISTRIBUTION",
-        m_opts.distribution == ia::Distribution::Cyclic      ? "cyclic"
-            : m_opts.distribution == ia::Distribution::Plane ? "plane"
-                                                             : "block");
-    if (m_opts.distribution == ia::Distribution::Plane) {
-        ia::setEnv(env, "SLURM_DIST_PLANESIZE", std::to_string(m_opts.planeSize));
-    }
-    if (m_opts.mpi) {
-        ia::setEnv(env, "SLURM_MPI_TYPE", *m_opts.mpi);
+    if (m_opts.interactive) {
+        // Slurm's interactive step: its distribution is left unknown (no SLURM_DISTRIBUTION),
+        // slurmstepd takes SLURM_UMASK out, and keeps SLURM_MPI_TYPE even when it is "none"
+        // (MpiDefault, which minicluster's presets leave at Slurm's default).
+        ia::setEnv(env, "SLURM_MPI_TYPE", m_opts.mpi.value_or("none"));
+    } else {
+        ia::setEnv(env, "SLURM_DISTRIBUTION",
+            m_opts.distribution == ia::Distribution::Cyclic      ? "cyclic"
+                : m_opts.distribution == ia::Distribution::Plane ? "plane"
+                                                                 : "block");
+        if (m_opts.distribution == ia::Distribution::Plane) {
+            ia::setEnv(env, "SLURM_DIST_PLANESIZE", std::to_string(m_opts.planeSize));
+        }
+        // slurmstepd takes "none" out of a step's environment (mpi_process_env()), also when
+        // inherited from salloc's interactive shell.
+        std::erase_if(env, [](const std::string &e) { return e == "SLURM_MPI_TYPE=none"; });
+        if (m_opts.mpi && *m_opts.mpi != "none") {
+            ia::setEnv(env, "SLURM_MPI_TYPE", *m_opts.mpi);
+        }
+        ia::setEnv(env, "SLURM_UMASK", "0022");
     }
     ia::setEnv(env, "SLURM_SRUN_COMM_HOST", "127.0.0.1");
     ia::setEnv(env, "SLURM_LAUNCH_NODE_IPADDR", "127.0.0.1");
-    ia::setEnv(env, "SLURM_UMASK", "0022");
+    // srun's own nice value, which slurmstepd leaves in the tasks' environment (Slurm's
+    // PropagatePrioProcess=0).
+    errno = 0;
+    const int nice = ::getpriority(PRIO_PROCESS, 0);
+    ia::setEnv(env, "SLURM_PRIO_PROCESS", std::to_string(errno == 0 ? nice : 0));
+    if (const auto cpus = ia::getEnv(env, "SLURM_JOB_CPUS_PER_NODE"); cpus && !m_ownAllocation) {
+        // srun in an allocation names it as the first component of a heterogeneous job, in
+        // Slurm's old words (_set_env_vars()).
+        ia::setEnv(env, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", *cpus);
+    }
     if (m_opts.cpusPerTask) {
         ia::setEnv(env, "SLURM_CPUS_PER_TASK", std::to_string(*m_opts.cpusPerTask));
     }
@@ -712,7 +742,6 @@ bool Srun::launch(const Json &step)
             m_rawTerminal = true;
         }
     }
-    auto me = ia::currentUser();
     std::int64_t memMb = spec["mem_per_node"].isNumber() ? spec["mem_per_node"].toInt()
                                                          : job["mem_per_node_resolved"].toInt();
     for (std::size_t k = 0; k < nodes.size(); ++k) {
@@ -726,8 +755,8 @@ bool Srun::launch(const Json &step)
         link.fd = mc::proto::connectUnix(stepSocket(nodes[k]), error);
         if (link.fd < 0) {
             ia::sayError(kProgram,
-                "Task launch for StepId=" + id + "." + stepId + " failed on node " + nodes[k] + ": "
-                    + error);
+                "Task launch for StepId=" + id + "." + stepName + " failed on node " + nodes[k]
+                    + ": " + error);
             return false;
         }
         Json tasks = Json::array();
@@ -794,7 +823,7 @@ bool Srun::launch(const Json &step)
                 list += (list.empty() ? "" : ",") + std::to_string(t);
             }
             ia::say(kProgram,
-                "launching StepId=" + id + "." + stepId + " on host " + nodes[k] + ", "
+                "launching StepId=" + id + "." + stepName + " on host " + nodes[k] + ", "
                     + std::to_string(mine.size()) + " tasks: " + list);
         }
         bool sent = sendWithFds(link.fd, request.dump() + "\n", fds);
@@ -803,8 +832,8 @@ bool Srun::launch(const Json &step)
         }
         if (!sent) {
             ia::sayError(kProgram,
-                "Task launch for StepId=" + id + "." + stepId + " failed on node " + nodes[k] + ": "
-                    + std::strerror(errno));
+                "Task launch for StepId=" + id + "." + stepName + " failed on node " + nodes[k]
+                    + ": " + std::strerror(errno));
             ::close(link.fd);
             return false;
         }

@@ -4,6 +4,7 @@
 #include "../shared/text.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/record/job_object.h"
+#include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 
 #include <array>
@@ -183,7 +184,9 @@ int Sstat::run()
     for (const auto &spec : splitList(jobs)) {
         auto dot = spec.find('.');
         auto id = parseInteger(spec.substr(0, dot));
-        std::string wantedStep = dot == std::string::npos ? std::string() : spec.substr(dot + 1);
+        std::string wantedStep = dot == std::string::npos
+            ? std::string()
+            : record::stepIdFromText(spec.substr(dot + 1)); // 12.4294967290: 12.interactive
         if (!id) {
             return deliver(
                 m_ctx, Outcome{{}, "sstat: fatal: Bad job/step specified: " + spec + "\n", 1});

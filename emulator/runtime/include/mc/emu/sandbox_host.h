@@ -45,7 +45,8 @@ struct SandboxLaunch {
 // stdin becomes the controlling terminal (srun --pty).
 inline constexpr int kLaunchTerminal = 1;
 // An srun task: slurmstepd's words and exit codes when exec or chdir fails (a missing
-// directory falls back to /tmp, a missing program exits 2), as Slurm does.
+// directory falls back to /tmp, a missing program exits 2), as Slurm does, and its own pid in
+// SLURM_TASK_PID.
 inline constexpr int kLaunchStepTask = 2;
 
 std::string encodeLaunch(const SandboxLaunch &launch);

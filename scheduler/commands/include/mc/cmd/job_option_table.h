@@ -74,6 +74,7 @@ enum JobOptionId : int {
     kIgnorePbs,
     kImmediate,
     kInput,
+    kInteractive,
     kJobName,
     kJobId,
     kKillCommand,

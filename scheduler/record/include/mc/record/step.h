@@ -12,6 +12,20 @@
 
 namespace mc::record {
 
+// Slurm's SLURM_INTERACTIVE_STEP: the step of salloc's shell under
+// LaunchParameters=use_interactive_step. Its tasks see SLURM_STEP_ID=4294967290; everywhere a
+// step id prints it is "interactive" (N.interactive). Held in an int (the controller's and the
+// node's step maps, Slurm's signed accounting column) it is -6, below batch (-5) and extern (-4).
+inline constexpr std::uint32_t kInteractiveStep = 0xfffffffa;
+
+// A step id as Slurm prints it: "interactive" for kInteractiveStep (as a uint32 or as its
+// signed int), else the number.
+std::string stepIdText(std::int64_t id);
+
+// A step id as typed after the job's (12.interactive, 12.4294967290, 12.batch, 12.0): the
+// printed form, "interactive" for either spelling of the interactive step.
+std::string stepIdFromText(const std::string &text);
+
 struct StepSpec {
     sched::JobId job; // the allocation the step runs in
     std::string user; // who asks: the job's user or root
@@ -23,6 +37,9 @@ struct StepSpec {
     int cpusPerTask = 1; // -c
     std::string name; // the step's name (the command, or --job-name)
     bool pty = false; // --pty
+    // srun --interactive (salloc's shell): the job's one interactive step, one task on its
+    // first node, numbered kInteractiveStep; the other options are not read.
+    bool interactive = false;
 
     bool operator==(const StepSpec &) const = default;
 };
@@ -33,7 +50,7 @@ StepSpec stepSpecFromJson(const proto::Json &request);
 
 struct StepRecord {
     sched::JobId job;
-    std::string step; // "batch", "extern", or the step's number
+    std::string step; // "batch", "extern", "interactive", or the step's number
     sched::JobState state = sched::JobState::Running;
     sched::ExitStatus exit;
     sched::Seconds startTime = 0;
