@@ -3,6 +3,7 @@
 #include "../shared/help_texts.h"
 #include "../shared/outcome.h"
 #include "../shared/text.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_state.h"
@@ -17,6 +18,7 @@ namespace {
 
 using namespace scancel;
 using proto::Json;
+using record::JobObject;
 using sched::JobState;
 
 constexpr std::string_view kProgram = "scancel";
@@ -150,14 +152,14 @@ std::optional<Outcome> readJobIds(Settings &s, const std::vector<std::string> &o
 
 // Whether `job` (a record of the jobs reply) is one that `word` names: its id, its array's id,
 // or one of the tasks named.
-bool names(const std::string &word, const Json &job)
+bool names(const std::string &word, const JobObject &job)
 {
     const auto spec = sched::parseJobIdSpec(word);
     if (!spec) {
         return false;
     }
-    const auto id = static_cast<std::uint32_t>(job["job_id"].toInt());
-    const auto array = static_cast<std::uint32_t>(job["array_job_id"].toInt());
+    const auto id = static_cast<std::uint32_t>(job.jobId);
+    const auto array = static_cast<std::uint32_t>(job.arrayJobId);
     if (spec->tasks.empty()) {
         return id == spec->job || array == spec->job;
     }
@@ -165,10 +167,10 @@ bool names(const std::string &word, const Json &job)
         return false;
     }
     // A started task has its id; the array's pending record lists the rest ("3-10%2").
-    const auto held = sched::parseArraySpec(job["array_task_str"].toString());
+    const auto held = sched::parseArraySpec(job.arrayTaskStr);
     std::vector<std::uint32_t> tasks = held ? held->taskIds : std::vector<std::uint32_t>{};
-    if (job["array_task_id"].isNumber() && !held) {
-        tasks = {static_cast<std::uint32_t>(job["array_task_id"].toInt())};
+    if (job.arrayTaskId && !held) {
+        tasks = {static_cast<std::uint32_t>(*job.arrayTaskId)};
     }
     return std::any_of(tasks.begin(), tasks.end(), [&](std::uint32_t t) {
         return std::binary_search(spec->tasks.begin(), spec->tasks.end(), t);
@@ -180,22 +182,21 @@ bool isActive(JobState state)
     return state == JobState::Pending || state == JobState::Running || state == JobState::Suspended;
 }
 
-bool matches(const Settings &s, const Json &job, std::uint32_t uid)
+bool matches(const Settings &s, const JobObject &job, std::uint32_t uid)
 {
-    auto state = sched::parseJobState(job["state"].toString());
+    auto state = sched::parseJobState(job.state);
     if (!state || !isActive(*state)) {
         return false;
     }
-    if ((s.account && job["account"].toString() != *s.account)
-        || (s.name && job["name"].toString() != *s.name)
-        || (s.partition && job["partition"].toString() != *s.partition)
-        || (s.qos && job["qos"].toString() != *s.qos) || (s.state && *state != *s.state)
-        || (s.userName && job["uid"].toInt(-1) != uid)) {
+    if ((s.account && job.account != *s.account) || (s.name && job.name != *s.name)
+        || (s.partition && job.partition != *s.partition)
+        || (s.qos && job.qos.value_or("") != *s.qos) || (s.state && *state != *s.state)
+        || (s.userName && job.uid != uid)) {
         return false;
     }
     if (s.nodelist) {
         const auto wanted = sched::expandHostlist(*s.nodelist).value_or(std::vector<std::string>{});
-        const auto nodes = job["nodes"].toStringList();
+        const auto &nodes = job.nodes;
         return std::any_of(nodes.begin(), nodes.end(), [&](const std::string &n) {
             return std::find(wanted.begin(), wanted.end(), n) != wanted.end();
         });
@@ -303,10 +304,11 @@ int Scancel::run()
         // Each job to signal, as it is named: its id, or the tasks asked for ("12_3").
         std::vector<std::string> pending, others;
         std::vector<std::string> known;
-        for (const auto &job : (*jobs)["jobs"].items()) {
+        for (const auto &item : (*jobs)["jobs"].items()) {
+            const JobObject job = record::jobObjectFromJson(item);
             const auto word = std::find_if(s.jobIds.begin(), s.jobIds.end(),
                 [&job](const std::string &w) { return names(w, job); });
-            auto state = sched::parseJobState(job["state"].toString());
+            auto state = sched::parseJobState(job.state);
             if ((!s.jobIds.empty() && word == s.jobIds.end()) || !state
                 || sched::isFinished(*state)) {
                 continue;
@@ -317,7 +319,7 @@ int Scancel::run()
             }
             if (!s.hasFilter() || matches(s, job, uid)) {
                 auto &list = *state == JobState::Pending ? pending : others;
-                const std::string target = tasks ? *word : std::to_string(job["job_id"].toInt());
+                const std::string target = tasks ? *word : std::to_string(job.jobId);
                 if (std::find(list.begin(), list.end(), target) == list.end()) {
                     list.push_back(target);
                 }
