@@ -30,6 +30,12 @@ constexpr std::int64_t kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
 constexpr std::int64_t kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
 constexpr std::int64_t kNoUpdate = 2020; // ESLURM_TRANSITION_STATE_NO_UPDATE
 
+// A job step as scancel names it: "36.0", "36_2.1" (its job as given, the step's number).
+struct StepName {
+    std::string job;
+    std::int64_t step = 0;
+};
+
 struct Settings {
     std::optional<std::string> account, name, partition, qos, userName, nodelist;
     std::optional<JobState> state;
@@ -38,6 +44,7 @@ struct Settings {
     bool full = false; // -f: the batch shell, its children and the steps
     int verbose = 0;
     std::vector<std::string> jobIds; // as given: "36", "36_2", "36_[1-3]"
+    std::vector<StepName> steps; // JOB.STEP
 
     bool hasFilter() const
     {
@@ -128,18 +135,38 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     return std::nullopt;
 }
 
+// "36.0" or "36_2.0": a job (or one array task) and a step number. Slurm's scancel takes
+// only a number after the dot ("36.batch" is an invalid job id).
+std::optional<StepName> parseStepName(const std::string &word)
+{
+    const auto dot = word.find('.');
+    if (dot == std::string::npos) {
+        return std::nullopt;
+    }
+    const std::string job = word.substr(0, dot);
+    const std::string step = word.substr(dot + 1);
+    const auto spec = sched::parseJobIdSpec(job);
+    if (!spec || spec->tasks.size() > 1 || job.find('[') != std::string::npos || step.empty()
+        || step.size() > 9
+        || !std::all_of(step.begin(), step.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return std::nullopt;
+    }
+    return StepName{job, parseLeadingInteger(step)};
+}
+
 // Job ids as scancel reads them: "36", "36,37", array tasks "36_2" and "36_[1-3,5]" (a
-// comma inside brackets belongs to the task list); job steps are not supported.
+// comma inside brackets belongs to the task list), and job steps "36.0", "36_2.0".
 std::optional<Outcome> readJobIds(Settings &s, const std::vector<std::string> &operands)
 {
     for (const auto &operand : operands) {
         for (const std::string &word : splitJobIdList(operand)) {
-            if (word.find('.') != std::string::npos
-                && sched::parseJobIdSpec(word.substr(0, word.find('.')))) {
-                return Outcome{{},
-                    errorLine(
-                        kProgram, "job steps (" + word + ") are not supported by minicluster"),
-                    1};
+            if (word.find('.') != std::string::npos) {
+                auto step = parseStepName(word);
+                if (!step) {
+                    return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
+                }
+                s.steps.push_back(std::move(*step));
+                continue;
             }
             if (!sched::parseJobIdSpec(word)) {
                 return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
@@ -224,6 +251,51 @@ std::string filterSummary(const Settings &s)
     return summary;
 }
 
+// scancel JOB.STEP: one step_signal request. Slurm's answers, as real scancel 22.05 prints
+// them: a job that is not there (unknown, or ended) is an error even without -v, naming the
+// step (-Q hides it), and exits 1; an error about a job that is there (no such step, another
+// user's job: the reply names the job) names the job alone, -Q or not, and exits with its
+// error number; a pending job's step is a silent success.
+void cancelStep(
+    const Context &ctx, const Settings &s, const StepName &step, std::string &err, std::int64_t &rc)
+{
+    const std::string name = step.job + "." + std::to_string(step.step);
+    const int signal = s.signal.value_or(SIGKILL);
+    if (s.verbose > 0) {
+        err += "scancel: "
+            + (signal == SIGKILL ? "Terminating step " + name
+                                 : "Signal " + std::to_string(signal) + " to step " + name)
+            + "\n";
+    }
+    Json request = Json::object();
+    request.set("op", "step_signal");
+    request.set("job", step.job);
+    request.set("step_id", step.step);
+    request.set("signal", signal);
+    request.set("user", ctx.user.name);
+    const auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    std::int64_t code = kConnectionError;
+    std::string message = "Unable to contact slurm controller (connect failure)";
+    if (reply && (*reply)["ok"].toBool()) {
+        return;
+    }
+    if (reply) {
+        code = errnoOf(*reply);
+        message = (*reply)["error"].toString();
+    }
+    if (reply && (*reply)["job_id"].isNumber()) {
+        err += errorLine(kProgram,
+            "Kill job error on job step id " + std::to_string((*reply)["job_id"].toInt()) + ": "
+                + message);
+        rc = std::max(rc, code);
+        return;
+    }
+    if (s.verbose >= 0) {
+        err += errorLine(kProgram, "Kill job error on job step id " + name + ": " + message);
+    }
+    rc = std::max<std::int64_t>(rc, reply ? 1 : code);
+}
+
 } // namespace
 
 int Scancel::run()
@@ -272,7 +344,7 @@ int Scancel::run()
         }
         uid = user->uid;
     }
-    if (!s.hasFilter() && s.jobIds.empty()) {
+    if (!s.hasFilter() && s.jobIds.empty() && s.steps.empty()) {
         return deliver(
             m_ctx, Outcome{{}, errorLine(kProgram, "No job identification provided"), 1});
     }
@@ -285,6 +357,13 @@ int Scancel::run()
         }
     };
     std::vector<std::string> targets = s.jobIds;
+    // Steps first, each a request of its own, as Slurm's scancel asks for each.
+    for (const StepName &step : s.steps) {
+        cancelStep(m_ctx, s, step, err, rc);
+    }
+    if (s.jobIds.empty() && !s.hasFilter()) {
+        return deliver(m_ctx, Outcome{{}, err, static_cast<int>(rc % 256)});
+    }
     // Pending jobs have no process to signal: Slurm refuses any signal but SIGKILL to them.
     std::vector<std::string> unsignallable;
     if (s.hasFilter() || s.signal) {
