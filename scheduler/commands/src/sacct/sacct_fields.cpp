@@ -95,9 +95,15 @@ std::string stepId(const AcctRow &r)
     return stepName(*r.step);
 }
 
+// Slurm 22.05's sacct takes 128 off an exit status of 128 or more (`exit 137` shows 9:0, `exit
+// 200` 72:0), where scontrol shows it whole: checked on the reference cluster.
 std::string exitText(const JobView &j)
 {
-    return std::to_string(j["exit_code"].toInt()) + ":" + std::to_string(j["exit_signal"].toInt());
+    std::int64_t code = j["exit_code"].toInt();
+    if (code >= 128) {
+        code -= 128;
+    }
+    return std::to_string(code) + ":" + std::to_string(j["exit_signal"].toInt());
 }
 
 // A size in KiB in the unit --units asks for, as Slurm's convert_num_unit2(): a whole number
