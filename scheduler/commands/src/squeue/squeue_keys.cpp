@@ -99,9 +99,10 @@ const std::array kEntries{
     Entry{"tres-per-job", {"tres_per_job"}},
 };
 
-// What Filter::accepts() reads.
-const Keys kFilterKeys{
-    "job_id", "array_job_id", "account", "qos", "state", "partition", "user", "name", "nodes"};
+// What Filter::accepts() reads (the task ids too: `-j 12_3 -o %T` names a task, whatever the
+// format shows).
+const Keys kFilterKeys{"job_id", "array_job_id", "array_task_id", "array_task_str", "account",
+    "qos", "state", "partition", "user", "name", "nodes"};
 
 void add(std::vector<std::string> &keys, const Keys &more)
 {
