@@ -412,7 +412,9 @@ void NodeDaemon::launch(const record::LaunchOrder &order)
     }
     std::string outPattern = spec.stdOut;
     if (outPattern.empty()) {
-        outPattern = "slurm-%j.out";
+        // sbatch's default: slurm-%j.out, and slurm-%A_%a.out for a task of an array (as
+        // Slurm 22.05's StdOut shows it), not the task's own job id.
+        outPattern = arrayTask ? "slurm-%A_%a.out" : "slurm-%j.out";
     }
     const std::string &errPattern = spec.stdErr;
     std::string outPath = absoluteIn(workDir, expandOutputPattern(outPattern, fields));
