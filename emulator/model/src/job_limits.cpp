@@ -61,6 +61,13 @@ std::string cancelNotice(const std::string &node, std::uint32_t jobId, std::int6
         + sched::formatTimestamp(when) + " ***\n";
 }
 
+std::string stepCancelNotice(
+    const std::string &node, std::uint32_t jobId, int stepId, std::int64_t when)
+{
+    return stepPrefix(node) + "*** STEP " + std::to_string(jobId) + "." + std::to_string(stepId)
+        + " ON " + node + " CANCELLED AT " + sched::formatTimestamp(when) + " ***\n";
+}
+
 std::string oomKillNotice(
     const std::string &node, std::uint32_t jobId, int events, const std::string &step)
 {

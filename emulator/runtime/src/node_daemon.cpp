@@ -301,6 +301,14 @@ void NodeDaemon::onMessage(const Json &message)
         // and how long SIGKILL waits after SIGTERM (`kill_wait_ms`, KillWait at its speed).
         const OrderTimes times{message["time"].toInt(wallClock()),
             message["kill_wait_ms"].toInt(std::int64_t{m_settings.killWait} * 1000)};
+        if (message["step_id"].isNumber()) { // scancel JOB.STEP: that step alone
+            if (m_steps) {
+                m_steps->signalOneStep(jobId, static_cast<int>(message["step_id"].toInt()),
+                    static_cast<int>(message["signal"].toInt(SIGKILL)), message["cancel"].toBool(),
+                    times.at, message["kill_wait"].toInt(m_settings.killWait));
+            }
+            return;
+        }
         if (message["timeout"].toBool()) { // the job's time limit passed
             timeLimitReached(jobId, times);
             return;
@@ -404,7 +412,9 @@ void NodeDaemon::launch(const record::LaunchOrder &order)
     }
     std::string outPattern = spec.stdOut;
     if (outPattern.empty()) {
-        outPattern = "slurm-%j.out";
+        // sbatch's default: slurm-%j.out, and slurm-%A_%a.out for a task of an array (as
+        // Slurm 22.05's StdOut shows it), not the task's own job id.
+        outPattern = arrayTask ? "slurm-%A_%a.out" : "slurm-%j.out";
     }
     const std::string &errPattern = spec.stdErr;
     std::string outPath = absoluteIn(workDir, expandOutputPattern(outPattern, fields));

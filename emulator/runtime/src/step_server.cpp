@@ -16,6 +16,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -497,6 +499,48 @@ void StepServer::signalJob(std::uint32_t jobId, int signal)
     for (auto &[key, step] : m_steps) {
         if (step->jobId == jobId && !step->finished) {
             signalStep(*step, signal);
+        }
+    }
+}
+
+void StepServer::signalOneStep(std::uint32_t jobId, int stepId, int signal, bool cancel,
+    std::int64_t when, std::int64_t killWaitS)
+{
+    for (auto &[key, step] : m_steps) {
+        if (step->jobId != jobId || step->stepId != stepId || step->finished) {
+            continue;
+        }
+        if (cancel && step->conn && step->conn->isOpen()) {
+            Json e = Json::object();
+            e.set("event", "aborted");
+            e.set("text", stepCancelNotice(m_settings.node, jobId, stepId, when));
+            e.set("kill_wait", killWaitS);
+            step->conn->send(e);
+        }
+        if (cancel) {
+            signalStep(*step, signal);
+            continue;
+        }
+        // Another signal reaches each task's own process, not its children (a `sleep` in a
+        // task's shell sleeps on), as slurmstepd signals the tasks of a step.
+        step->signalled = step->signalled || (signal != SIGSTOP && signal != SIGCONT);
+        for (const auto &task : step->tasks) {
+            if (task.done || task.pid <= 0) {
+                continue;
+            }
+            if (!task.viaBwrap) {
+                ::kill(task.pid, signal);
+                continue;
+            }
+            for (pid_t p : step->limiter->pids(task.pid)) { // bubblewrap's child is the task
+                std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+                const std::string text(
+                    (std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+                const auto st = parseProcStat(text);
+                if (st && st->ppid == task.pid) {
+                    ::kill(p, signal);
+                }
+            }
         }
     }
 }

@@ -7,6 +7,7 @@
 #include "mc/record/job_codec.h"
 #include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
 #include "replies.h"
 
 #include <algorithm>
@@ -363,7 +364,8 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     record.exit.signal = static_cast<int>(request["exit_signal"].toInt());
     if (request["timeout"].toBool()) {
         record.state = JobState::Timeout;
-    } else if (request["cancelled"].toBool() || jobCancelled(JobId{id})) {
+    } else if (request["cancelled"].toBool() || jobCancelled(JobId{id})
+        || m_nodes.cancelledSteps().erase({id, stepId}) > 0) {
         record.state = JobState::Cancelled;
         if (jobCancelled(JobId{id})) {
             record.exit = {0, SIGTERM}; // Slurm ends a cancelled job's steps with SIGTERM
@@ -388,6 +390,81 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     Json reply = Json::object();
     reply.set("ok", true);
     return reply;
+}
+
+Json Controller::stepSignal(const Json &request, Seconds now)
+{
+    // The job named: its id, or a started task of an array ("12_3"). A task still pending in
+    // its array's record has no steps: like a pending job, nothing to signal.
+    const Json &named = request["job"];
+    const auto spec = sched::parseJobIdSpec(
+        named.isString() ? named.toString() : std::to_string(named.toInt()));
+    if (!spec || spec->tasks.size() > 1) {
+        return failure("Invalid job id specified", kInvalidJobId);
+    }
+    Job *job = nullptr;
+    bool pendingTask = false;
+    for (auto it = m_jobs.lower_bound(JobId{spec->job}); it != m_jobs.end(); ++it) {
+        Job &candidate = it->second;
+        if (spec->tasks.empty()) {
+            job = candidate.id.value == spec->job ? &candidate : nullptr;
+            break;
+        }
+        if (candidate.arrayJobId != spec->job) {
+            continue;
+        }
+        const std::uint32_t task = spec->tasks.front();
+        if (candidate.arrayTaskId == task && candidate.arrayPending.empty()) {
+            job = &candidate;
+            break;
+        }
+        pendingTask = pendingTask
+            || std::find(candidate.arrayPending.begin(), candidate.arrayPending.end(), task)
+                != candidate.arrayPending.end();
+    }
+    if (!job && pendingTask) {
+        return success();
+    }
+    if (!job || sched::isFinished(job->state)) {
+        return failure("Invalid job id specified", kInvalidJobId);
+    }
+    // From here the job is known: the reply names it (`job_id`), as Slurm's scancel then
+    // words its errors by the job alone.
+    auto jobFailure = [job](std::string_view message, int slurmErrno) {
+        Json reply = failure(message, slurmErrno);
+        reply.set("job_id", static_cast<std::int64_t>(job->id.value));
+        return reply;
+    };
+    const std::string user = request["user"].toString();
+    if (user != job->spec.user && user != "root") {
+        return jobFailure("Invalid user id", kInvalidUser); // Slurm's words for a step's job
+    }
+    if (job->isPending()) {
+        return success(); // Slurm answers a pending job's step with success and does nothing
+    }
+    const int stepId = static_cast<int>(request["step_id"].toInt(-1));
+    auto steps = m_nodes.steps().find(job->id.value);
+    if (steps == m_nodes.steps().end() || !steps->second.contains(stepId)) {
+        return jobFailure("Invalid job id specified", kInvalidJobId);
+    }
+    const RunningStep &step = steps->second.at(stepId);
+    const int signal = static_cast<int>(request["signal"].toInt(SIGKILL));
+    if (signal == SIGKILL) {
+        // Slurm kills the step's tasks at once (no SIGTERM first) and records it CANCELLED.
+        m_nodes.cancelledSteps().insert({job->id.value, stepId});
+    }
+    Json order = Json::object();
+    order.set("op", "signal");
+    order.set("job_id", static_cast<std::int64_t>(job->id.value));
+    order.set("step_id", stepId);
+    order.set("signal", signal);
+    order.set("cancel", signal == SIGKILL);
+    order.set("time", now); // the notice's "CANCELLED AT", on the cluster clock
+    order.set("kill_wait", std::int64_t{m_config.killWait}); // srun's "Waiting up to" words
+    for (const auto &node : step.nodes) {
+        m_gateway.send(node, order);
+    }
+    return success();
 }
 
 Json Controller::listSteps(const Json &request, Seconds now) const

@@ -128,6 +128,7 @@ void NodeTable::forgetSteps(std::uint32_t job)
     m_steps.erase(job);
     m_nextStep.erase(job);
     m_batchUsage.erase(job);
+    std::erase_if(m_cancelledSteps, [job](const auto &step) { return step.first == job; });
 }
 
 } // namespace mc::ctl

@@ -36,7 +36,7 @@ bool movesClock(const Json &request)
 std::span<const Controller::Request> Controller::requests()
 {
     // The handlers are member lambdas: they reach the controller's private request methods.
-    static const std::array<Request, 23> kRequests{{
+    static const std::array<Request, 24> kRequests{{
         {"ping", [](Controller &c, const Json &, Seconds now) { return c.ping(now); }, never},
         {"submit", [](Controller &c, const Json &r, Seconds now) { return c.submit(r, now); },
             always},
@@ -98,6 +98,9 @@ std::span<const Controller::Request> Controller::requests()
             never, false},
         {"steps", [](Controller &c, const Json &r, Seconds now) { return c.listSteps(r, now); },
             never, false},
+        // scancel JOB.STEP: the step ends, its job keeps its allocation.
+        {"step_signal",
+            [](Controller &c, const Json &r, Seconds now) { return c.stepSignal(r, now); }, never},
         {"alloc_release",
             [](Controller &c, const Json &r, Seconds now) { return c.allocationRelease(r, now); },
             always, false},

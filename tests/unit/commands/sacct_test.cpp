@@ -162,6 +162,7 @@ private slots:
     void parsable2ShowsFullValuesWithoutTrailingBar();
     void parsableEndsEveryFieldWithABar();
     void briefShowsIdStateAndExitCode();
+    void exitStatusesOf128AndMoreLoseTheir128();
     void noHeaderAllocationsWithCustomFields();
     void namesAndUserSelectJobs();
     void statesWithoutStartTimeLookAtNowOnly();
@@ -290,6 +291,21 @@ void SacctTest::briefShowsIdStateAndExitCode()
         "106           COMPLETED      0:0 \n"
         "106.batch     COMPLETED      0:0 \n"
         "106.0         COMPLETED      0:0 \n");
+}
+
+void SacctTest::exitStatusesOf128AndMoreLoseTheir128()
+{
+    // Slurm 22.05's sacct shows `exit 137` as 9:0 and `exit 200` as 72:0 (scontrol: 137:0).
+    Harness h = harness();
+    h.reply = accounting({record({120, "alice", "big", "cpu", "FAILED", 1, 137, {},
+                              {step("batch", "FAILED", 137, 0, kNow, kNow + 1, 1),
+                                  step("0", "FAILED", 200, 0, kNow, kNow + 1, 1)}}),
+        record({121, "alice", "edge", "cpu", "FAILED", 1, 127})});
+    COMPARE_TEXT(h.run<Sacct>({"-j", "120,121", "-n", "-o", "JobID,ExitCode"}).out,
+        "120               9:0 \n"
+        "120.batch         9:0 \n"
+        "120.0            72:0 \n"
+        "121             127:0 \n");
 }
 
 void SacctTest::noHeaderAllocationsWithCustomFields()

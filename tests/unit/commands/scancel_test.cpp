@@ -98,6 +98,7 @@ private slots:
     void finishedJobIsSilent();
     void malformedJobIdIsRejected();
     void arrayTasksAreSentAsNamed();
+    void jobStepsAreAskedForOneByOneWithSlurmsWords();
     void missingJobIdentificationIsAnError();
     void verboseNamesEachTerminatedJob();
     void nameSelectsActiveJobsOfThatName();
@@ -201,8 +202,65 @@ void ScancelTest::arrayTasksAreSentAsNamed()
         QCOMPARE(
             h.run<Scancel>({bad}).err, "scancel: error: Invalid job id " + std::string(bad) + "\n");
     }
-    COMPARE_TEXT(h.run<Scancel>({"36.batch"}).err,
-        "scancel: error: job steps (36.batch) are not supported by minicluster\n");
+    // Slurm's scancel takes a step's number only: no batch or extern step, no step of a step.
+    for (const char *bad : {"36.batch", "36.extern", "36.0.1", "36.", "36_[1-2].0"}) {
+        QCOMPARE(
+            h.run<Scancel>({bad}).err, "scancel: error: Invalid job id " + std::string(bad) + "\n");
+    }
+}
+
+void ScancelTest::jobStepsAreAskedForOneByOneWithSlurmsWords()
+{
+    // The controller's answers: 36.0 runs, job 37 is not there, 38 runs without step 4, 39 is
+    // bob's (the reply names a job that is there).
+    Harness h;
+    h.reply = [](const Json &request) -> std::optional<Json> {
+        const std::string job = request["job"].toString();
+        if (job == "39") {
+            Json reply = errorReply("Invalid user id");
+            reply.set("errno", 2010);
+            reply.set("job_id", 39);
+            return reply;
+        }
+        if (job == "37" || job == "38") {
+            Json reply = errorReply("Invalid job id specified");
+            reply.set("errno", 2017);
+            if (job == "38") {
+                reply.set("job_id", 38);
+            }
+            return reply;
+        }
+        return okReply();
+    };
+    Result r = h.run<Scancel>({"36.0", "36_2.1"});
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(h.requests.size(), std::size_t{2});
+    COMPARE_TEXT(h.requests[0].dump(),
+        R"({"op":"step_signal","job":"36","step_id":0,"signal":9,"user":"alice"})");
+    COMPARE_TEXT(h.requests[1].dump(),
+        R"({"op":"step_signal","job":"36_2","step_id":1,"signal":9,"user":"alice"})");
+    // A job that is not there is said even without -v and exits 1; -Q hides the words only.
+    r = h.run<Scancel>({"37.4"});
+    COMPARE_TEXT(
+        r.err, "scancel: error: Kill job error on job step id 37.4: Invalid job id specified\n");
+    QCOMPARE(r.exitCode, 1);
+    r = h.run<Scancel>({"-Q", "37.4"});
+    COMPARE_TEXT(r.err, "");
+    QCOMPARE(r.exitCode, 1);
+    // No such step of a job that runs: named by its job alone, exit 2017 % 256, even with -Q.
+    r = h.run<Scancel>({"-Q", "38.4"});
+    COMPARE_TEXT(
+        r.err, "scancel: error: Kill job error on job step id 38: Invalid job id specified\n");
+    QCOMPARE(r.exitCode, 225);
+    // Another user's step: likewise, exit 2010 % 256.
+    r = h.run<Scancel>({"-Q", "--signal=USR1", "39.0"});
+    COMPARE_TEXT(r.err, "scancel: error: Kill job error on job step id 39: Invalid user id\n");
+    QCOMPARE(r.exitCode, 218);
+    COMPARE_TEXT(h.requests.back().dump(),
+        R"({"op":"step_signal","job":"39","step_id":0,"signal":10,"user":"alice"})");
+    r = h.run<Scancel>({"-v", "36.0"});
+    COMPARE_TEXT(r.err, "scancel: Terminating step 36.0\n");
 }
 
 void ScancelTest::missingJobIdentificationIsAnError()

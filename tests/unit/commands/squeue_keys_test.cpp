@@ -278,6 +278,18 @@ void SqueueKeysTest::aSortKeyOrdersTheSameOverAnotherJobsMembers()
             }
         }
     }
+    // -j 13_1 and -j 13_4: a started task and one of the pending record, whatever the format.
+    for (std::uint32_t task : {1U, 4U}) {
+        Filter tasks;
+        tasks.jobIds = {13};
+        tasks.tasks = {{13, {task}}};
+        int accepted = 0;
+        for (const auto &job : sampleJobs()) {
+            QCOMPARE(tasks.accepts(project(job, keys)), tasks.accepts(job));
+            accepted += tasks.accepts(job) ? 1 : 0;
+        }
+        QCOMPARE(accepted, 1);
+    }
 }
 
 QTEST_APPLESS_MAIN(SqueueKeysTest)

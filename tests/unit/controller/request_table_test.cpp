@@ -70,7 +70,7 @@ void RequestTableTest::everyOpOfTheTableHasAHandlerThatAnswersIt()
         QVERIFY2(ctl::Controller::findRequest(op)->changes(request(op)), op);
     }
     for (const char *op : {"ping", "jobs", "acct", "cluster", "priorities", "shares", "config",
-             "steps", "step_usage"}) {
+             "steps", "step_usage", "step_signal"}) {
         QVERIFY2(!ctl::Controller::findRequest(op)->changes(request(op)), op);
     }
     const auto *clock = ctl::Controller::findRequest("clock");

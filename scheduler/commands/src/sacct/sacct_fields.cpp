@@ -97,8 +97,13 @@ const std::string &stepId(const AcctRow &r)
     return r.step->stepId;
 }
 
+// Slurm 22.05's sacct takes 128 off an exit status of 128 or more (`exit 137` shows 9:0, `exit
+// 200` 72:0), where scontrol shows it whole: checked on the reference cluster.
 std::string exitText(std::int64_t code, std::int64_t signal)
 {
+    if (code >= 128) {
+        code -= 128;
+    }
     return std::to_string(code) + ":" + std::to_string(signal);
 }
 

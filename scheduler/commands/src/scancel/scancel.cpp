@@ -3,6 +3,7 @@
 #include "../shared/help_texts.h"
 #include "../shared/outcome.h"
 #include "../shared/text.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_state.h"
@@ -17,6 +18,7 @@ namespace {
 
 using namespace scancel;
 using proto::Json;
+using record::JobObject;
 using sched::JobState;
 
 constexpr std::string_view kProgram = "scancel";
@@ -28,6 +30,12 @@ constexpr std::int64_t kInvalidJobId = 2017; // ESLURM_INVALID_JOB_ID
 constexpr std::int64_t kAlreadyDone = 2021; // ESLURM_ALREADY_DONE
 constexpr std::int64_t kNoUpdate = 2020; // ESLURM_TRANSITION_STATE_NO_UPDATE
 
+// A job step as scancel names it: "36.0", "36_2.1" (its job as given, the step's number).
+struct StepName {
+    std::string job;
+    std::int64_t step = 0;
+};
+
 struct Settings {
     std::optional<std::string> account, name, partition, qos, userName, nodelist;
     std::optional<JobState> state;
@@ -36,6 +44,7 @@ struct Settings {
     bool full = false; // -f: the batch shell, its children and the steps
     int verbose = 0;
     std::vector<std::string> jobIds; // as given: "36", "36_2", "36_[1-3]"
+    std::vector<StepName> steps; // JOB.STEP
 
     bool hasFilter() const
     {
@@ -126,18 +135,38 @@ std::optional<Outcome> apply(Settings &s, const ParsedOption &option, const Cont
     return std::nullopt;
 }
 
+// "36.0" or "36_2.0": a job (or one array task) and a step number. Slurm's scancel takes
+// only a number after the dot ("36.batch" is an invalid job id).
+std::optional<StepName> parseStepName(const std::string &word)
+{
+    const auto dot = word.find('.');
+    if (dot == std::string::npos) {
+        return std::nullopt;
+    }
+    const std::string job = word.substr(0, dot);
+    const std::string step = word.substr(dot + 1);
+    const auto spec = sched::parseJobIdSpec(job);
+    if (!spec || spec->tasks.size() > 1 || job.find('[') != std::string::npos || step.empty()
+        || step.size() > 9
+        || !std::all_of(step.begin(), step.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return std::nullopt;
+    }
+    return StepName{job, parseLeadingInteger(step)};
+}
+
 // Job ids as scancel reads them: "36", "36,37", array tasks "36_2" and "36_[1-3,5]" (a
-// comma inside brackets belongs to the task list); job steps are not supported.
+// comma inside brackets belongs to the task list), and job steps "36.0", "36_2.0".
 std::optional<Outcome> readJobIds(Settings &s, const std::vector<std::string> &operands)
 {
     for (const auto &operand : operands) {
         for (const std::string &word : splitJobIdList(operand)) {
-            if (word.find('.') != std::string::npos
-                && sched::parseJobIdSpec(word.substr(0, word.find('.')))) {
-                return Outcome{{},
-                    errorLine(
-                        kProgram, "job steps (" + word + ") are not supported by minicluster"),
-                    1};
+            if (word.find('.') != std::string::npos) {
+                auto step = parseStepName(word);
+                if (!step) {
+                    return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
+                }
+                s.steps.push_back(std::move(*step));
+                continue;
             }
             if (!sched::parseJobIdSpec(word)) {
                 return Outcome{{}, errorLine(kProgram, "Invalid job id " + operand), 1};
@@ -150,14 +179,14 @@ std::optional<Outcome> readJobIds(Settings &s, const std::vector<std::string> &o
 
 // Whether `job` (a record of the jobs reply) is one that `word` names: its id, its array's id,
 // or one of the tasks named.
-bool names(const std::string &word, const Json &job)
+bool names(const std::string &word, const JobObject &job)
 {
     const auto spec = sched::parseJobIdSpec(word);
     if (!spec) {
         return false;
     }
-    const auto id = static_cast<std::uint32_t>(job["job_id"].toInt());
-    const auto array = static_cast<std::uint32_t>(job["array_job_id"].toInt());
+    const auto id = static_cast<std::uint32_t>(job.jobId);
+    const auto array = static_cast<std::uint32_t>(job.arrayJobId);
     if (spec->tasks.empty()) {
         return id == spec->job || array == spec->job;
     }
@@ -165,10 +194,10 @@ bool names(const std::string &word, const Json &job)
         return false;
     }
     // A started task has its id; the array's pending record lists the rest ("3-10%2").
-    const auto held = sched::parseArraySpec(job["array_task_str"].toString());
+    const auto held = sched::parseArraySpec(job.arrayTaskStr);
     std::vector<std::uint32_t> tasks = held ? held->taskIds : std::vector<std::uint32_t>{};
-    if (job["array_task_id"].isNumber() && !held) {
-        tasks = {static_cast<std::uint32_t>(job["array_task_id"].toInt())};
+    if (job.arrayTaskId && !held) {
+        tasks = {static_cast<std::uint32_t>(*job.arrayTaskId)};
     }
     return std::any_of(tasks.begin(), tasks.end(), [&](std::uint32_t t) {
         return std::binary_search(spec->tasks.begin(), spec->tasks.end(), t);
@@ -180,22 +209,21 @@ bool isActive(JobState state)
     return state == JobState::Pending || state == JobState::Running || state == JobState::Suspended;
 }
 
-bool matches(const Settings &s, const Json &job, std::uint32_t uid)
+bool matches(const Settings &s, const JobObject &job, std::uint32_t uid)
 {
-    auto state = sched::parseJobState(job["state"].toString());
+    auto state = sched::parseJobState(job.state);
     if (!state || !isActive(*state)) {
         return false;
     }
-    if ((s.account && job["account"].toString() != *s.account)
-        || (s.name && job["name"].toString() != *s.name)
-        || (s.partition && job["partition"].toString() != *s.partition)
-        || (s.qos && job["qos"].toString() != *s.qos) || (s.state && *state != *s.state)
-        || (s.userName && job["uid"].toInt(-1) != uid)) {
+    if ((s.account && job.account != *s.account) || (s.name && job.name != *s.name)
+        || (s.partition && job.partition != *s.partition)
+        || (s.qos && job.qos.value_or("") != *s.qos) || (s.state && *state != *s.state)
+        || (s.userName && job.uid != uid)) {
         return false;
     }
     if (s.nodelist) {
         const auto wanted = sched::expandHostlist(*s.nodelist).value_or(std::vector<std::string>{});
-        const auto nodes = job["nodes"].toStringList();
+        const auto &nodes = job.nodes;
         return std::any_of(nodes.begin(), nodes.end(), [&](const std::string &n) {
             return std::find(wanted.begin(), wanted.end(), n) != wanted.end();
         });
@@ -221,6 +249,51 @@ std::string filterSummary(const Settings &s)
     }
     add("user_name", s.userName);
     return summary;
+}
+
+// scancel JOB.STEP: one step_signal request. Slurm's answers, as real scancel 22.05 prints
+// them: a job that is not there (unknown, or ended) is an error even without -v, naming the
+// step (-Q hides it), and exits 1; an error about a job that is there (no such step, another
+// user's job: the reply names the job) names the job alone, -Q or not, and exits with its
+// error number; a pending job's step is a silent success.
+void cancelStep(
+    const Context &ctx, const Settings &s, const StepName &step, std::string &err, std::int64_t &rc)
+{
+    const std::string name = step.job + "." + std::to_string(step.step);
+    const int signal = s.signal.value_or(SIGKILL);
+    if (s.verbose > 0) {
+        err += "scancel: "
+            + (signal == SIGKILL ? "Terminating step " + name
+                                 : "Signal " + std::to_string(signal) + " to step " + name)
+            + "\n";
+    }
+    Json request = Json::object();
+    request.set("op", "step_signal");
+    request.set("job", step.job);
+    request.set("step_id", step.step);
+    request.set("signal", signal);
+    request.set("user", ctx.user.name);
+    const auto reply = ctx.controller ? ctx.controller(request) : std::nullopt;
+    std::int64_t code = kConnectionError;
+    std::string message = "Unable to contact slurm controller (connect failure)";
+    if (reply && (*reply)["ok"].toBool()) {
+        return;
+    }
+    if (reply) {
+        code = errnoOf(*reply);
+        message = (*reply)["error"].toString();
+    }
+    if (reply && (*reply)["job_id"].isNumber()) {
+        err += errorLine(kProgram,
+            "Kill job error on job step id " + std::to_string((*reply)["job_id"].toInt()) + ": "
+                + message);
+        rc = std::max(rc, code);
+        return;
+    }
+    if (s.verbose >= 0) {
+        err += errorLine(kProgram, "Kill job error on job step id " + name + ": " + message);
+    }
+    rc = std::max<std::int64_t>(rc, reply ? 1 : code);
 }
 
 } // namespace
@@ -271,7 +344,7 @@ int Scancel::run()
         }
         uid = user->uid;
     }
-    if (!s.hasFilter() && s.jobIds.empty()) {
+    if (!s.hasFilter() && s.jobIds.empty() && s.steps.empty()) {
         return deliver(
             m_ctx, Outcome{{}, errorLine(kProgram, "No job identification provided"), 1});
     }
@@ -284,6 +357,13 @@ int Scancel::run()
         }
     };
     std::vector<std::string> targets = s.jobIds;
+    // Steps first, each a request of its own, as Slurm's scancel asks for each.
+    for (const StepName &step : s.steps) {
+        cancelStep(m_ctx, s, step, err, rc);
+    }
+    if (s.jobIds.empty() && !s.hasFilter()) {
+        return deliver(m_ctx, Outcome{{}, err, static_cast<int>(rc % 256)});
+    }
     // Pending jobs have no process to signal: Slurm refuses any signal but SIGKILL to them.
     std::vector<std::string> unsignallable;
     if (s.hasFilter() || s.signal) {
@@ -303,10 +383,11 @@ int Scancel::run()
         // Each job to signal, as it is named: its id, or the tasks asked for ("12_3").
         std::vector<std::string> pending, others;
         std::vector<std::string> known;
-        for (const auto &job : (*jobs)["jobs"].items()) {
+        for (const auto &item : (*jobs)["jobs"].items()) {
+            const JobObject job = record::jobObjectFromJson(item);
             const auto word = std::find_if(s.jobIds.begin(), s.jobIds.end(),
                 [&job](const std::string &w) { return names(w, job); });
-            auto state = sched::parseJobState(job["state"].toString());
+            auto state = sched::parseJobState(job.state);
             if ((!s.jobIds.empty() && word == s.jobIds.end()) || !state
                 || sched::isFinished(*state)) {
                 continue;
@@ -317,7 +398,7 @@ int Scancel::run()
             }
             if (!s.hasFilter() || matches(s, job, uid)) {
                 auto &list = *state == JobState::Pending ? pending : others;
-                const std::string target = tasks ? *word : std::to_string(job["job_id"].toInt());
+                const std::string target = tasks ? *word : std::to_string(job.jobId);
                 if (std::find(list.begin(), list.end(), target) == list.end()) {
                     list.push_back(target);
                 }

@@ -100,9 +100,10 @@ const std::array kEntries{
     Entry{"tres-per-job", {M::TresPerJob}},
 };
 
-// What Filter::accepts() reads.
-const Keys kFilterKeys{M::JobId, M::ArrayJobId, M::Account, M::Qos, M::State, M::Partition, M::User,
-    M::Name, M::Nodes};
+// What Filter::accepts() reads (the task ids too: `-j 12_3 -o %T` names a task, whatever the
+// format shows).
+const Keys kFilterKeys{M::JobId, M::ArrayJobId, M::ArrayTaskId, M::ArrayTaskStr, M::Account, M::Qos,
+    M::State, M::Partition, M::User, M::Name, M::Nodes};
 
 void add(Keys &members, const Keys &more)
 {

@@ -261,6 +261,7 @@ private:
     std::map<int, int> m_taskState; // task -> 1 exited, 2 exited abnormally (-W's report)
     std::vector<TaskEnd> m_ends; // said once the step is over (and the terminal restored)
     std::vector<std::string> m_notices; // slurmstepd's lines (OOM), said after the ends
+    bool m_abortSaid = false; // "Job step aborted" (scancel JOB.STEP), said once for all nodes
     bool m_outOfMemory = false; // a task was OOM-killed: the step ends OUT_OF_MEMORY
     int m_tasksEnded = 0;
     bool m_terminating = false; // -K or -W already ended the step
@@ -955,6 +956,17 @@ int Srun::relay()
                     int sig = static_cast<int>((*event)["exit_signal"].toInt());
                     m_taskState[task] = sig != 0 || code != 0 ? 2 : 1;
                     noteTaskEnd(n.name, task, code, sig, (*event)["oom"].toBool());
+                } else if (kind == "aborted") {
+                    // scancel of this step: slurmstepd's notice, then srun's own line, at once
+                    // (before the tasks' ends), as Slurm's srun says them.
+                    std::fputs((*event)["text"].toString().c_str(), stderr);
+                    if (!m_abortSaid) {
+                        m_abortSaid = true;
+                        std::fprintf(stderr,
+                            "srun: Job step aborted: Waiting up to %lld seconds for job step to "
+                            "finish.\n",
+                            static_cast<long long>((*event)["kill_wait"].toInt(30) + 2));
+                    }
                 } else if (kind == "notice") {
                     m_notices.push_back((*event)["text"].toString());
                 } else if (kind == "usage") {

@@ -43,6 +43,9 @@ JobLimits jobLimits(std::int64_t memMiB, int cpus, int pidsMax = kDefaultPidsMax
 // slurmstepd's notices, each one line ending in '\n'; `when` is epoch seconds.
 std::string timeLimitNotice(const std::string &node, std::uint32_t jobId, std::int64_t when);
 std::string cancelNotice(const std::string &node, std::uint32_t jobId, std::int64_t when);
+// The same notice for one step cancelled by scancel JOB.STEP (in its srun's stderr).
+std::string stepCancelNotice(
+    const std::string &node, std::uint32_t jobId, int stepId, std::int64_t when);
 // "Detected N oom-kill event(s) in StepId=J.batch. ..." (cgroup modes); `step`: "batch", or
 // the number of an srun step.
 std::string oomKillNotice(

@@ -17,6 +17,7 @@
 // for each of `tasks`, "NAME=value" strings over env, such as its own CUDA_VISIBLE_DEVICES)}
 // Events:  {"event":"started"} | {"event":"task_exit", task, exit_code, exit_signal}
 //          | {"event":"step_done", usage:{total_cpu_ms, max_rss_kb, ave_rss_kb}}
+//          | {"event":"aborted", text, kill_wait} (scancel of the step: slurmstepd's notice)
 //          | {"event":"error", error}
 // srun -> server after start: {"op":"signal", signal}.
 
@@ -75,6 +76,11 @@ public:
     // The job ended or was cancelled on this node: its steps get `signal`; with SIGKILL (the
     // end of the job) the $SLURM_TMPDIR made for an allocation goes too.
     void signalJob(std::uint32_t jobId, int signal);
+    // scancel JOB.STEP: that step's tasks on this node get `signal`. A cancel (SIGKILL) first
+    // tells its srun, which prints slurmstepd's notice (`*** STEP J.S ON node CANCELLED AT
+    // when ***`) and its "Job step aborted" line with `killWaitS`, as Slurm's srun does.
+    void signalOneStep(std::uint32_t jobId, int stepId, int signal, bool cancel, std::int64_t when,
+        std::int64_t killWaitS);
     void killAll();
 
 private:

@@ -115,7 +115,8 @@ public:
     // job_scripts, cancel, acct, cluster, hold, release, requeue, suspend, resume, update,
     // priorities, shares,
     // node_update, clock (needs setClock()), config, and srun/salloc's step_create,
-    // step_usage, step_end, steps and alloc_release (controller_steps.cpp).
+    // step_usage, step_end, steps and alloc_release, and scancel's step_signal
+    // (controller_steps.cpp).
     proto::Json handleRequest(const proto::Json &request, Seconds now);
     // The snapshot a new subscriber gets.
     proto::Json snapshot(Seconds now) const;
@@ -311,6 +312,9 @@ private:
     proto::Json stepCreate(const proto::Json &request, Seconds now);
     proto::Json stepUsage(const proto::Json &request);
     proto::Json stepEnd(const proto::Json &request, Seconds now);
+    // scancel JOB.STEP: {job ("12" or "12_3"), step_id, signal (SIGKILL: cancel it), user}.
+    // Only that step's tasks get the signal, on its nodes; its job goes on.
+    proto::Json stepSignal(const proto::Json &request, Seconds now);
     proto::Json listSteps(const proto::Json &request, Seconds now) const;
     proto::Json allocationRelease(const proto::Json &request, Seconds now);
     // `reason`: the job's end reason (by default from `state`: NonZeroExitCode, TimeLimit).

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,6 +82,9 @@ public:
     std::map<std::uint32_t, int> &nextStep() { return m_nextStep; }
     std::map<std::uint32_t, proto::Json> &batchUsage() { return m_batchUsage; }
     const std::map<std::uint32_t, proto::Json> &batchUsage() const { return m_batchUsage; }
+    // The running steps that scancel JOB.STEP ended, by job id and step number: their end is
+    // recorded CANCELLED whatever their exit.
+    std::set<std::pair<std::uint32_t, int>> &cancelledSteps() { return m_cancelledSteps; }
     // A job's end: its step numbering and samples go.
     void forgetSteps(std::uint32_t job);
 
@@ -90,6 +94,7 @@ private:
     std::map<std::uint32_t, std::map<int, RunningStep>> m_steps;
     std::map<std::uint32_t, int> m_nextStep;
     std::map<std::uint32_t, proto::Json> m_batchUsage;
+    std::set<std::pair<std::uint32_t, int>> m_cancelledSteps;
 };
 
 } // namespace mc::ctl
