@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     }
     const std::string id = std::to_string(jobId);
     std::vector<std::string> env = ia::processEnvironment();
-    ia::setAllocationEnv(env, *job, opts);
+    ia::setAllocationEnv(env, job->job, job->clusterName, opts);
     ia::setGpuOptionEnv(env, opts);
 
     ::pipe2(g_childPipe, O_CLOEXEC | O_NONBLOCK);
@@ -143,9 +143,8 @@ int main(int argc, char **argv)
             if (!message && !link.hasBuffered()) {
                 linkOpen = false; // the controller went away; the command goes on
             }
-            if (message && (*message)["event"].toString() == "job"
-                && (*message)["job"]["job_id"].toInt() == jobId
-                && (*message)["job"]["state"].toString() != "RUNNING" && !revoked) {
+            const auto changed = message ? ia::jobEvent(*message, jobId) : std::nullopt;
+            if (changed && changed->state != "RUNNING" && !revoked) {
                 // scancel or the time limit: the command goes, as salloc's does in Slurm.
                 revoked = true;
                 ia::say(kProgram, "Job allocation " + id + " has been revoked.");

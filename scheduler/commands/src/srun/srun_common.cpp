@@ -762,7 +762,7 @@ Json allocationRequest(const Options &opts, const std::string &defaultName)
     return record::submitRequest(spec);
 }
 
-std::optional<Json> allocate(const char *program, Link &link, const Options &opts,
+std::optional<Allocation> allocate(const char *program, Link &link, const Options &opts,
     const std::string &defaultName, bool watch, std::int64_t &jobId, int &exitCode)
 {
     if (!submitAllocation(program, link, opts, defaultName, jobId, exitCode)) {
@@ -803,7 +803,7 @@ bool submitAllocation(const char *program, Link &link, const Options &opts,
     return true;
 }
 
-std::optional<Json> awaitAllocation(const char *program, Link &link, const Options &opts,
+std::optional<Allocation> awaitAllocation(const char *program, Link &link, const Options &opts,
     bool watch, std::int64_t jobId, int &exitCode)
 {
     const bool salloc = std::strcmp(program, "salloc") == 0;
@@ -818,12 +818,12 @@ std::optional<Json> awaitAllocation(const char *program, Link &link, const Optio
     ids.push(jobId);
     look.set("job_ids", std::move(ids));
     auto seen = link.call(look);
-    std::optional<Json> job;
+    std::optional<record::JobObject> job;
     std::string clusterName;
     if (seen && (*seen)["jobs"].size() == 1) {
-        job = (*seen)["jobs"].items().front();
+        job = record::jobObjectFromJson((*seen)["jobs"].items().front());
     }
-    if (!job || (*job)["state"].toString() == "PENDING" || watch) {
+    if (!job || job->state == "PENDING" || watch) {
         Json subscribe = Json::object();
         subscribe.set("op", "subscribe");
         auto snapshot = link.call(subscribe);
@@ -832,22 +832,23 @@ std::optional<Json> awaitAllocation(const char *program, Link &link, const Optio
             return std::nullopt;
         }
         clusterName = (*snapshot)["cluster_name"].toString();
+        // Only the job asked for is decoded: the snapshot lists every recent job.
+        const std::string_view idKey = record::jobMemberKey(record::JobMember::JobId);
         for (const auto &j : (*snapshot)["jobs"].items()) {
-            if (j["job_id"].toInt() == jobId) {
-                job = j;
+            if (j[idKey].toInt() == jobId) {
+                job = record::jobObjectFromJson(j);
             }
         }
     }
     bool queued = false;
     std::int64_t deadline = opts.immediate ? wallMs() + *opts.immediate * 1000 : -1;
-    while (!job || job->operator[]("state").toString() == "PENDING") {
+    while (!job || job->state == "PENDING") {
         if (job && !queued) {
             // The first pass after the submission decides whether it waits.
             auto message = link.next(50);
             if (message) {
-                if ((*message)["event"].toString() == "job"
-                    && (*message)["job"]["job_id"].toInt() == jobId) {
-                    job = (*message)["job"];
+                if (auto changed = jobEvent(*message, jobId)) {
+                    job = std::move(changed);
                 }
                 continue;
             }
@@ -875,13 +876,11 @@ std::optional<Json> awaitAllocation(const char *program, Link &link, const Optio
             sayError(program, "Unable to allocate resources: lost contact with the controller");
             return std::nullopt;
         }
-        if ((*message)["event"].toString() == "job"
-            && (*message)["job"]["job_id"].toInt() == jobId) {
-            job = (*message)["job"];
+        if (auto changed = jobEvent(*message, jobId)) {
+            job = std::move(changed);
         }
     }
-    std::string state = (*job)["state"].toString();
-    if (state != "RUNNING") {
+    if (job->state != "RUNNING") {
         sayError(program, "Unable to allocate resources: Job/step already completing or completed");
         return std::nullopt;
     }
@@ -898,9 +897,19 @@ std::optional<Json> awaitAllocation(const char *program, Link &link, const Optio
             clusterName = (*pong)["cluster_name"].toString();
         }
     }
-    job->set("cluster_name", clusterName);
     exitCode = 0;
-    return job;
+    return Allocation{std::move(*job), std::move(clusterName)};
+}
+
+std::optional<record::JobObject> jobEvent(const Json &message, std::int64_t jobId)
+{
+    // The id first: the stream carries every job's changes, and only this job's are decoded.
+    const Json &job = message["job"];
+    if (message["event"].toString() != "job"
+        || job[record::jobMemberKey(record::JobMember::JobId)].toInt() != jobId) {
+        return std::nullopt;
+    }
+    return record::jobObjectFromJson(job);
 }
 
 void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal)
@@ -924,38 +933,37 @@ std::vector<std::string> processEnvironment()
     return env;
 }
 
-void setAllocationEnv(std::vector<std::string> &env, const Json &job, const Options &opts)
+void setAllocationEnv(std::vector<std::string> &env, const record::JobObject &job,
+    const std::optional<std::string> &clusterName, const Options &opts)
 {
-    std::vector<std::string> nodes = job["nodes"].toStringList();
+    const std::vector<std::string> &nodes = job.nodes;
     int numNodes = std::max<int>(1, static_cast<int>(nodes.size()));
-    int cpus = static_cast<int>(job["num_cpus"].toInt(1));
+    int cpus = static_cast<int>(job.numCpus.value_or(1));
     std::string nodeList = sched::compressHostlist(nodes);
-    std::string id = std::to_string(job["job_id"].toInt());
+    std::string id = std::to_string(job.jobId);
     std::vector<int> cpusPerNode(static_cast<std::size_t>(numNodes), cpus / numNodes);
-    int ntasks = static_cast<int>(job["num_tasks"].toInt(1));
+    int ntasks = static_cast<int>(job.numTasks.value_or(1));
     std::vector<int> tasksPerNode = sched::blockTaskCounts(ntasks, numNodes);
-    if (job["node_cpus"].isArray() && job["node_cpus"].size() == nodes.size() && !nodes.empty()) {
+    if (job.nodeCpus.size() == nodes.size() && !nodes.empty()) {
         // An uneven layout (4,2): the tasks fill the first nodes, as the allocation does.
         const int perTask = std::max(1, opts.cpusPerTask.value_or(1));
-        std::size_t k = 0;
-        for (const Json &n : job["node_cpus"].items()) {
-            cpusPerNode[k] = static_cast<int>(n.toInt());
+        for (std::size_t k = 0; k < nodes.size(); ++k) {
+            cpusPerNode[k] = job.nodeCpus[k];
             tasksPerNode[k] = std::max(1, cpusPerNode[k] / perTask);
-            ++k;
         }
     }
-    if (job["cluster_name"].isString()) {
-        setEnv(env, "SLURM_CLUSTER_NAME", job["cluster_name"].toString());
+    if (clusterName) {
+        setEnv(env, "SLURM_CLUSTER_NAME", *clusterName);
     }
     setEnv(env, "SLURM_JOBID", id);
-    setEnv(env, "SLURM_JOB_ACCOUNT", job["account"].toString());
+    setEnv(env, "SLURM_JOB_ACCOUNT", job.account);
     setEnv(env, "SLURM_JOB_CPUS_PER_NODE", sched::compressCounts(cpusPerNode));
     setEnv(env, "SLURM_JOB_ID", id);
-    setEnv(env, "SLURM_JOB_NAME", job["name"].toString());
+    setEnv(env, "SLURM_JOB_NAME", job.name);
     setEnv(env, "SLURM_JOB_NODELIST", nodeList);
     setEnv(env, "SLURM_JOB_NUM_NODES", std::to_string(numNodes));
-    setEnv(env, "SLURM_JOB_PARTITION", job["partition"].toString());
-    setEnv(env, "SLURM_JOB_QOS", job["qos"].toString("normal"));
+    setEnv(env, "SLURM_JOB_PARTITION", job.partition);
+    setEnv(env, "SLURM_JOB_QOS", job.qos.value_or("normal"));
     setEnv(env, "SLURM_NNODES", std::to_string(numNodes));
     setEnv(env, "SLURM_NODELIST", nodeList);
     setEnv(env, "SLURM_NODE_ALIASES", "(null)");
@@ -971,7 +979,7 @@ void setAllocationEnv(std::vector<std::string> &env, const Json &job, const Opti
     } else if (opts.memPerCpu) {
         setEnv(env, "SLURM_MEM_PER_CPU", std::to_string(*opts.memPerCpu));
     }
-    setEnv(env, "SLURM_SUBMIT_DIR", job["work_dir"].toString(currentDir()));
+    setEnv(env, "SLURM_SUBMIT_DIR", job.workDir.empty() ? currentDir() : job.workDir);
     setEnv(env, "SLURM_SUBMIT_HOST", shortHostName());
     setEnv(env, "SLURM_TASKS_PER_NODE", sched::compressCounts(tasksPerNode));
 }

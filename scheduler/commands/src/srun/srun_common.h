@@ -11,6 +11,7 @@
 #include "mc/cmd/job_option_table.h"
 #include "mc/cmd/job_options_apply.h"
 #include "mc/proto/json.h"
+#include "mc/record/job_object.h"
 #include "mc/sched/memory.h"
 #include "mc/sched/time_format.h"
 
@@ -114,25 +115,38 @@ private:
 // The submit request of an interactive allocation.
 proto::Json allocationRequest(const Options &opts, const std::string &defaultName);
 
+// A running allocation: its job, decoded once from the reply or event that showed it running,
+// and the cluster's name (the subscription's snapshot's or ping's: not a member of the job).
+struct Allocation {
+    record::JobObject job;
+    std::string clusterName;
+};
+
 // Submits on `link`, subscribes and waits until the job runs, printing Slurm's lines
-// (queued, allocated, Granted for salloc). Returns the job object, or nullopt after printing
+// (queued, allocated, Granted for salloc). Returns the allocation, or nullopt after printing
 // the error (`exitCode` set). With `watch` the link stays subscribed to the controller's
 // events afterwards (salloc hears of a revoked allocation).
-std::optional<proto::Json> allocate(const char *program, Link &link, const Options &opts,
+std::optional<Allocation> allocate(const char *program, Link &link, const Options &opts,
     const std::string &defaultName, bool watch, std::int64_t &jobId, int &exitCode);
 
 // The two halves of allocate(): the submission (false after printing the error), then the
 // wait until the job runs.
 bool submitAllocation(const char *program, Link &link, const Options &opts,
     const std::string &defaultName, std::int64_t &jobId, int &exitCode);
-std::optional<proto::Json> awaitAllocation(const char *program, Link &link, const Options &opts,
+std::optional<Allocation> awaitAllocation(const char *program, Link &link, const Options &opts,
     bool watch, std::int64_t jobId, int &exitCode);
+
+// The job of `message` when it is a `job` event of job `jobId`, decoded; nullopt for any other
+// message (the event stream carries every job's changes).
+std::optional<record::JobObject> jobEvent(const proto::Json &message, std::int64_t jobId);
 
 // Ends the allocation (alloc_release) with the command's exit status.
 void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal);
 
 // SLURM_* variables of an allocation (salloc's shell, srun's tasks): `env` is changed in place.
-void setAllocationEnv(std::vector<std::string> &env, const proto::Json &job, const Options &opts);
+// SLURM_CLUSTER_NAME only when `clusterName` is given (even empty).
+void setAllocationEnv(std::vector<std::string> &env, const record::JobObject &job,
+    const std::optional<std::string> &clusterName, const Options &opts);
 // salloc's SLURM_GPUS, SLURM_GPUS_PER_NODE, SLURM_GPUS_PER_TASK, SLURM_CPUS_PER_GPU and
 // SLURM_MEM_PER_GPU: the GPU options as given (Slurm's set_env_from_opts(), which sbatch and
 // salloc call and srun does not: srun's tasks see them only when inherited).

@@ -8,6 +8,7 @@
 #include "../shared/text.h"
 #include "mc/proto/client.h"
 #include "mc/proto/socket.h"
+#include "mc/record/job_codec.h"
 #include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
@@ -94,6 +95,14 @@ std::string stepSocket(const std::string &node)
     return socket.substr(0, socket.rfind('/')) + "/step-" + node + ".sock";
 }
 
+// The cluster's name the controller adds to a step's job (not a member of the job record);
+// nullopt when it sent none.
+std::optional<std::string> stepClusterName(const Json &step)
+{
+    const Json &name = step["job"]["cluster_name"];
+    return name.isString() ? std::optional<std::string>(name.toString()) : std::nullopt;
+}
+
 int digits(int n)
 {
     int d = 1;
@@ -105,26 +114,21 @@ int digits(int n)
 }
 
 // The GPU indices the job holds on `node` (empty: none there, or not one of the job's nodes).
-std::vector<int> gpusOn(const Json &job, const std::string &node)
+std::vector<int> gpusOn(const mc::sched::Job &job, const std::string &node)
 {
-    const std::vector<std::string> jobNodes = job["nodes"].toStringList();
-    const auto held = job["gpu_ids"].items();
+    const std::vector<std::string> &jobNodes = job.nodeList;
     const auto at = std::find(jobNodes.begin(), jobNodes.end(), node);
-    std::vector<int> ids;
-    if (at == jobNodes.end() || static_cast<std::size_t>(at - jobNodes.begin()) >= held.size()) {
-        return ids;
+    if (at == jobNodes.end()
+        || static_cast<std::size_t>(at - jobNodes.begin()) >= job.gpuIds.size()) {
+        return {};
     }
-    for (const Json &id : held[static_cast<std::size_t>(at - jobNodes.begin())].items()) {
-        ids.push_back(static_cast<int>(id.toInt()));
-    }
-    return ids;
+    return job.gpuIds[static_cast<std::size_t>(at - jobNodes.begin())];
 }
 
-bool hasGpus(const Json &job)
+bool hasGpus(const mc::sched::Job &job)
 {
-    const auto held = job["gpu_ids"].items();
-    return std::any_of(
-        held.begin(), held.end(), [](const Json &node) { return !node.items().empty(); });
+    return std::any_of(job.gpuIds.begin(), job.gpuIds.end(),
+        [](const std::vector<int> &node) { return !node.empty(); });
 }
 
 // A step's GPU variables on one node, as slurmstepd sets them (gres_common.c): `count` of the
@@ -601,10 +605,11 @@ int Srun::run(int argc, char **argv)
             m_ownAllocation = false; // withdrawn or ended by the wait itself
             return exitCode;
         }
-        ia::setAllocationEnv(m_env, *job, m_opts);
+        ia::setAllocationEnv(m_env, job->job, job->clusterName, m_opts);
         step = m_link.call(request);
     } else if (m_ownAllocation && step && (*step)["ok"].toBool()) {
-        ia::setAllocationEnv(m_env, (*step)["job"], m_opts);
+        ia::setAllocationEnv(
+            m_env, mc::record::jobObjectFromJson((*step)["job"]), stepClusterName(*step), m_opts);
     }
     if (!step) {
         ia::sayError(kProgram, "Unable to contact slurm controller (connect failure)");
@@ -627,8 +632,17 @@ int Srun::run(int argc, char **argv)
 
 bool Srun::launch(const Json &step)
 {
-    const Json &job = step["job"];
-    const Json &spec = job["spec"];
+    // The step's job is the controller's stored record (the public members and the spec),
+    // decoded once; a reply without one leaves the job's user as srun's own.
+    auto me = ia::currentUser();
+    const mc::sched::Job job = mc::record::jobFromRecord(step["job"]).value_or([&me] {
+        mc::sched::Job none;
+        none.spec.user = me.name;
+        none.spec.uid = me.uid;
+        none.spec.gid = me.gid;
+        return none;
+    }());
+    const mc::sched::JobSpec &spec = job.spec;
     std::vector<std::string> nodes = step["nodes"].toStringList();
     std::vector<int> tasksPerNode;
     for (const auto &n : step["tasks_per_node"].items()) {
@@ -642,8 +656,8 @@ bool Srun::launch(const Json &step)
     const std::string id = std::to_string(m_jobId);
     const std::string stepId = std::to_string(m_stepId); // SLURM_STEP_ID: 4294967290 for salloc's
     const std::string stepName = mc::record::stepIdText(m_stepId); // StepId=12.interactive
-    std::string jobNodeList = job["node_list"].toString();
-    auto me = ia::currentUser();
+    const std::string jobNodeList = mc::sched::compressHostlist(job.nodeList);
+    const int cpusOnNode = job.cpusOnNode(0);
 
     std::vector<std::string> env = m_env;
     ia::setEnv(env, "SLURM_JOB_ID", id);
@@ -653,14 +667,14 @@ bool Srun::launch(const Json &step)
         ia::setEnv(env, "SLURM_NODELIST", jobNodeList);
     }
     if (!ia::getEnv(env, "SLURM_CLUSTER_NAME")) {
-        ia::setEnv(env, "SLURM_CLUSTER_NAME", job["cluster_name"].toString());
+        ia::setEnv(env, "SLURM_CLUSTER_NAME", stepClusterName(step).value_or(""));
     }
     ia::setEnv(env, "SLURM_STEP_ID", stepId);
     ia::setEnv(env, "SLURM_STEPID", stepId);
     // Who the job runs as, as slurmstepd tells every task.
-    ia::setEnv(env, "SLURM_JOB_UID", std::to_string(spec["uid"].toInt(me.uid)));
-    ia::setEnv(env, "SLURM_JOB_GID", std::to_string(spec["gid"].toInt(me.gid)));
-    ia::setEnv(env, "SLURM_JOB_USER", spec["user"].toString(me.name));
+    ia::setEnv(env, "SLURM_JOB_UID", std::to_string(spec.uid));
+    ia::setEnv(env, "SLURM_JOB_GID", std::to_string(spec.gid));
+    ia::setEnv(env, "SLURM_JOB_USER", spec.user);
     ia::setEnv(env, "SLURM_STEP_NODELIST", step["node_list"].toString());
     ia::setEnv(env, "SLURM_STEP_NUM_NODES", std::to_string(nodes.size()));
     ia::setEnv(env, "SLURM_STEP_NUM_TASKS", std::to_string(m_ntasks));
@@ -671,11 +685,11 @@ bool Srun::launch(const Json &step)
         ia::setEnv(env, "SLURM_NNODES", std::to_string(nodes.size()));
         ia::setEnv(env, "SLURM_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
     }
-    ia::setEnv(env, "SLURM_CPUS_ON_NODE", std::to_string(job["cpus_on_node"].toInt(1)));
+    ia::setEnv(env, "SLURM_CPUS_ON_NODE", std::to_string(cpusOnNode));
     // The nodes' GPU type, for the emulated nvidia-smi the node puts on the tasks' PATH; each
     // node's own GPU variables are set below (gpuEnv).
     if (hasGpus(job)) {
-        const std::string type = job["gpu_alloc_type"].toString();
+        const std::string &type = job.gpuAllocType;
         ia::setEnv(env, "MINICLUSTER_GPU_TYPE", type.empty() ? std::string("gpu") : type);
     }
     if (m_opts.interactive) {
@@ -717,9 +731,8 @@ bool Srun::launch(const Json &step)
     if (m_opts.verbose > 0) {
         ia::say(kProgram,
             "jobid " + id + ": nodes(" + std::to_string(nodes.size()) + "):`"
-                + step["node_list"].toString()
-                + "', cpu counts: " + std::to_string(job["cpus_on_node"].toInt(1)) + "(x"
-                + std::to_string(nodes.size()) + ")");
+                + step["node_list"].toString() + "', cpu counts: " + std::to_string(cpusOnNode)
+                + "(x" + std::to_string(nodes.size()) + ")");
     }
 
     std::string cwd
@@ -743,8 +756,7 @@ bool Srun::launch(const Json &step)
             m_rawTerminal = true;
         }
     }
-    std::int64_t memMb = spec["mem_per_node"].isNumber() ? spec["mem_per_node"].toInt()
-                                                         : job["mem_per_node_resolved"].toInt();
+    const std::int64_t memMb = spec.memPerNode.value_or(job.memPerNode);
     for (std::size_t k = 0; k < nodes.size(); ++k) {
         const std::vector<int> mine = k < taskIds.size() ? taskIds[k] : std::vector<int>{0};
         if (mine.empty()) {
@@ -803,8 +815,8 @@ bool Srun::launch(const Json &step)
         request.set("job_id", m_jobId);
         request.set("step_id", m_stepId);
         request.set("user", me.name);
-        request.set("uid", spec["uid"].toInt(me.uid));
-        request.set("gid", spec["gid"].toInt(me.gid));
+        request.set("uid", static_cast<std::int64_t>(spec.uid));
+        request.set("gid", static_cast<std::int64_t>(spec.gid));
         request.set("argv", mc::proto::stringList(m_command));
         request.set("env", mc::proto::stringList(nodeEnv));
         if (!taskEnv.items().empty()) {
@@ -817,7 +829,7 @@ bool Srun::launch(const Json &step)
         request.set("pty", m_opts.pty);
         request.set("fds_per_task", m_opts.label && !m_opts.pty);
         request.set("mem_mb", memMb);
-        request.set("cpus", job["cpus_on_node"].toInt(0));
+        request.set("cpus", cpusOnNode);
         if (m_opts.verbose > 0) {
             std::string list;
             for (int t : mine) {
