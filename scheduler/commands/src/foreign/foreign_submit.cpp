@@ -59,12 +59,13 @@ std::optional<std::vector<record::JobObject>> listJobs(
     proto::Json request = proto::Json::object();
     request.set("op", "jobs");
     // Only the members LSF's and PBS's listings read: the explanations are not computed.
+    using M = record::JobMember;
     proto::Json fields = proto::Json::array();
-    for (const char *field : {"job_id", "name", "user", "state", "hold", "reason", "partition",
-             "submit_host", "submit_time", "start_time", "end_time", "num_cpus", "num_nodes",
-             "num_tasks", "nodes", "time_limit", "min_memory", "command", "work_dir", "std_out",
-             "std_err", "exit_code", "array_job_id", "array_task_id", "array_task_str"}) {
-        fields.push(field);
+    for (const M member : {M::JobId, M::Name, M::User, M::State, M::Hold, M::Reason, M::Partition,
+             M::SubmitHost, M::SubmitTime, M::StartTime, M::EndTime, M::NumCpus, M::NumNodes,
+             M::NumTasks, M::Nodes, M::TimeLimit, M::MinMemory, M::Command, M::WorkDir, M::StdOut,
+             M::StdErr, M::ExitCode, M::ArrayJobId, M::ArrayTaskId, M::ArrayTaskStr}) {
+        fields.push(std::string(record::jobMemberKey(member)));
     }
     request.set("fields", std::move(fields));
     if (!jobIds.empty()) {
