@@ -20,6 +20,7 @@ private slots:
     void sallocShellIsAnInteractiveStepWithUseInteractiveStep();
     void sallocShellIsStepInteractiveAndTheUsersStepsCountFromZero();
     void sallocShellStaysOnTheSubmitHostWithoutUseInteractiveStep();
+    void srunThatWaitsIsQueuedThenRunsWithItsAllocationsVariables();
 };
 
 void InteractiveStepsTest::sallocGrantsRunsSrunOnTheNodeAndReleases_data()
@@ -357,6 +358,34 @@ void InteractiveStepsTest::sallocShellStaysOnTheSubmitHostWithoutUseInteractiveS
     QVERIFY2(
         shell.out.contains(QStringLiteral("on=login1 job=1 step=none")), qPrintable(shell.out));
     QVERIFY2(shell.out.contains(QStringLiteral("salloc=0")), qPrintable(shell.out));
+}
+
+void InteractiveStepsTest::srunThatWaitsIsQueuedThenRunsWithItsAllocationsVariables()
+{
+    // srun's own allocation waits behind a batch job that holds cn01: Slurm's two lines, then
+    // the variables of the job the event stream showed running, as when it starts at once.
+    ClusterFixture cluster;
+    QVERIFY2(cluster.up(), qPrintable(cluster.lastError()));
+    const QString vars
+        = QStringLiteral("echo $SLURM_JOB_ID $SLURM_JOB_NODELIST $SLURM_CLUSTER_NAME");
+    ShellResult run = cluster.shell(
+        QStringLiteral("sbatch -Q -w cn01 --exclusive -t 1 --wrap 'sleep 3'; "
+                       "srun -w cn01 --exclusive -t 1 bash -c '%1'; srun -w cn02 -t 1 bash -c '%1'")
+            .arg(vars));
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.err,
+        QStringLiteral("srun: job 2 queued and waiting for resources\n"
+                       "srun: job 2 has been allocated resources\n"));
+    const QStringList out = outputLines(run.out);
+    QCOMPARE(out.size(), 2);
+    const QStringList waited = out.at(0).split(QLatin1Char(' '));
+    const QStringList direct = out.at(1).split(QLatin1Char(' '));
+    QCOMPARE(waited.size(), 3);
+    QCOMPARE(direct.size(), 3);
+    QCOMPARE(waited.mid(0, 2), (QStringList{QStringLiteral("2"), QStringLiteral("cn01")}));
+    QCOMPARE(direct.mid(0, 2), (QStringList{QStringLiteral("3"), QStringLiteral("cn02")}));
+    QVERIFY(!waited.at(2).isEmpty());
+    QCOMPARE(waited.at(2), direct.at(2)); // the snapshot's cluster name, as the step reply's
 }
 
 QTEST_GUILESS_MAIN(InteractiveStepsTest)
