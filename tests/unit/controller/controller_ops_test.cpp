@@ -46,6 +46,7 @@ private slots:
     void nodesBeyondThePartitionWaitWithPartitionNodeLimit();
     void cancelledJobWhoseNodeIsLostStaysCancelled();
     void updateChangesAPendingJobOrSaysWhyNot();
+    void updateJudgesItsFieldsInOneOrderWhateverTheirOrder();
     void backfillStartsShortJobAndPlansTheBlockedOne();
     void planEventIsSentOnlyWhenPlannedStartsChange();
     void jobEventsAreSentOnlyWhenSomethingChanged();
@@ -258,6 +259,31 @@ void ControllerOpsTest::updateChangesAPendingJobOrSaysWhyNot()
     QCOMPARE(
         unknown["error"].toString(), std::string("minicluster does not support updating licenses"));
     QCOMPARE(job(1)["time_limit"].toInt(), 180); // a refused update changes nothing
+}
+
+// The fields of a running job's update are judged in one order, whatever order the request
+// gives them in: those a running job may change first, then those of a pending job only.
+void ControllerOpsTest::updateJudgesItsFieldsInOneOrderWhateverTheirOrder()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    auto update = [this](Json changes) {
+        return call(request(
+            "update", fields({{"job_id", 1}, {"user", "alice"}, {"fields", std::move(changes)}})));
+    };
+    const std::string runningLimit
+        = "minicluster does not support changing the time limit of a running job";
+    QCOMPARE(update(fields({{"name", "x"}, {"time_limit", 60}}))["error"].toString(), runningLimit);
+    QCOMPARE(update(fields({{"time_limit", 60}, {"name", "x"}}))["error"].toString(), runningLimit);
+    const std::string notPending = "Job is no longer pending execution";
+    QCOMPARE(update(fields({{"name", "x"}, {"comment", "c"}}))["error"].toString(), notPending);
+    QCOMPARE(update(fields({{"licenses", "x"}, {"nice", 5}}))["error"].toString(), notPending);
+    // Refused: nothing changed, the comment neither.
+    QVERIFY(!job(1).contains("comment"));
+    QCOMPARE(job(1)["name"].toString(), std::string("t"));
+    QVERIFY(update(fields({{"comment", "c"}, {"nice", 5}}))["ok"].toBool());
+    QCOMPARE(job(1)["comment"].toString(), std::string("c"));
 }
 
 void ControllerOpsTest::backfillStartsShortJobAndPlansTheBlockedOne()
