@@ -2,6 +2,7 @@
 // priorities, shares, node_update, clock, config, test_only, and the live scheduler (backfill,
 // planned starts, arrays, dependencies, --begin, preemption, plan events).
 #include "controller_fixture.h"
+#include "mc/record/plan_entry.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -329,6 +330,12 @@ void ControllerOpsTest::planEventIsSentOnlyWhenPlannedStartsChange()
         [](const Json &e) { return e["event"].toString() == "plan"; });
     QCOMPARE(plan["plan"].items().at(0)["job_id"].toInt(), 2);
     QCOMPARE(plan["plan"].items().at(0)["planned_start"].toInt(), 3700);
+    // As the app's timeline reads it: on one of the two nodes job 1 frees.
+    const record::PlanEntry entry = record::planEntryFromJson(plan["plan"].items().at(0));
+    QCOMPARE(entry.jobId, 2);
+    QCOMPARE(entry.plannedStart, 3700);
+    QCOMPARE(entry.nodes.size(), 1u);
+    QCOMPARE(entry.nodes.front().substr(0, 2), std::string("cn"));
     m_ctl->schedule(102);
     m_ctl->schedule(103);
     QCOMPARE(plans(), 1);
