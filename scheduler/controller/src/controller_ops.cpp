@@ -3,6 +3,7 @@
 // (scontrol show config), and sbatch --test-only. Errors are Slurm's words and errno values.
 #include "mc/base/text.h"
 #include "mc/ctl/controller.h"
+#include "mc/record/job_update.h"
 #include "mc/sched/dependency.h"
 #include "mc/sched/job_transitions.h"
 #include "mc/sched/time_format.h"
@@ -178,75 +179,83 @@ Json Controller::updateJob(JobId id, const Json &request, Seconds now)
     if (sched::isFinished(job.state)) {
         return failure("Job/step already completing or completed", kAlreadyDone);
     }
+    // The fields are judged in one order, whatever their order in the request: first those a
+    // running job may change, then those of a pending job only; the first refusal is the reply.
+    const record::JobUpdate update = record::updateFromJson(request["fields"]);
     const bool pending = job.isPending();
-    for (const auto &[key, value] : request["fields"].members()) {
-        if (key == "time_limit") {
-            const Seconds limit = value.toInt(sched::kInfinite);
-            // A user may lengthen a pending job up to the partition's MaxTime; past it Slurm
-            // says the increase is an operator's (ESLURM_ACCESS_DENIED).
-            const auto *part = m_config.partition(job.spec.partition);
-            if (!admin && part && part->maxTime != sched::kInfinite
-                && (limit == sched::kInfinite || limit > part->maxTime)) {
-                return failure("Access/permission denied", kAccessDenied);
-            }
-            if (!pending) {
-                return failure("minicluster does not support changing the time limit of a "
-                               "running job",
-                    kNotSupported);
-            }
-            job.timeLimit = limit;
-            job.spec.timeLimit = limit;
-            continue;
-        }
-        if (key == "nice") {
-            const int nice = static_cast<int>(value.toInt());
-            if (nice < 0 && !admin) {
-                return failure("Access/permission denied", kAccessDenied);
-            }
-            job.spec.nice = nice;
-            continue;
-        }
-        if (key == "comment") { // the owner's note, pending or running
-            job.spec.comment = value.toString();
-            continue;
+    if (update.timeLimit) {
+        const Seconds limit = *update.timeLimit;
+        // A user may lengthen a pending job up to the MaxTime of the partition it will be in;
+        // past it Slurm says the increase is an operator's (ESLURM_ACCESS_DENIED).
+        const auto *part = m_config.partition(update.partition.value_or(job.spec.partition));
+        if (!admin && part && part->maxTime != sched::kInfinite
+            && (limit == sched::kInfinite || limit > part->maxTime)) {
+            return failure("Access/permission denied", kAccessDenied);
         }
         if (!pending) {
-            return failure("Job is no longer pending execution", kNotPending);
+            return failure("minicluster does not support changing the time limit of a "
+                           "running job",
+                kNotSupported);
         }
-        if (key == "time_min") {
-            job.spec.timeMin = value.toInt();
-        } else if (key == "partition") {
-            const auto *part = m_config.partition(value.toString());
-            if (!part) {
-                return failure("Invalid partition name specified", kInvalidPartition);
-            }
-            job.spec.partition = part->name;
-            if (!job.spec.timeLimit) {
-                job.timeLimit = part->defaultTime.value_or(part->maxTime);
-            }
-        } else if (key == "name") {
-            job.spec.name = value.toString();
-        } else if (key == "num_nodes") {
-            job.spec.nodes = std::max<int>(1, static_cast<int>(value.toInt(1)));
-        } else if (key == "begin" || key == "start_time") {
-            job.spec.begin = value.toInt(now);
-        } else if (key == "constraint") {
-            job.spec.constraint = value.toString();
-        } else if (key == "dependency") {
-            const std::string text = value.toString();
-            const auto dep = sched::parseDependency(text);
-            if (!dep) {
-                return failure("Job dependency problem", kDependencyProblem);
-            }
-            if (sched::dependsOnItself(job, *dep, makeLookup())) {
-                return failure("Circular job dependency", kCircularDependency);
-            }
-            job.spec.dependency = text;
-        } else if (key == "array_task_throttle") {
-            job.arrayMaxRunning = static_cast<int>(value.toInt());
-        } else {
-            return failure("minicluster does not support updating " + key, kNotSupported);
+        job.timeLimit = limit;
+        job.spec.timeLimit = limit;
+    }
+    if (update.nice) {
+        if (*update.nice < 0 && !admin) {
+            return failure("Access/permission denied", kAccessDenied);
         }
+        job.spec.nice = *update.nice;
+    }
+    if (update.comment) { // the owner's note, pending or running
+        job.spec.comment = *update.comment;
+    }
+    const bool pendingOnly = update.timeMin || update.partition || update.name || update.numNodes
+        || update.begin || update.constraint || update.dependency || update.arrayTaskThrottle
+        || !update.unknown.empty();
+    if (pendingOnly && !pending) {
+        return failure("Job is no longer pending execution", kNotPending);
+    }
+    if (update.timeMin) {
+        job.spec.timeMin = *update.timeMin;
+    }
+    if (update.partition) {
+        const auto *part = m_config.partition(*update.partition);
+        if (!part) {
+            return failure("Invalid partition name specified", kInvalidPartition);
+        }
+        job.spec.partition = part->name;
+        if (!job.spec.timeLimit) {
+            job.timeLimit = part->defaultTime.value_or(part->maxTime);
+        }
+    }
+    if (update.name) {
+        job.spec.name = *update.name;
+    }
+    if (update.numNodes) {
+        job.spec.nodes = std::max(1, *update.numNodes);
+    }
+    if (update.begin) {
+        job.spec.begin = *update.begin;
+    }
+    if (update.constraint) {
+        job.spec.constraint = *update.constraint;
+    }
+    if (update.dependency) {
+        const auto dep = sched::parseDependency(*update.dependency);
+        if (!dep) {
+            return failure("Job dependency problem", kDependencyProblem);
+        }
+        if (sched::dependsOnItself(job, *dep, makeLookup())) {
+            return failure("Circular job dependency", kCircularDependency);
+        }
+        job.spec.dependency = *update.dependency;
+    }
+    if (update.arrayTaskThrottle) {
+        job.arrayMaxRunning = *update.arrayTaskThrottle;
+    }
+    if (!update.unknown.empty()) {
+        return failure(
+            "minicluster does not support updating " + update.unknown.front(), kNotSupported);
     }
     it->second = std::move(job);
     m_waits.erase(it->first); // decided again at the next pass

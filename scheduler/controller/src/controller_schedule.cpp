@@ -3,6 +3,7 @@
 // decisions (starts, array tasks, waits with their reasons, preemptions, the `plan` event).
 #include "mc/ctl/controller.h"
 #include "mc/record/job_codec.h"
+#include "mc/record/plan_entry.h"
 #include "mc/sched/gres.h"
 #include "mc/sched/job_array.h"
 #include "mc/sched/job_transitions.h"
@@ -327,14 +328,11 @@ void Controller::publishPlan()
         if (!job.isPending() || !job.plannedStart) {
             continue;
         }
-        Json entry = Json::object();
-        entry.set("job_id", static_cast<std::int64_t>(id.value));
-        entry.set("planned_start", *job.plannedStart);
-        auto wait = m_waits.find(id);
-        entry.set("nodes",
-            proto::stringList(
-                wait == m_waits.end() ? std::vector<std::string>{} : wait->second.nodes));
-        plan.push(std::move(entry));
+        record::PlanEntry entry{static_cast<std::int64_t>(id.value), *job.plannedStart, {}};
+        if (auto wait = m_waits.find(id); wait != m_waits.end()) {
+            entry.nodes = wait->second.nodes;
+        }
+        plan.push(record::planEntryToJson(entry));
     }
     if (plan == m_lastPlan) {
         return;

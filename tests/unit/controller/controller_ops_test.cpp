@@ -2,6 +2,7 @@
 // priorities, shares, node_update, clock, config, test_only, and the live scheduler (backfill,
 // planned starts, arrays, dependencies, --begin, preemption, plan events).
 #include "controller_fixture.h"
+#include "mc/record/plan_entry.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -46,6 +47,7 @@ private slots:
     void nodesBeyondThePartitionWaitWithPartitionNodeLimit();
     void cancelledJobWhoseNodeIsLostStaysCancelled();
     void updateChangesAPendingJobOrSaysWhyNot();
+    void updateJudgesItsFieldsInOneOrderWhateverTheirOrder();
     void backfillStartsShortJobAndPlansTheBlockedOne();
     void planEventIsSentOnlyWhenPlannedStartsChange();
     void jobEventsAreSentOnlyWhenSomethingChanged();
@@ -260,6 +262,31 @@ void ControllerOpsTest::updateChangesAPendingJobOrSaysWhyNot()
     QCOMPARE(job(1)["time_limit"].toInt(), 180); // a refused update changes nothing
 }
 
+// The fields of a running job's update are judged in one order, whatever order the request
+// gives them in: those a running job may change first, then those of a pending job only.
+void ControllerOpsTest::updateJudgesItsFieldsInOneOrderWhateverTheirOrder()
+{
+    call(submitRequest("alice", 1));
+    m_ctl->schedule(101);
+    QCOMPARE(state(1), std::string("RUNNING"));
+    auto update = [this](Json changes) {
+        return call(request(
+            "update", fields({{"job_id", 1}, {"user", "alice"}, {"fields", std::move(changes)}})));
+    };
+    const std::string runningLimit
+        = "minicluster does not support changing the time limit of a running job";
+    QCOMPARE(update(fields({{"name", "x"}, {"time_limit", 60}}))["error"].toString(), runningLimit);
+    QCOMPARE(update(fields({{"time_limit", 60}, {"name", "x"}}))["error"].toString(), runningLimit);
+    const std::string notPending = "Job is no longer pending execution";
+    QCOMPARE(update(fields({{"name", "x"}, {"comment", "c"}}))["error"].toString(), notPending);
+    QCOMPARE(update(fields({{"licenses", "x"}, {"nice", 5}}))["error"].toString(), notPending);
+    // Refused: nothing changed, the comment neither.
+    QVERIFY(!job(1).contains("comment"));
+    QCOMPARE(job(1)["name"].toString(), std::string("t"));
+    QVERIFY(update(fields({{"comment", "c"}, {"nice", 5}}))["ok"].toBool());
+    QCOMPARE(job(1)["comment"].toString(), std::string("c"));
+}
+
 void ControllerOpsTest::backfillStartsShortJobAndPlansTheBlockedOne()
 {
     call(submitRequest("alice", 4, fields({{"time_limit", 3600}}))); // 1: cn01 for an hour
@@ -303,6 +330,12 @@ void ControllerOpsTest::planEventIsSentOnlyWhenPlannedStartsChange()
         [](const Json &e) { return e["event"].toString() == "plan"; });
     QCOMPARE(plan["plan"].items().at(0)["job_id"].toInt(), 2);
     QCOMPARE(plan["plan"].items().at(0)["planned_start"].toInt(), 3700);
+    // As the app's timeline reads it: on one of the two nodes job 1 frees.
+    const record::PlanEntry entry = record::planEntryFromJson(plan["plan"].items().at(0));
+    QCOMPARE(entry.jobId, 2);
+    QCOMPARE(entry.plannedStart, 3700);
+    QCOMPARE(entry.nodes.size(), 1u);
+    QCOMPARE(entry.nodes.front().substr(0, 2), std::string("cn"));
     m_ctl->schedule(102);
     m_ctl->schedule(103);
     QCOMPARE(plans(), 1);

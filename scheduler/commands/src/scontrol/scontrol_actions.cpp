@@ -2,6 +2,7 @@
 
 #include "../shared/text.h"
 #include "mc/record/job_object.h"
+#include "mc/record/job_update.h"
 #include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
@@ -97,29 +98,44 @@ Outcome perJobOutcome(Context &ctx, const Json &request, std::string_view api)
     return {{}, err, err.empty() ? 0 : 1};
 }
 
-// A job field of scontrol update: its Slurm keyword, minimum abbreviation, and `fields` name.
+// The member of record::JobUpdate a keyword of scontrol update job sets.
+enum class Field {
+    TimeLimit,
+    TimeMin,
+    Nice,
+    Partition,
+    Name,
+    NumNodes,
+    Dependency,
+    Begin,
+    ArrayTaskThrottle,
+    Constraint,
+    Comment,
+};
+
+// A job field of scontrol update: its Slurm keyword and what it sets.
 struct UpdateKey {
     std::string_view keyword;
-    std::string_view field;
+    Field field;
 };
 
 // What a job's owner may change with scontrol update (Slurm lets users lower limits, rename,
 // move pending jobs, change dependencies and begin times; the controller judges each).
 constexpr std::array kJobKeys{
-    UpdateKey{"TimeLimit", "time_limit"},
-    UpdateKey{"TimeMin", "time_min"},
-    UpdateKey{"Nice", "nice"},
-    UpdateKey{"Partition", "partition"},
-    UpdateKey{"JobName", "name"},
-    UpdateKey{"Name", "name"},
-    UpdateKey{"NumNodes", "num_nodes"},
-    UpdateKey{"ReqNodes", "num_nodes"},
-    UpdateKey{"Dependency", "dependency"},
-    UpdateKey{"StartTime", "begin"},
-    UpdateKey{"BeginTime", "begin"},
-    UpdateKey{"ArrayTaskThrottle", "array_task_throttle"},
-    UpdateKey{"Features", "constraint"},
-    UpdateKey{"Comment", "comment"},
+    UpdateKey{"TimeLimit", Field::TimeLimit},
+    UpdateKey{"TimeMin", Field::TimeMin},
+    UpdateKey{"Nice", Field::Nice},
+    UpdateKey{"Partition", Field::Partition},
+    UpdateKey{"JobName", Field::Name},
+    UpdateKey{"Name", Field::Name},
+    UpdateKey{"NumNodes", Field::NumNodes},
+    UpdateKey{"ReqNodes", Field::NumNodes},
+    UpdateKey{"Dependency", Field::Dependency},
+    UpdateKey{"StartTime", Field::Begin},
+    UpdateKey{"BeginTime", Field::Begin},
+    UpdateKey{"ArrayTaskThrottle", Field::ArrayTaskThrottle},
+    UpdateKey{"Features", Field::Constraint},
+    UpdateKey{"Comment", Field::Comment},
 };
 
 // Keys of Slurm's scontrol update job that minicluster does not model.
@@ -141,15 +157,15 @@ const UpdateKey *findJobKey(std::string_view key)
     return nullptr;
 }
 
-// The value of one update field as the controller takes it; an Outcome for a bad value.
-std::optional<Outcome> jobFieldValue(
-    const UpdateKey &key, const std::string &value, const Context &ctx, Json &fields)
+// Sets the member `key` names to `value` as the controller takes it; an Outcome for a bad value.
+std::optional<Outcome> setJobField(
+    const UpdateKey &key, const std::string &value, const Context &ctx, record::JobUpdate &update)
 {
-    const std::string field(key.field);
     auto bad = [&key]() {
         return Outcome{{}, "Invalid " + std::string(key.keyword) + " value\n", 1};
     };
-    if (field == "time_limit" || field == "time_min") {
+    // TimeLimit=0 is UNLIMITED, as in Slurm; TimeMin=0 is none.
+    auto duration = [&](std::optional<sched::Seconds> &member) -> std::optional<Outcome> {
         if (!value.empty() && (value[0] == '+' || value[0] == '-')) {
             return notSupported(
                 kProgram, std::string(key.keyword) + "=+/-<time> (relative change)");
@@ -158,22 +174,51 @@ std::optional<Outcome> jobFieldValue(
         if (!limit) {
             return bad();
         }
-        fields.set(field, field == "time_limit" && *limit == 0 ? sched::kInfinite : *limit);
-    } else if (field == "nice" || field == "num_nodes" || field == "num_tasks"
-        || field == "array_task_throttle") {
+        member = key.field == Field::TimeLimit && *limit == 0 ? sched::kInfinite : *limit;
+        return std::nullopt;
+    };
+    auto count = [&](std::optional<int> &member) -> std::optional<Outcome> {
         auto number = parseInteger(value);
-        if (!number || (field != "nice" && *number < 0)) {
+        if (!number || (key.field != Field::Nice && *number < 0)) {
             return bad();
         }
-        fields.set(field, *number);
-    } else if (field == "begin") {
+        member = static_cast<int>(*number);
+        return std::nullopt;
+    };
+    switch (key.field) {
+    case Field::TimeLimit:
+        return duration(update.timeLimit);
+    case Field::TimeMin:
+        return duration(update.timeMin);
+    case Field::Nice:
+        return count(update.nice);
+    case Field::NumNodes:
+        return count(update.numNodes);
+    case Field::ArrayTaskThrottle:
+        return count(update.arrayTaskThrottle);
+    case Field::Begin: {
         auto when = sched::parseTimeSpec(value, clusterNow(ctx));
         if (!when) {
             return bad();
         }
-        fields.set(field, *when);
-    } else {
-        fields.set(field, value);
+        update.begin = *when;
+        return std::nullopt;
+    }
+    case Field::Partition:
+        update.partition = value;
+        break;
+    case Field::Name:
+        update.name = value;
+        break;
+    case Field::Dependency:
+        update.dependency = value;
+        break;
+    case Field::Constraint:
+        update.constraint = value;
+        break;
+    case Field::Comment:
+        update.comment = value;
+        break;
     }
     return std::nullopt;
 }
@@ -184,10 +229,10 @@ Outcome updateJob(Context &ctx, const std::string &jobIdText,
     if (!sched::parseJobIdSpec(jobIdText)) {
         return {{}, "Invalid job id specified for job " + jobIdText + "\n", 1};
     }
-    Json fields = Json::object();
+    record::JobUpdate update;
     for (const auto &[key, value] : pairs) {
         if (const UpdateKey *k = findJobKey(key)) {
-            if (auto problem = jobFieldValue(*k, value, ctx, fields)) {
+            if (auto problem = setJobField(*k, value, ctx, update)) {
                 return *problem;
             }
             continue;
@@ -202,14 +247,14 @@ Outcome updateJob(Context &ctx, const std::string &jobIdText,
                 + "Request aborted\n",
             1};
     }
-    if (fields.size() == 0) {
+    if (update.empty()) {
         return {{}, "No changes specified\n", 1};
     }
     Json request = Json::object();
     request.set("op", "update");
     request.set("job_id", idValue(jobIdText));
     request.set("user", ctx.user.name);
-    request.set("fields", std::move(fields));
+    request.set("fields", record::updateToJson(update));
     auto reply = call(ctx, request);
     if (!reply) {
         return {{}, "slurm_update error: " + std::string(kNoController) + "\n", 1};
