@@ -5,6 +5,7 @@
 
 #include "mc/ctl/controller.h"
 #include "mc/record/job_codec.h"
+#include "mc/record/job_object.h"
 #include "mc/record/step.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
@@ -223,24 +224,16 @@ Json Controller::stepCreate(const Json &request, Seconds now)
         record.cpus = step.cpus;
         record.ntasks = step.ntasks;
         saveStep(record);
-        Json reply = Json::object();
+        record::StepGrant grant;
+        grant.stepId = step.id == kInteractive ? static_cast<std::int64_t>(record::kInteractiveStep)
+                                               : static_cast<std::int64_t>(step.id);
+        grant.nodes = step.nodes;
+        grant.tasksPerNode = tasksPerNode;
+        grant.ntasks = step.ntasks;
+        grant.job = job;
+        grant.clusterName = m_config.clusterName;
+        Json reply = record::stepGrantToJson(grant);
         reply.set("ok", true);
-        reply.set("step_id",
-            step.id == kInteractive ? static_cast<std::int64_t>(record::kInteractiveStep)
-                                    : static_cast<std::int64_t>(step.id));
-        reply.set("nodes", proto::stringList(step.nodes));
-        reply.set("node_list", sched::compressHostlist(step.nodes));
-        Json tasks = Json::array();
-        for (int n : tasksPerNode) {
-            tasks.push(n);
-        }
-        reply.set("tasks_per_node", std::move(tasks));
-        reply.set("ntasks", step.ntasks);
-        Json j = record::jobToRecord(job);
-        j.set("cluster_name", m_config.clusterName);
-        j.set("cpus_on_node", job.cpusOnNode(0));
-        j.set("node_list", sched::compressHostlist(job.nodeList));
-        reply.set("job", std::move(j));
         reply.set("now", now);
         return reply;
     };
@@ -472,22 +465,22 @@ Json Controller::listSteps(const Json &request, Seconds now) const
     const Json &ids = request["job_ids"];
     Json list = Json::array();
     auto add = [&list](const Job &job, const std::string &stepId, const RunningStep &step) {
-        Json s = Json::object();
-        s.set("job_id", static_cast<std::int64_t>(job.id.value));
-        s.set("step_id", stepId);
-        s.set("user", job.spec.user); // the job's, as squeue -s and scontrol show step name it
-        s.set("uid", static_cast<std::int64_t>(job.spec.uid));
-        s.set("partition", job.spec.partition);
-        s.set("name", step.name);
-        s.set("state", "RUNNING");
-        s.set("start_time", step.start);
-        s.set("nodes", proto::stringList(step.nodes));
-        s.set("ntasks", step.ntasks);
-        s.set("num_cpus", step.cpus);
-        s.set("total_cpu_ms", step.usage["total_cpu_ms"].toInt());
-        s.set("max_rss_kb", step.usage["max_rss_kb"].toInt());
-        s.set("ave_rss_kb", step.usage["ave_rss_kb"].toInt());
-        list.push(std::move(s));
+        record::StepObject s;
+        s.jobId = job.id.value;
+        s.stepId = stepId;
+        s.user = job.spec.user; // the job's, as squeue -s and scontrol show step name it
+        s.uid = job.spec.uid;
+        s.partition = job.spec.partition;
+        s.name = step.name;
+        s.state = "RUNNING";
+        s.startTime = step.start;
+        s.nodes = step.nodes;
+        s.ntasks = step.ntasks;
+        s.numCpus = step.cpus;
+        s.totalCpuMs = step.usage["total_cpu_ms"].toInt();
+        s.maxRssKb = step.usage["max_rss_kb"].toInt();
+        s.aveRssKb = step.usage["ave_rss_kb"].toInt();
+        list.push(record::stepObjectToJson(s));
     };
     for (const auto &[id, job] : m_jobs) {
         bool wanted = ids.size() == 0;

@@ -421,4 +421,53 @@ StepObject stepObjectFromJson(const Json &j)
     return o;
 }
 
+Json stepObjectToJson(const StepObject &o)
+{
+    Json j = Json::object();
+    auto setInt = [&j](std::string_view key, std::int64_t value) {
+        if (value != 0) {
+            j.set(std::string(key), value);
+        }
+    };
+    auto setText = [&j](std::string_view key, const std::string &value) {
+        if (!value.empty()) {
+            j.set(std::string(key), value);
+        }
+    };
+    setInt("job_id", o.jobId);
+    j.set("step_id", o.stepId);
+    setText("user", o.user);
+    setInt("uid", o.uid);
+    setText("partition", o.partition);
+    if (o.name) {
+        j.set("name", *o.name);
+    }
+    if (o.state) {
+        j.set("state", *o.state);
+    }
+    setInt("start_time", o.startTime);
+    setInt("end_time", o.endTime);
+    setInt("exit_code", o.exitCode);
+    setInt("exit_signal", o.exitSignal);
+    j.set("nodes", proto::stringList(o.nodes));
+    if (o.ntasks) {
+        j.set("ntasks", *o.ntasks);
+    }
+    if (o.numCpus) {
+        j.set("num_cpus", *o.numCpus);
+    }
+    j.set("total_cpu_ms", o.totalCpuMs);
+    j.set("max_rss_kb", o.maxRssKb);
+    j.set("ave_rss_kb", o.aveRssKb);
+    if (o.timeLimit) {
+        j.set("time_limit", *o.timeLimit);
+    }
+    setText("tres", o.tres);
+    if (o.srunHost) {
+        j.set("srun_host", *o.srunHost);
+    }
+    setInt("srun_pid", o.srunPid);
+    return j;
+}
+
 } // namespace mc::record

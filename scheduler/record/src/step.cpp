@@ -1,5 +1,8 @@
 #include "mc/record/step.h"
 
+#include "mc/record/job_codec.h"
+#include "mc/sched/hostlist.h"
+
 namespace mc::record {
 
 using proto::Json;
@@ -54,6 +57,46 @@ StepSpec stepSpecFromJson(const Json &j)
     spec.pty = j["pty"].toBool();
     spec.interactive = j["interactive"].toBool();
     return spec;
+}
+
+Json stepGrantToJson(const StepGrant &grant)
+{
+    Json j = Json::object();
+    j.set("step_id", grant.stepId);
+    j.set("nodes", proto::stringList(grant.nodes));
+    j.set("node_list", sched::compressHostlist(grant.nodes));
+    Json tasks = Json::array();
+    for (const int n : grant.tasksPerNode) {
+        tasks.push(n);
+    }
+    j.set("tasks_per_node", std::move(tasks));
+    j.set("ntasks", grant.ntasks);
+    if (grant.job) {
+        Json job = jobToRecord(*grant.job);
+        if (grant.clusterName) {
+            job.set("cluster_name", *grant.clusterName);
+        }
+        job.set("cpus_on_node", grant.job->cpusOnNode(0));
+        job.set("node_list", sched::compressHostlist(grant.job->nodeList));
+        j.set("job", std::move(job));
+    }
+    return j;
+}
+
+StepGrant stepGrantFromJson(const Json &j)
+{
+    StepGrant grant;
+    grant.stepId = j["step_id"].toInt();
+    grant.nodes = j["nodes"].toStringList();
+    for (const Json &n : j["tasks_per_node"].items()) {
+        grant.tasksPerNode.push_back(static_cast<int>(n.toInt()));
+    }
+    grant.ntasks = static_cast<int>(j["ntasks"].toInt(1));
+    grant.job = jobFromRecord(j["job"]);
+    if (const Json &name = j["job"]["cluster_name"]; name.isString()) {
+        grant.clusterName = name.toString();
+    }
+    return grant;
 }
 
 Json stepRecordToJson(const StepRecord &s)

@@ -41,6 +41,7 @@ private slots:
     void everyLaunchOrderFieldRoundTrips();
     void everyStepSpecFieldRoundTrips();
     void everyStepRecordFieldRoundTrips();
+    void everyStepGrantFieldRoundTrips();
     void interactiveStepIdPrintsAsSlurmNamesIt();
     void schedulerSpecFieldsRoundTrip();
     void recordKeepsSchedulerState();
@@ -293,6 +294,28 @@ void JobCodecTest::everyStepRecordFieldRoundTrips()
     const Json shown = record::stepRecordToJson(batch);
     QCOMPARE(shown["name"].toString(), std::string("batch"));
     QVERIFY(record::stepRecordFromJson(shown, batch.job) == batch);
+}
+
+// srun's step as the controller grants it, both ways; the lists derived for readers that do not
+// decode the job (`node_list`, `cpus_on_node`) are written beside it.
+void JobCodecTest::everyStepGrantFieldRoundTrips()
+{
+    record::StepGrant grant;
+    grant.stepId = record::kInteractiveStep;
+    grant.nodes = {"cn501", "cn502"};
+    grant.tasksPerNode = {3, 1};
+    grant.ntasks = 4;
+    grant.job = fullJob();
+    grant.clusterName = "cluster503";
+    const Json json = Json::parse(record::stepGrantToJson(grant).dump()).value();
+    QVERIFY(record::stepGrantFromJson(json) == grant);
+    QCOMPARE(json["node_list"].toString(), std::string("cn[501-502]"));
+    QCOMPARE(json["job"]["cpus_on_node"].toInt(), grant.job->cpusOnNode(0));
+    // Without a job (a reply of an older controller), nothing is made up.
+    record::StepGrant bare;
+    bare.stepId = 7;
+    QVERIFY(record::stepGrantFromJson(record::stepGrantToJson(bare)) == bare);
+    QVERIFY(!record::stepGrantFromJson(Json::object()).job);
 }
 
 void JobCodecTest::schedulerSpecFieldsRoundTrip()
@@ -614,6 +637,10 @@ void JobCodecTest::everyStepMemberIsDecoded()
     const record::StepObject none = record::stepObjectFromJson(Json::object());
     QVERIFY(!none.name && !none.state && !none.ntasks && !none.numCpus && !none.timeLimit
         && !none.srunHost);
+    // The controller's encoder gives back every member, and nothing for an empty object.
+    QVERIFY(
+        record::stepObjectFromJson(Json::parse(record::stepObjectToJson(o).dump()).value()) == o);
+    QVERIFY(record::stepObjectFromJson(record::stepObjectToJson(none)) == none);
     // An acct step of an older store names itself `step`, a number as a number.
     Json older = Json::object();
     older.set("step", 3);

@@ -95,14 +95,6 @@ std::string stepSocket(const std::string &node)
     return socket.substr(0, socket.rfind('/')) + "/step-" + node + ".sock";
 }
 
-// The cluster's name the controller adds to a step's job (not a member of the job record);
-// nullopt when it sent none.
-std::optional<std::string> stepClusterName(const Json &step)
-{
-    const Json &name = step["job"]["cluster_name"];
-    return name.isString() ? std::optional<std::string>(name.toString()) : std::nullopt;
-}
-
 int digits(int n)
 {
     int d = 1;
@@ -236,7 +228,7 @@ private:
     bool checkMpi(int &exitCode) const;
     bool multiProgCommand(int &exitCode);
     void applyExport();
-    bool launch(const Json &step);
+    bool launch(const mc::record::StepGrant &grant);
     // `oom`: the node saw the step go over its memory (the task was OOM-killed).
     void noteTaskEnd(const std::string &node, int task, int code, int sig, bool oom = false);
     void terminateStep(int signal);
@@ -608,8 +600,12 @@ int Srun::run(int argc, char **argv)
         ia::setAllocationEnv(m_env, job->job, job->clusterName, m_opts);
         step = m_link.call(request);
     } else if (m_ownAllocation && step && (*step)["ok"].toBool()) {
-        ia::setAllocationEnv(
-            m_env, mc::record::jobObjectFromJson((*step)["job"]), stepClusterName(*step), m_opts);
+        // The granted job as the public object the variables are made from.
+        const mc::record::StepGrant grant = mc::record::stepGrantFromJson(*step);
+        ia::setAllocationEnv(m_env,
+            grant.job ? mc::record::jobObjectFromJson(mc::record::jobToJson(*grant.job))
+                      : mc::record::JobObject{},
+            grant.clusterName, m_opts);
     }
     if (!step) {
         ia::sayError(kProgram, "Unable to contact slurm controller (connect failure)");
@@ -621,8 +617,9 @@ int Srun::run(int argc, char **argv)
                 + (*step)["error"].toString());
         return fail(1);
     }
-    m_stepId = (*step)["step_id"].toInt();
-    if (!launch(*step)) {
+    const mc::record::StepGrant grant = mc::record::stepGrantFromJson(*step);
+    m_stepId = grant.stepId;
+    if (!launch(grant)) {
         finish(1, 0);
         return 1;
     }
@@ -630,12 +627,12 @@ int Srun::run(int argc, char **argv)
     return code;
 }
 
-bool Srun::launch(const Json &step)
+bool Srun::launch(const mc::record::StepGrant &grant)
 {
     // The step's job is the controller's stored record (the public members and the spec),
     // decoded once; a reply without one leaves the job's user as srun's own.
     auto me = ia::currentUser();
-    const mc::sched::Job job = mc::record::jobFromRecord(step["job"]).value_or([&me] {
+    const mc::sched::Job job = grant.job.value_or([&me] {
         mc::sched::Job none;
         none.spec.user = me.name;
         none.spec.uid = me.uid;
@@ -643,16 +640,14 @@ bool Srun::launch(const Json &step)
         return none;
     }());
     const mc::sched::JobSpec &spec = job.spec;
-    std::vector<std::string> nodes = step["nodes"].toStringList();
-    std::vector<int> tasksPerNode;
-    for (const auto &n : step["tasks_per_node"].items()) {
-        tasksPerNode.push_back(static_cast<int>(n.toInt()));
-    }
+    const std::vector<std::string> &nodes = grant.nodes;
+    std::vector<int> tasksPerNode = grant.tasksPerNode;
     const auto taskIds = placeTasks(tasksPerNode, m_opts.distribution, m_opts.planeSize);
     for (std::size_t k = 0; k < taskIds.size(); ++k) {
         tasksPerNode[k] = static_cast<int>(taskIds[k].size());
     }
-    m_ntasks = static_cast<int>(step["ntasks"].toInt(1));
+    m_ntasks = grant.ntasks;
+    const std::string stepNodeList = mc::sched::compressHostlist(nodes);
     const std::string id = std::to_string(m_jobId);
     const std::string stepId = std::to_string(m_stepId); // SLURM_STEP_ID: 4294967290 for salloc's
     const std::string stepName = mc::record::stepIdText(m_stepId); // StepId=12.interactive
@@ -667,7 +662,7 @@ bool Srun::launch(const Json &step)
         ia::setEnv(env, "SLURM_NODELIST", jobNodeList);
     }
     if (!ia::getEnv(env, "SLURM_CLUSTER_NAME")) {
-        ia::setEnv(env, "SLURM_CLUSTER_NAME", stepClusterName(step).value_or(""));
+        ia::setEnv(env, "SLURM_CLUSTER_NAME", grant.clusterName.value_or(""));
     }
     ia::setEnv(env, "SLURM_STEP_ID", stepId);
     ia::setEnv(env, "SLURM_STEPID", stepId);
@@ -675,7 +670,7 @@ bool Srun::launch(const Json &step)
     ia::setEnv(env, "SLURM_JOB_UID", std::to_string(spec.uid));
     ia::setEnv(env, "SLURM_JOB_GID", std::to_string(spec.gid));
     ia::setEnv(env, "SLURM_JOB_USER", spec.user);
-    ia::setEnv(env, "SLURM_STEP_NODELIST", step["node_list"].toString());
+    ia::setEnv(env, "SLURM_STEP_NODELIST", stepNodeList);
     ia::setEnv(env, "SLURM_STEP_NUM_NODES", std::to_string(nodes.size()));
     ia::setEnv(env, "SLURM_STEP_NUM_TASKS", std::to_string(m_ntasks));
     ia::setEnv(env, "SLURM_STEP_TASKS_PER_NODE", mc::sched::compressCounts(tasksPerNode));
@@ -730,9 +725,9 @@ bool Srun::launch(const Json &step)
     }
     if (m_opts.verbose > 0) {
         ia::say(kProgram,
-            "jobid " + id + ": nodes(" + std::to_string(nodes.size()) + "):`"
-                + step["node_list"].toString() + "', cpu counts: " + std::to_string(cpusOnNode)
-                + "(x" + std::to_string(nodes.size()) + ")");
+            "jobid " + id + ": nodes(" + std::to_string(nodes.size()) + "):`" + stepNodeList
+                + "', cpu counts: " + std::to_string(cpusOnNode) + "(x"
+                + std::to_string(nodes.size()) + ")");
     }
 
     std::string cwd

@@ -252,5 +252,9 @@ private:
 };
 
 StepObject stepObjectFromJson(const proto::Json &step);
+// A step as the `steps` reply sends it (the controller's running steps): the members a reader
+// may fall back on only when set, the others when not their empty value, so that the object
+// decodes back equal.
+proto::Json stepObjectToJson(const StepObject &step);
 
 } // namespace mc::record

@@ -7,6 +7,7 @@
 #include "mc/sched/job.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,27 @@ struct StepSpec {
 // `{"op": "step_create", ...}` and back.
 proto::Json stepCreateRequest(const StepSpec &spec);
 StepSpec stepSpecFromJson(const proto::Json &request);
+
+// The controller's answer to `step_create` (docs/protocol.md): the step it made and the job it
+// runs in, as srun launches it.
+struct StepGrant {
+    std::int64_t stepId = 0; // kInteractiveStep (as a uint32) for salloc's shell
+    std::vector<std::string> nodes; // where its tasks run, in order
+    std::vector<int> tasksPerNode; // one count per node of `nodes`
+    int ntasks = 1;
+    // The job, as stored (its spec too: whom the tasks run as, their memory and GPUs), and the
+    // cluster's name, which is no member of a job; nullopt when a reply had none.
+    std::optional<sched::Job> job;
+    std::optional<std::string> clusterName;
+
+    bool operator==(const StepGrant &) const = default;
+};
+
+// The members of a `step_create` reply (without `ok` and `now`, the envelope's) and back. The
+// reply also carries the step's and the job's node lists compressed (`node_list`), and the
+// job's CPUs on its first node, for readers that do not decode the job.
+proto::Json stepGrantToJson(const StepGrant &grant);
+StepGrant stepGrantFromJson(const proto::Json &reply);
 
 struct StepRecord {
     sched::JobId job;
