@@ -590,8 +590,9 @@ int Srun::run(int argc, char **argv)
     stepSpec.interactive = m_opts.interactive;
     const Json request = mc::record::stepCreateRequest(stepSpec);
     auto step = m_link.call(request);
-    if (m_ownAllocation && step && !(*step)["ok"].toBool()
-        && (*step)["errno"].toInt() == kJobPending) {
+    const bool waited = m_ownAllocation && step && !(*step)["ok"].toBool()
+        && (*step)["errno"].toInt() == kJobPending;
+    if (waited) {
         auto job = ia::awaitAllocation(kProgram, m_link, m_opts, false, m_jobId, exitCode);
         if (!job) {
             m_ownAllocation = false; // withdrawn or ended by the wait itself
@@ -599,13 +600,6 @@ int Srun::run(int argc, char **argv)
         }
         ia::setAllocationEnv(m_env, job->job, job->clusterName, m_opts);
         step = m_link.call(request);
-    } else if (m_ownAllocation && step && (*step)["ok"].toBool()) {
-        // The granted job as the public object the variables are made from.
-        const mc::record::StepGrant grant = mc::record::stepGrantFromJson(*step);
-        ia::setAllocationEnv(m_env,
-            grant.job ? mc::record::jobObjectFromJson(mc::record::jobToJson(*grant.job))
-                      : mc::record::JobObject{},
-            grant.clusterName, m_opts);
     }
     if (!step) {
         ia::sayError(kProgram, "Unable to contact slurm controller (connect failure)");
@@ -618,6 +612,13 @@ int Srun::run(int argc, char **argv)
         return fail(1);
     }
     const mc::record::StepGrant grant = mc::record::stepGrantFromJson(*step);
+    if (m_ownAllocation && !waited) {
+        // srun's own allocation granted at once: its variables come from the granted job.
+        ia::setAllocationEnv(m_env,
+            grant.job ? mc::record::jobObjectFromJson(mc::record::jobToJson(*grant.job))
+                      : mc::record::JobObject{},
+            grant.clusterName, m_opts);
+    }
     m_stepId = grant.stepId;
     if (!launch(grant)) {
         finish(1, 0);
