@@ -3,6 +3,7 @@
 // (scontrol show config), and sbatch --test-only. Errors are Slurm's words and errno values.
 #include "mc/base/text.h"
 #include "mc/ctl/controller.h"
+#include "mc/record/job_codec.h"
 #include "mc/record/job_update.h"
 #include "mc/sched/dependency.h"
 #include "mc/sched/job_transitions.h"
@@ -406,30 +407,29 @@ Json Controller::testOnly(Job job, Seconds now) const
     }
     input.pending.push_back(&job);
     const sched::SchedulePlan plan = m_scheduler.run(input);
-    Json reply = success();
-    reply.set("job_id", static_cast<std::int64_t>(job.id.value));
-    reply.set("partition", job.spec.partition);
+    // The reply is the tested copy as the job object writes it: its CPUs, and where and when it
+    // would start (now, on the nodes it would get; or its planned start and the reason it waits).
     const sched::JobShape shape = sched::shapeOf(job.spec, m_config);
-    reply.set("num_cpus",
-        shape.cpusOnNode.empty()
-            ? shape.cpusPerNode * shape.nodes
-            : std::accumulate(shape.cpusOnNode.begin(), shape.cpusOnNode.end(), 0));
-    reply.set("planned_start", 0);
-    reply.set("nodes", Json::array());
-    for (const auto &start : plan.starts) {
-        if (start.job == job.id) {
-            reply.set("planned_start", now);
-            reply.set("nodes", proto::stringList(start.nodes));
-            return reply;
-        }
+    job.allocCpus = shape.cpusOnNode.empty()
+        ? shape.cpusPerNode * shape.nodes
+        : std::accumulate(shape.cpusOnNode.begin(), shape.cpusOnNode.end(), 0);
+    job.plannedStart = 0;
+    std::vector<std::string> keys{"job_id", "partition", "num_cpus", "planned_start", "nodes"};
+    const auto start = std::find_if(plan.starts.begin(), plan.starts.end(),
+        [&job](const auto &s) { return s.job == job.id; });
+    const auto wait = std::find_if(plan.waits.begin(), plan.waits.end(),
+        [&job](const auto &w) { return w.job == job.id; });
+    if (start != plan.starts.end()) {
+        job.plannedStart = now;
+        job.nodeList = start->nodes;
+    } else if (wait != plan.waits.end()) {
+        job.plannedStart = wait->plannedStart.value_or(0);
+        job.nodeList = wait->nodes;
+        job.reason = wait->reason;
+        keys.emplace_back("reason");
     }
-    for (const auto &wait : plan.waits) {
-        if (wait.job == job.id) {
-            reply.set("planned_start", wait.plannedStart.value_or(0));
-            reply.set("nodes", proto::stringList(wait.nodes));
-            reply.set("reason", sched::reasonName(wait.reason));
-        }
-    }
+    Json reply = record::jobToJson(job, record::JobKeys::of(keys));
+    reply.set("ok", true);
     return reply;
 }
 

@@ -58,6 +58,7 @@ private slots:
     void beginTimeHoldsTheJobBack();
     void higherTierJobPreemptsAndTheVictimIsRequeued();
     void testOnlyAnswersWithoutStoringAnything();
+    void testOnlyOfAJobThatFitsStartsNow();
     void prioritiesAndSharesShowTheFactorsAndDecayedUsage();
     void nodeUpdateDrainsForOperatorsOnly();
     void clockKeepsTimeContinuousAndSurvivesARestart();
@@ -499,8 +500,23 @@ void ControllerOpsTest::testOnlyAnswersWithoutStoringAnything()
     QCOMPARE(r["partition"].toString(), std::string("cpu"));
     QCOMPARE(r["num_cpus"].toInt(), 2);
     QCOMPARE(r["nodes"].toStringList(), std::vector<std::string>{"cn01"});
+    QCOMPARE(r["reason"].toString(), std::string("Resources"));
     QVERIFY(job(2).isNull()); // not stored; its id is used up, as Slurm's will-run does
     QCOMPARE(call(submitRequest("bob", 1))["job_id"].toInt(), 3);
+}
+
+void ControllerOpsTest::testOnlyOfAJobThatFitsStartsNow()
+{
+    call(submitRequest("alice", 4, fields({{"time_limit", 600}})));
+    m_ctl->schedule(100);
+    const Json r = call(submitRequest("bob", 3, fields({{"test_only", true}})), 101);
+    QVERIFY(r["ok"].toBool());
+    QCOMPARE(r["job_id"].toInt(), 2);
+    QCOMPARE(r["planned_start"].toInt(), 101);
+    QCOMPARE(r["num_cpus"].toInt(), 3);
+    QCOMPARE(r["nodes"].toStringList(), std::vector<std::string>{"cn02"}); // cn01 is alice's
+    QVERIFY(r["reason"].isNull()); // it waits for nothing
+    QVERIFY(job(2).isNull());
 }
 
 void ControllerOpsTest::prioritiesAndSharesShowTheFactorsAndDecayedUsage()
