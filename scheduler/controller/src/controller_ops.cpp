@@ -407,14 +407,14 @@ Json Controller::testOnly(Job job, Seconds now) const
     }
     input.pending.push_back(&job);
     const sched::SchedulePlan plan = m_scheduler.run(input);
-    // The reply is the tested copy as the job object writes it: its CPUs, and where and when it
-    // would start (now, on the nodes it would get; or its planned start and the reason it waits).
+    // The reply is the tested copy, a pending job, as the job object writes it: its CPUs, and
+    // when and where it would start (now, on the nodes it would get; or its planned start, nodes
+    // and the reason it waits).
     const sched::JobShape shape = sched::shapeOf(job.spec, m_config);
     job.allocCpus = shape.cpusOnNode.empty()
         ? shape.cpusPerNode * shape.nodes
         : std::accumulate(shape.cpusOnNode.begin(), shape.cpusOnNode.end(), 0);
     job.plannedStart = 0;
-    std::vector<std::string> keys{"job_id", "partition", "num_cpus", "planned_start", "nodes"};
     const auto start = std::find_if(plan.starts.begin(), plan.starts.end(),
         [&job](const auto &s) { return s.job == job.id; });
     const auto wait = std::find_if(plan.waits.begin(), plan.waits.end(),
@@ -426,9 +426,8 @@ Json Controller::testOnly(Job job, Seconds now) const
         job.plannedStart = wait->plannedStart.value_or(0);
         job.nodeList = wait->nodes;
         job.reason = wait->reason;
-        keys.emplace_back("reason");
     }
-    Json reply = record::jobToJson(job, record::JobKeys::of(keys));
+    Json reply = record::jobToJson(job);
     reply.set("ok", true);
     return reply;
 }

@@ -515,7 +515,8 @@ void ControllerOpsTest::testOnlyOfAJobThatFitsStartsNow()
     QCOMPARE(r["planned_start"].toInt(), 101);
     QCOMPARE(r["num_cpus"].toInt(), 3);
     QCOMPARE(r["nodes"].toStringList(), std::vector<std::string>{"cn02"}); // cn01 is alice's
-    QVERIFY(r["reason"].isNull()); // it waits for nothing
+    QCOMPARE(r["reason"].toString(), std::string("None")); // it waits for nothing
+    QCOMPARE(r["state"].toString(), std::string("PENDING")); // the tested copy, never started
     QVERIFY(job(2).isNull());
 }
 
