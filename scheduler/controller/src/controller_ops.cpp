@@ -415,10 +415,10 @@ Json Controller::testOnly(Job job, Seconds now) const
         ? shape.cpusPerNode * shape.nodes
         : std::accumulate(shape.cpusOnNode.begin(), shape.cpusOnNode.end(), 0);
     job.plannedStart = 0;
-    const auto start = std::find_if(plan.starts.begin(), plan.starts.end(),
-        [&job](const auto &s) { return s.job == job.id; });
-    const auto wait = std::find_if(plan.waits.begin(), plan.waits.end(),
-        [&job](const auto &w) { return w.job == job.id; });
+    const auto start = std::find_if(
+        plan.starts.begin(), plan.starts.end(), [&job](const auto &s) { return s.job == job.id; });
+    const auto wait = std::find_if(
+        plan.waits.begin(), plan.waits.end(), [&job](const auto &w) { return w.job == job.id; });
     if (start != plan.starts.end()) {
         job.plannedStart = now;
         job.nodeList = start->nodes;
