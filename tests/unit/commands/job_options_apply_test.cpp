@@ -131,6 +131,22 @@ private slots:
         QVERIFY(!applyJobOption(values, *mail, std::string("END,NONE"), 0));
         QCOMPARE(values.mailType, std::string());
     }
+
+    void fewerTasksThanNodesSetTheNodesToTheTasks()
+    {
+        JobOptionValues values;
+        values.nodes = 3;
+        values.ntasks = 2;
+        const auto warning = fitNodesToTasks(values);
+        QVERIFY(warning);
+        QCOMPARE(*warning, std::string("can't run 2 processes on 3 nodes, setting nnodes to 2"));
+        QCOMPARE(values.nodes, std::optional<int>(2));
+        QVERIFY(!fitNodesToTasks(values)); // now they fit
+        values.ntasks.reset(); // one task per node, without -n
+        values.nodes = 4;
+        QVERIFY(!fitNodesToTasks(values));
+        QCOMPARE(values.nodes, std::optional<int>(4));
+    }
 };
 
 QTEST_APPLESS_MAIN(JobOptionsApplyTest)

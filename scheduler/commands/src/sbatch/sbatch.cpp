@@ -333,6 +333,9 @@ int Sbatch::run()
         return finish(
             failure("Batch job submission failed: Node count specification invalid", kExitError));
     }
+    if (auto warning = fitNodesToTasks(opts); warning && !early.quiet) {
+        *m_ctx.err << "sbatch: Warning: " << *warning << '\n';
+    }
 
     // The request.
     const std::string workDir = opts.chdir.value_or(m_ctx.cwd);

@@ -329,6 +329,18 @@ OptionError gresError()
     return OptionError{"Invalid generic resource (gres) specification", 1};
 }
 
+std::optional<std::string> fitNodesToTasks(JobOptionValues &values)
+{
+    if (!values.nodes || !values.ntasks || *values.ntasks >= *values.nodes) {
+        return std::nullopt;
+    }
+    std::string warning = "can't run " + std::to_string(*values.ntasks) + " processes on "
+        + std::to_string(*values.nodes) + " nodes, setting nnodes to "
+        + std::to_string(*values.ntasks);
+    values.nodes = values.ntasks;
+    return warning;
+}
+
 void fillJobSpec(const JobOptionValues &values, sched::JobSpec &spec)
 {
     const auto given = [](auto &target, const auto &value) {

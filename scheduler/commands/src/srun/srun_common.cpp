@@ -298,6 +298,7 @@ static bool parseDistribution(
             return false;
         }
         opts.distribution = Distribution::Plane;
+        opts.distributionGiven = true;
         opts.planeSize = static_cast<int>(*size);
         return true;
     }
@@ -329,6 +330,7 @@ static bool parseDistribution(
             return false;
         }
     }
+    opts.distributionGiven = true; // "*" too: Slurm then says block
     if (parts[0] == "*" || parts[0] == "block") {
         opts.distribution = Distribution::Block;
     } else if (parts[0] == "cyclic") {
@@ -628,6 +630,9 @@ CommandLine parseCommandLine(const char *program, std::span<const OptionDef> tab
         o.mem = fromEnv.mem;
         o.memPerCpu = fromEnv.memPerCpu;
         o.memPerGpu = fromEnv.memPerGpu;
+    }
+    if (auto warning = fitNodesToTasks(o)) { // printed before -Q takes effect, as in Slurm
+        std::fprintf(stderr, "%s: Warning: %s\n", program, warning->c_str());
     }
     line.command = std::move(parsed.operands);
     return line;

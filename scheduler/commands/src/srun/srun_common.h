@@ -36,6 +36,9 @@ struct Options : JobOptionValues {
     std::optional<std::string> exportEnv; // --export: ALL, NONE or [ALL,]NAME[=value],...
     std::optional<std::string> mpi; // --mpi: none, pmi2, pmix...
     Distribution distribution = Distribution::Block;
+    // -m was given. Otherwise the tasks are placed as block (cyclic lands them the same when
+    // each node gets at most one), and SLURM_DISTRIBUTION follows Slurm's default (srun_main).
+    bool distributionGiven = false;
     int planeSize = 0; // -m plane=<size>
     std::optional<int> waitSeconds; // -W: end the step this long after its first task ends
     std::optional<int> immediate;

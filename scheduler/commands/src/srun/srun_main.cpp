@@ -557,6 +557,21 @@ int Srun::run(int argc, char **argv)
     auto inJob = ia::getEnv(m_env, "SLURM_JOB_ID");
     if (m_opts.jobId || (inJob && !inJob->empty())) {
         m_jobId = m_opts.jobId ? *m_opts.jobId : std::atoll(inJob->c_str());
+        // Without -N a step asks for the job's nodes, so fewer tasks than those get Slurm's
+        // same warning as `-N`, and the step as many nodes as tasks.
+        auto jobNodes = ia::getEnv(m_env, "SLURM_NNODES");
+        if (!jobNodes || jobNodes->empty()) {
+            jobNodes = ia::getEnv(m_env, "SLURM_JOB_NUM_NODES");
+        }
+        if (m_opts.ntasks && !m_opts.nodes && jobNodes && std::atoi(jobNodes->c_str()) > 0) {
+            mc::cmd::JobOptionValues counts;
+            counts.ntasks = m_opts.ntasks;
+            counts.nodes = std::atoi(jobNodes->c_str());
+            if (auto warning = mc::cmd::fitNodesToTasks(counts)) {
+                std::fprintf(stderr, "srun: Warning: %s\n", warning->c_str()); // also with -Q
+                m_opts.nodes = counts.nodes;
+            }
+        }
         std::string error;
         if (!m_link.connect(error)) {
             ia::sayError(kProgram, "Unable to contact slurm controller (connect failure)");
@@ -694,10 +709,17 @@ bool Srun::launch(const mc::record::StepGrant &grant)
         // (MpiDefault, which minicluster's presets leave at Slurm's default).
         ia::setEnv(env, "SLURM_MPI_TYPE", m_opts.mpi.value_or("none"));
     } else {
-        ia::setEnv(env, "SLURM_DISTRIBUTION",
-            m_opts.distribution == ia::Distribution::Cyclic      ? "cyclic"
-                : m_opts.distribution == ia::Distribution::Plane ? "plane"
-                                                                 : "block");
+        // Without -m, Slurm names the distribution only for a step in an existing allocation
+        // (salloc's, a batch job's): cyclic when each node gets at most one task.
+        if (m_opts.distributionGiven || !m_ownAllocation) {
+            const bool cyclic = m_opts.distributionGiven
+                ? m_opts.distribution == ia::Distribution::Cyclic
+                : static_cast<std::size_t>(m_ntasks) <= nodes.size();
+            ia::setEnv(env, "SLURM_DISTRIBUTION",
+                cyclic                                               ? "cyclic"
+                    : m_opts.distribution == ia::Distribution::Plane ? "plane"
+                                                                     : "block");
+        }
         if (m_opts.distribution == ia::Distribution::Plane) {
             ia::setEnv(env, "SLURM_DIST_PLANESIZE", std::to_string(m_opts.planeSize));
         }

@@ -73,6 +73,12 @@ std::optional<OptionError> applyJobOption(JobOptionValues &values, const OptionD
 // Slurm's refusal of a malformed GPU request (`badGres`), exit 1.
 OptionError gresError();
 
+// Slurm's check of -n against -N (slurm_opt.c, for sbatch, srun and salloc alike): fewer tasks
+// than nodes cannot all be used, so the node count becomes the task count. Returns Slurm's
+// warning ("can't run 1 processes on 2 nodes, setting nnodes to 1"), which each command prints
+// as "<program>: Warning: ..."; nullopt when the counts fit or one was not given.
+std::optional<std::string> fitNodesToTasks(JobOptionValues &values);
+
 // Writes the options of `values` that were given over `spec`, whose other fields keep the
 // caller's defaults (name, user, qos...). Without -n the tasks are counted as sbatch counts
 // them (--ntasks-per-node on each of the -N nodes); srun and salloc count their own. --begin is
