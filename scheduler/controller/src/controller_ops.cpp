@@ -142,9 +142,7 @@ Json Controller::requeue(const Json &request, Seconds now)
         order.set("signal", SIGKILL);
         order.set("cancel", false);
         if (!m_gateway.send(job.batchHost, order)) {
-            Json report = Json::object();
-            report.set("job_id", static_cast<std::int64_t>(id));
-            jobEnded(job, report, now);
+            jobEnded(job, record::JobEnd{.job = job.id}, now);
         }
     }
     return results.reply();
@@ -415,10 +413,10 @@ Json Controller::testOnly(Job job, Seconds now) const
         ? shape.cpusPerNode * shape.nodes
         : std::accumulate(shape.cpusOnNode.begin(), shape.cpusOnNode.end(), 0);
     job.plannedStart = 0;
-    const auto start = std::find_if(plan.starts.begin(), plan.starts.end(),
-        [&job](const auto &s) { return s.job == job.id; });
-    const auto wait = std::find_if(plan.waits.begin(), plan.waits.end(),
-        [&job](const auto &w) { return w.job == job.id; });
+    const auto start = std::find_if(
+        plan.starts.begin(), plan.starts.end(), [&job](const auto &s) { return s.job == job.id; });
+    const auto wait = std::find_if(
+        plan.waits.begin(), plan.waits.end(), [&job](const auto &w) { return w.job == job.id; });
     if (start != plan.starts.end()) {
         job.plannedStart = now;
         job.nodeList = start->nodes;
