@@ -213,9 +213,9 @@ void NodeDaemon::reapLeftovers()
     for (const auto &entry : fs::directory_iterator(endedDir(), ec)) {
         std::ifstream in(entry.path());
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        auto report = Json::parse(text);
-        if (report && (*report)["job_id"].isNumber()) {
-            m_unacked[static_cast<std::uint32_t>((*report)["job_id"].toInt())] = *report;
+        const auto json = Json::parse(text);
+        if (auto report = json ? record::jobEndFromJson(*json) : std::nullopt) {
+            m_unacked[report->job.value] = std::move(*report);
         } else {
             fs::remove(entry.path(), ec); // cut short by the crash: the job is lost instead
         }
@@ -260,7 +260,7 @@ void NodeDaemon::connect()
     hello.set("running", std::move(running));
     Json finished = Json::array();
     for (const auto &[id, report] : m_unacked) {
-        finished.push(report);
+        finished.push(record::jobEndToJson(report));
     }
     hello.set("finished", std::move(finished));
     m_conn->send(hello);
@@ -357,13 +357,11 @@ void NodeDaemon::launch(const record::LaunchOrder &order)
     if (m_rebooting) {
         // Sent before the controller heard of the restart: lost with the node, as any job on
         // a node that fails (the controller requeues it or ends it NODE_FAIL).
-        Json report = Json::object();
-        report.set("op", "job_ended");
-        report.set("job_id", static_cast<std::int64_t>(id));
-        report.set("exit_code", 0);
-        report.set("exit_signal", SIGKILL);
-        report.set("node_fail", true);
-        report.set("end_time", endTime());
+        record::JobEnd report;
+        report.job = job.id;
+        report.exit = {0, SIGKILL};
+        report.endTime = endTime();
+        report.nodeFail = true;
         sendReport(report);
         return;
     }
@@ -718,14 +716,12 @@ void NodeDaemon::sampleUsage()
         job.usage.add(s.rssKb, s.cpuMs);
         if (job.usage.samples() % 4 == 0 && m_conn && m_registered) {
             // About once a second, for sstat -j N.batch.
-            Json usage = Json::object();
-            usage.set("total_cpu_ms", job.usage.totalCpuMs());
-            usage.set("max_rss_kb", job.usage.maxRssKb());
-            usage.set("ave_rss_kb", job.usage.aveRssKb());
+            const record::Usage usage{
+                job.usage.totalCpuMs(), job.usage.maxRssKb(), job.usage.aveRssKb()};
             Json message = Json::object();
             message.set("op", "batch_usage");
             message.set("job_id", static_cast<std::int64_t>(id));
-            message.set("usage", std::move(usage));
+            message.set("usage", record::usageToJson(usage));
             m_conn->send(message);
         }
         const JobLimits &limits = job.limiter->limits();
@@ -814,9 +810,8 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
     }
     // Kill what the script left behind, as slurmstepd does.
     job.limiter->signalAll(pid, SIGKILL);
-    Json report = Json::object();
-    report.set("op", "job_ended");
-    report.set("job_id", static_cast<std::int64_t>(id));
+    record::JobEnd report;
+    report.job = sched::JobId{id};
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
     int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     // Without a cgroup a peak between two samples (a 300 MB allocation that lived 100 ms under
@@ -845,28 +840,20 @@ bool NodeDaemon::jobExited(pid_t pid, int status, const rusage &usage)
         return static_cast<std::int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;
     };
     job.usage.finalCpu(ms(usage.ru_utime) + ms(usage.ru_stime));
-    report.set("exit_code", code);
-    report.set("exit_signal", signal);
-    report.set("end_time", endTime());
-    if (job.timedOut) {
-        report.set("timeout", true);
-    }
-    if (oomKills > 0 || job.overMemory || job.rebootCulprit) {
-        report.set("oom", true);
-    }
+    report.exit = {code, signal};
+    report.endTime = endTime();
+    report.timeout = job.timedOut;
+    report.oom = oomKills > 0 || job.overMemory || job.rebootCulprit;
     if (job.rebootCulprit) {
-        report.set("node_reboot", true); // MemoryOverrun=reboot-node: its overrun did it
-        report.set("memory_limit_kb", job.limiter->limits().memoryBytes / 1024);
+        report.nodeReboot = true; // MemoryOverrun=reboot-node: its overrun did it
+        report.memoryLimitKb = job.limiter->limits().memoryBytes / 1024;
     } else if (job.lostInReboot) {
-        report.set("node_fail", true); // lost with the node, as in a node failure
+        report.nodeFail = true; // lost with the node, as in a node failure
     }
-    Json use = Json::object();
-    use.set("total_cpu_ms", job.usage.totalCpuMs());
-    use.set("max_rss_kb", std::max<std::int64_t>(job.usage.maxRssKb(), usage.ru_maxrss));
-    use.set("ave_rss_kb", job.usage.aveRssKb());
-    use.set("samples", job.usage.samples());
-    report.set("usage", std::move(use));
-    report.set("limits", limitModeName(job.limiter->mode()));
+    report.usage = record::Usage{job.usage.totalCpuMs(),
+        std::max<std::int64_t>(job.usage.maxRssKb(), usage.ru_maxrss), job.usage.aveRssKb(),
+        job.usage.samples()};
+    report.limits = limitModeName(job.limiter->mode());
     std::string tmpDir = job.tmpDir;
     std::string spoolDir = job.spoolDir;
     std::unique_ptr<JobLimiter> limiter = std::move(job.limiter);
@@ -940,14 +927,12 @@ void NodeDaemon::failLaunch(std::uint32_t id, const std::string &error)
     m_cpus.release(id);
     std::fprintf(stderr, "minicluster-noded %s: job %u: launch failed: %s\n",
         m_settings.name.c_str(), id, error.c_str());
-    Json report = Json::object();
-    report.set("op", "job_ended");
-    report.set("job_id", static_cast<std::int64_t>(id));
-    report.set("exit_code", 0);
-    report.set("exit_signal", 53);
-    report.set("launch_failed", true);
-    report.set("error", error);
-    report.set("end_time", endTime());
+    record::JobEnd report;
+    report.job = sched::JobId{id};
+    report.exit = {0, 53};
+    report.endTime = endTime();
+    report.launchFailed = true;
+    report.error = error;
     sendReport(report);
 }
 
@@ -1022,19 +1007,20 @@ std::string NodeDaemon::endedDir() const
     return m_settings.layout.nodeDir(m_settings.name) + "/ended";
 }
 
-void NodeDaemon::sendReport(const Json &report)
+void NodeDaemon::sendReport(const record::JobEnd &report)
 {
-    const auto id = static_cast<std::uint32_t>(report["job_id"].toInt());
+    const std::uint32_t id = report.job.value;
     m_unacked[id] = report;
     // Kept on disk until the controller acknowledges it (stored): a daemon killed before that
     // leaves it to its successor, so a job that ended is never taken for lost and run again.
     ::mkdir(endedDir().c_str(), 0700);
-    if (!writeFile(endedDir() + "/" + jobDirName(id), report.dump(), 0600)) {
+    const Json json = record::jobEndToJson(report);
+    if (!writeFile(endedDir() + "/" + jobDirName(id), json.dump(), 0600)) {
         std::fprintf(stderr, "minicluster-noded %s: job %u: cannot keep its end report in %s: %s\n",
             m_settings.name.c_str(), id, endedDir().c_str(), std::strerror(errno));
     }
     if (m_conn && m_registered) {
-        m_conn->send(report);
+        m_conn->send(json);
     }
 }
 

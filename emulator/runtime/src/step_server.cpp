@@ -7,6 +7,7 @@
 #include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
 #include "mc/record/step.h"
+#include "mc/record/step_end.h"
 #include "mc/sched/site_conf.h"
 
 #include <algorithm>
@@ -451,12 +452,7 @@ void StepServer::launch(int fd, const Json &request, std::vector<int> &fds)
     // Tasks that could not even be forked end at once.
     for (auto &task : raw->tasks) {
         if (task.done) {
-            Json e = Json::object();
-            e.set("event", "task_exit");
-            e.set("task", task.globalId);
-            e.set("exit_code", 1);
-            e.set("exit_signal", 0);
-            raw->conn->send(e);
+            raw->conn->send(record::taskExitToJson({task.globalId, {1, 0}}));
         }
     }
     finishStep(*raw);
@@ -574,16 +570,10 @@ bool StepServer::childExited(pid_t pid, int status, const rusage &usage)
                 signal = code - 128; // bwrap passes a signal death on as 128 + signal
                 code = 0;
             }
-            Json e = Json::object();
-            e.set("event", "task_exit");
-            e.set("task", task.globalId);
-            e.set("exit_code", code);
-            e.set("exit_signal", signal);
-            if (oom && signal == SIGKILL) {
-                e.set("oom", true); // srun: "task 0: Out Of Memory"
-            }
+            // oom: srun says "task 0: Out Of Memory".
+            const record::TaskExit exit{task.globalId, {code, signal}, oom && signal == SIGKILL};
             if (step->conn && step->conn->isOpen()) {
-                step->conn->send(e);
+                step->conn->send(record::taskExitToJson(exit));
             }
             finishStep(*step);
             return true;
@@ -633,18 +623,12 @@ void StepServer::finishStep(Step &step)
         }
     }
     step.usage.finalCpu(step.finalCpuMs);
-    Json usage = Json::object();
-    usage.set("total_cpu_ms", step.usage.totalCpuMs());
-    usage.set("max_rss_kb", std::max(step.usage.maxRssKb(), step.maxRusageKb));
-    usage.set("ave_rss_kb", step.usage.aveRssKb());
-    Json done = Json::object();
-    done.set("event", "step_done");
-    done.set("usage", std::move(usage));
-    if (noteOutOfMemory(step, 0)) {
-        done.set("oom", true);
-    }
+    record::StepDone done;
+    done.usage = {step.usage.totalCpuMs(), std::max(step.usage.maxRssKb(), step.maxRusageKb),
+        step.usage.aveRssKb()};
+    done.oom = noteOutOfMemory(step, 0);
     if (step.conn && step.conn->isOpen()) {
-        step.conn->send(done);
+        step.conn->send(record::stepDoneToJson(done));
     }
     // The step record goes after this round: its connection flushes and closes on its own.
     Step *raw = &step;
@@ -782,13 +766,11 @@ void StepServer::sample()
         step->usage.add(total.rssKb, total.cpuMs);
         if (step->usage.samples() % 4 == 0 && step->conn && step->conn->isOpen()) {
             // About once a second, for sstat (srun passes it on to the controller).
-            Json usage = Json::object();
-            usage.set("total_cpu_ms", step->usage.totalCpuMs());
-            usage.set("max_rss_kb", step->usage.maxRssKb());
-            usage.set("ave_rss_kb", step->usage.aveRssKb());
+            const record::Usage usage{
+                step->usage.totalCpuMs(), step->usage.maxRssKb(), step->usage.aveRssKb()};
             Json e = Json::object();
             e.set("event", "usage");
-            e.set("usage", std::move(usage));
+            e.set("usage", record::usageToJson(usage));
             step->conn->send(e);
         }
         const JobLimits &limits = step->limiter->limits();

@@ -203,10 +203,7 @@ void Controller::endJobsOfVanishedConfig(Seconds now)
     for (JobId id : failed) {
         Job &job = m_jobs[id];
         if (job.isActive()) {
-            Json report = Json::object();
-            report.set("job_id", static_cast<std::int64_t>(id.value));
-            report.set("node_fail", true);
-            jobEnded(job, report, now);
+            jobEnded(job, record::JobEnd{.job = id, .nodeFail = true}, now);
             continue;
         }
         job.state = JobState::NodeFail;
@@ -637,9 +634,11 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
     // Reconciled with the store before any pass (issue #18: a pass here launched new jobs on
     // the node, which the lost-job check below then took for lost and requeued while they ran).
     // First the end reports the node kept while we were away, each acknowledged once stored.
-    for (const auto &report : message["finished"].items()) {
-        applyEndReport(node, report, now);
-        ackEnd(node, static_cast<std::uint32_t>(report["job_id"].toInt()));
+    for (const auto &item : message["finished"].items()) {
+        if (const auto report = record::jobEndFromJson(item)) {
+            applyEndReport(node, *report, now);
+            ackEnd(node, report->job.value);
+        }
     }
     // Then what the node runs. A job we do not believe runs there (ended, requeued elsewhere
     // while the node was away) is killed there; a job we believe runs there and the node does
@@ -667,11 +666,7 @@ void Controller::nodeRegistered(const std::string &node, const Json &message, Se
         }
     }
     for (JobId id : lost) {
-        Job &job = m_jobs[id];
-        Json report = Json::object();
-        report.set("job_id", static_cast<std::int64_t>(id.value));
-        report.set("node_fail", true);
-        jobEnded(job, report, now);
+        jobEnded(m_jobs[id], record::JobEnd{.job = id, .nodeFail = true}, now);
     }
     if (it->second.rebooting) { // a new daemon: the restart is over
         nodeRebooted(it->second, now);
@@ -702,19 +697,15 @@ void Controller::nodeLost(const std::string &node, Seconds now)
         }
     }
     for (JobId id : lost) {
-        Json report = Json::object();
-        report.set("job_id", static_cast<std::int64_t>(id.value));
-        report.set("node_fail", true);
-        jobEnded(m_jobs[id], report, now);
+        jobEnded(m_jobs[id], record::JobEnd{.job = id, .nodeFail = true}, now);
     }
     emitNode(it->second);
     schedule(now);
 }
 
-bool Controller::applyEndReport(const std::string &node, const Json &report, Seconds now)
+bool Controller::applyEndReport(const std::string &node, const record::JobEnd &report, Seconds now)
 {
-    auto id = static_cast<std::uint32_t>(report["job_id"].toInt());
-    auto it = m_jobs.find(JobId{id});
+    auto it = m_jobs.find(report.job);
     // Only its batch host reports a job's end: a late report of a run that was lost with
     // another node (and since requeued elsewhere) is acknowledged, not applied.
     if (it == m_jobs.end() || !it->second.isActive() || it->second.batchHost != node) {
@@ -722,8 +713,8 @@ bool Controller::applyEndReport(const std::string &node, const Json &report, Sec
     }
     jobEnded(it->second, report, now);
     auto info = m_nodes.find(node);
-    if (report["node_reboot"].toBool() && info != m_nodes.end()) {
-        noteMemoryOverrun(info->second, JobId{id}, report, now);
+    if (report.nodeReboot && info != m_nodes.end()) {
+        noteMemoryOverrun(info->second, report.job, report.memoryLimitKb.value_or(0), now);
     }
     return true;
 }
@@ -734,7 +725,9 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
     auto id = static_cast<std::uint32_t>(message["job_id"].toInt());
     auto info = m_nodes.find(node);
     if (op == "job_ended") {
-        applyEndReport(node, message, now);
+        if (const auto report = record::jobEndFromJson(message)) {
+            applyEndReport(node, *report, now);
+        }
         ackEnd(node, id); // held while the store refuses writes
         if (pass) {
             schedule(now);
@@ -749,7 +742,7 @@ void Controller::nodeReport(const std::string &node, const Json &message, Second
     } else if (op == "batch_usage") {
         auto job = m_jobs.find(JobId{id});
         if (job != m_jobs.end() && job->second.isActive() && job->second.batchHost == node) {
-            m_nodes.batchUsage()[id] = message["usage"]; // for sstat -j N.batch
+            m_nodes.batchUsage()[id] = record::usageFromJson(message["usage"]); // sstat -j N.batch
         }
     } else if (op == "node_reboot" && info != m_nodes.end()) {
         nodeRebooting(info->second, JobId{id}, now);
@@ -786,10 +779,7 @@ void Controller::loseJob(Job &job, bool kill, Seconds now)
         order.set("cancel", false);
         m_gateway.send(job.batchHost, order);
     }
-    Json report = Json::object();
-    report.set("job_id", static_cast<std::int64_t>(job.id.value));
-    report.set("node_fail", true);
-    jobEnded(job, report, now);
+    jobEnded(job, record::JobEnd{.job = job.id, .nodeFail = true}, now);
 }
 
 void Controller::nodeRebooting(NodeInfo &node, JobId culprit, Seconds now)
@@ -819,9 +809,7 @@ void Controller::nodeRebooting(NodeInfo &node, JobId culprit, Seconds now)
         order.set("time", now);
         order.set("kill_wait_ms", 0);
         m_gateway.send(job.batchHost, order);
-        Json report = Json::object();
-        report.set("memory_limit_kb", job.memPerNode * 1024);
-        noteMemoryOverrun(node, culprit, report, now);
+        noteMemoryOverrun(node, culprit, job.memPerNode * 1024, now);
     }
     emitNode(node);
     schedule(now);
@@ -849,9 +837,8 @@ void Controller::nodeRebooted(NodeInfo &node, Seconds now)
     schedule(now);
 }
 
-void Controller::noteMemoryOverrun(NodeInfo &node, JobId culprit, const Json &report, Seconds now)
+void Controller::noteMemoryOverrun(NodeInfo &node, JobId culprit, std::int64_t limitKb, Seconds now)
 {
-    const std::int64_t limitKb = report["memory_limit_kb"].toInt();
     std::string text = "Memory overrun: job exceeded its ";
     text += limitKb > 0 ? sched::formatMemory(limitKb / 1024) + " " : std::string();
     text += "memory allocation; node " + node.usage.name + " rebooted";
@@ -861,11 +848,10 @@ void Controller::noteMemoryOverrun(NodeInfo &node, JobId culprit, const Json &re
     }
 }
 
-void Controller::jobEnded(Job &job, const Json &report, Seconds now)
+void Controller::jobEnded(Job &job, const record::JobEnd &report, Seconds now)
 {
-    job.exit.code = static_cast<int>(report["exit_code"].toInt());
-    job.exit.signal = static_cast<int>(report["exit_signal"].toInt());
-    const bool timedOut = timingOut(job) || report["timeout"].toBool();
+    job.exit = report.exit;
+    const bool timedOut = timingOut(job) || report.timeout;
     job.endTime = reportedEnd(job, report, now);
     foldSuspension(job, job.endTime);
     m_warned.erase(job.id);
@@ -878,10 +864,10 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     step.endTime = job.endTime;
     step.nodes = {job.batchHost};
     step.cpus = job.cpusOnNode(0);
-    const Json &usage = report["usage"];
-    step.totalCpuMs = usage["total_cpu_ms"].toInt();
-    step.maxRssKb = usage["max_rss_kb"].toInt();
-    step.aveRssKb = usage["ave_rss_kb"].toInt();
+    const record::Usage usage = report.usage.value_or(record::Usage{});
+    step.totalCpuMs = usage.totalCpuMs;
+    step.maxRssKb = usage.maxRssKb;
+    step.aveRssKb = usage.aveRssKb;
     m_fairshare.chargeEnded(job, now); // fairshare: CPU time used, whatever the end
     const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
     const bool preempted = job.preemptEnd.has_value();
@@ -895,7 +881,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         m_requeueOnEnd.erase(asked);
         asked = m_requeueOnEnd.end();
     }
-    if (!report["launch_failed"].toBool() && (preemptRequeue || asked != m_requeueOnEnd.end())) {
+    if (!report.launchFailed && (preemptRequeue || asked != m_requeueOnEnd.end())) {
         // scontrol requeue[hold], or preemption with PreemptMode=REQUEUE: back to the queue.
         const bool hold = asked != m_requeueOnEnd.end() && asked->second;
         if (asked != m_requeueOnEnd.end()) {
@@ -911,13 +897,13 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         emitJob(job, now);
         return;
     }
-    if (report["launch_failed"].toBool()) {
+    if (report.launchFailed) {
         // Slurm: FAILED with JobLaunchFailure, 0:53 on the job and its CANCELLED batch step.
         job.state = JobState::Failed;
         job.reason = Reason::JobLaunchFailure;
         step.state = JobState::Cancelled;
-    } else if (report["node_fail"].toBool() && job.spec.requeue.value_or(true)
-        && !job.spec.interactive && !job.cancelledBy && part) {
+    } else if (report.nodeFail && job.spec.requeue.value_or(true) && !job.spec.interactive
+        && !job.cancelledBy && part) {
         // Slurm's JobRequeue=1 default (or --requeue): the job goes back to the queue and runs
         // again elsewhere; --no-requeue makes it end NODE_FAIL instead, as does a partition
         // gone from slurm.conf (Slurm requeues only into a partition it has). A job
@@ -928,11 +914,11 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         persist(job);
         emitJob(job, now);
         return;
-    } else if (report["node_fail"].toBool() && !job.cancelledBy) {
+    } else if (report.nodeFail && !job.cancelledBy) {
         job.state = JobState::NodeFail;
         job.reason = Reason::NodeDown;
         step.state = JobState::Cancelled;
-    } else if (report["node_reboot"].toBool()) {
+    } else if (report.nodeReboot) {
         // MemoryOverrun=reboot-node (the Inserm platform): its node restarted under it. Slurm
         // saw no OOM: CANCELLED (by root, the site's cleanup) with Reason None, 0:0; the batch
         // step CANCELLED by the kill. The cause goes into the Comment once the node is back.
@@ -949,7 +935,7 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
         step.state = JobState::Cancelled;
         step.exit = {0, job.exit.signal != 0 ? job.exit.signal : SIGKILL};
         job.exit = {};
-    } else if (report["oom"].toBool()) {
+    } else if (report.oom) {
         // Slurm: OUT_OF_MEMORY with 0:125 on the job and its batch step.
         job.state = JobState::OutOfMemory;
         job.reason = Reason::OutOfMemory;
@@ -982,12 +968,12 @@ void Controller::jobEnded(Job &job, const Json &report, Seconds now)
     if (!job.spec.interactive) { // salloc/srun allocations have no batch step
         saveStep(step);
     }
-    if (m_externSteps && !report["launch_failed"].toBool()) {
+    if (m_externSteps && !report.launchFailed) {
         // The extern step holds the job's allocation on its nodes from start to end.
         acct::StepRecord external;
         external.job = job.id;
         external.step = "extern";
-        external.state = report["node_fail"].toBool() ? JobState::Cancelled : JobState::Completed;
+        external.state = report.nodeFail ? JobState::Cancelled : JobState::Completed;
         external.startTime = job.startTime;
         external.endTime = job.endTime;
         external.nodes = job.nodeList;

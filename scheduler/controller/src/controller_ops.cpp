@@ -142,9 +142,7 @@ Json Controller::requeue(const Json &request, Seconds now)
         order.set("signal", SIGKILL);
         order.set("cancel", false);
         if (!m_gateway.send(job.batchHost, order)) {
-            Json report = Json::object();
-            report.set("job_id", static_cast<std::int64_t>(id));
-            jobEnded(job, report, now);
+            jobEnded(job, record::JobEnd{.job = job.id}, now);
         }
     }
     return results.reply();

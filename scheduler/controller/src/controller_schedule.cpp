@@ -218,9 +218,7 @@ void Controller::startDecided(const sched::StartDecision &start, Seconds now)
         return;
     }
     if (!m_gateway.send(job.batchHost, launchOrder(job))) {
-        Json report = Json::object();
-        report.set("node_fail", true);
-        jobEnded(job, report, now);
+        jobEnded(job, record::JobEnd{.job = job.id, .nodeFail = true}, now);
         return;
     }
     noteLaunched(job); // BatchStartTimeout runs from here
@@ -313,10 +311,7 @@ void Controller::enforcePreemptions(Seconds now)
         order.set("cancel", false);
         if (job.spec.interactive || !m_gateway.send(job.batchHost, order)) {
             // Nothing runs there to report an end: end it here.
-            Json report = Json::object();
-            report.set("job_id", static_cast<std::int64_t>(id.value));
-            report.set("exit_signal", SIGKILL);
-            jobEnded(job, report, now);
+            jobEnded(job, record::JobEnd{.job = id, .exit = {0, SIGKILL}}, now);
         }
     }
 }

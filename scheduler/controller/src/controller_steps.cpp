@@ -185,7 +185,7 @@ Json Controller::stepUsage(const Json &request)
     auto steps = m_nodes.steps().find(static_cast<std::uint32_t>(request["job_id"].toInt()));
     int stepId = static_cast<int>(request["step_id"].toInt(-1));
     if (steps != m_nodes.steps().end() && steps->second.contains(stepId)) {
-        steps->second[stepId].usage = request["usage"];
+        steps->second[stepId].usage = record::usageFromJson(request["usage"]);
     }
     Json reply = Json::object();
     reply.set("ok", true);
@@ -337,8 +337,13 @@ Json Controller::stepCreate(const Json &request, Seconds now)
 
 Json Controller::stepEnd(const Json &request, Seconds now)
 {
-    auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
-    int stepId = static_cast<int>(request["step_id"].toInt(-1));
+    return stepEnd(record::stepEndFromJson(request), now);
+}
+
+Json Controller::stepEnd(const record::StepEnd &end, Seconds now)
+{
+    const std::uint32_t id = end.job.value;
+    const int stepId = static_cast<int>(end.stepId); // the interactive step's is -6 here
     auto steps = m_nodes.steps().find(id);
     RunningStep step;
     if (steps != m_nodes.steps().end() && steps->second.contains(stepId)) {
@@ -353,17 +358,16 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     record.job = JobId{id};
     record.step = record::stepIdText(stepId);
     record.name = step.name;
-    record.exit.code = static_cast<int>(request["exit_code"].toInt());
-    record.exit.signal = static_cast<int>(request["exit_signal"].toInt());
-    if (request["timeout"].toBool()) {
+    record.exit = end.exit;
+    if (end.timeout) {
         record.state = JobState::Timeout;
-    } else if (request["cancelled"].toBool() || jobCancelled(JobId{id})
+    } else if (end.cancelled || jobCancelled(JobId{id})
         || m_nodes.cancelledSteps().erase({id, stepId}) > 0) {
         record.state = JobState::Cancelled;
         if (jobCancelled(JobId{id})) {
             record.exit = {0, SIGTERM}; // Slurm ends a cancelled job's steps with SIGTERM
         }
-    } else if (request["oom"].toBool()) {
+    } else if (end.oom) {
         record.state = JobState::OutOfMemory;
     } else if (record.exit.code != 0 || record.exit.signal != 0) {
         record.state = JobState::Failed;
@@ -375,10 +379,9 @@ Json Controller::stepEnd(const Json &request, Seconds now)
     record.nodes = step.nodes;
     record.cpus = step.cpus;
     record.ntasks = step.ntasks;
-    const Json &usage = request["usage"];
-    record.totalCpuMs = usage["total_cpu_ms"].toInt();
-    record.maxRssKb = usage["max_rss_kb"].toInt();
-    record.aveRssKb = usage["ave_rss_kb"].toInt();
+    record.totalCpuMs = end.usage.totalCpuMs;
+    record.maxRssKb = end.usage.maxRssKb;
+    record.aveRssKb = end.usage.aveRssKb;
     saveStep(record); // kept and saved later if the store refuses it now
     Json reply = Json::object();
     reply.set("ok", true);
@@ -477,9 +480,9 @@ Json Controller::listSteps(const Json &request, Seconds now) const
         s.nodes = step.nodes;
         s.ntasks = step.ntasks;
         s.numCpus = step.cpus;
-        s.totalCpuMs = step.usage["total_cpu_ms"].toInt();
-        s.maxRssKb = step.usage["max_rss_kb"].toInt();
-        s.aveRssKb = step.usage["ave_rss_kb"].toInt();
+        s.totalCpuMs = step.usage.totalCpuMs;
+        s.maxRssKb = step.usage.maxRssKb;
+        s.aveRssKb = step.usage.aveRssKb;
         list.push(record::stepObjectToJson(s));
     };
     for (const auto &[id, job] : m_jobs) {
@@ -519,14 +522,14 @@ Json Controller::listSteps(const Json &request, Seconds now) const
 
 Json Controller::allocationRelease(const Json &request, Seconds now)
 {
-    auto id = static_cast<std::uint32_t>(request["job_id"].toInt());
-    if (request["step_end"].isObject()) {
+    const record::AllocRelease release = record::allocReleaseFromJson(request);
+    if (release.stepEnd) {
         // srun's own allocation: its step's end comes with the release (one round trip).
-        Json end = request["step_end"];
-        end.set("job_id", static_cast<std::int64_t>(id));
+        record::StepEnd end = *release.stepEnd;
+        end.job = release.job;
         stepEnd(end, now);
     }
-    auto it = m_jobs.find(JobId{id});
+    auto it = m_jobs.find(release.job);
     if (it == m_jobs.end()) {
         return failure("Invalid job id specified", kInvalidJobId);
     }
@@ -551,14 +554,12 @@ Json Controller::allocationRelease(const Json &request, Seconds now)
         reply.set("ok", true);
         return reply;
     }
-    sched::ExitStatus exit;
-    exit.code = static_cast<int>(request["exit_code"].toInt());
-    exit.signal = static_cast<int>(request["exit_signal"].toInt());
+    sched::ExitStatus exit = release.exit;
     JobState state = JobState::Completed;
-    if (request["lost"].toBool() || job.state == JobState::Completing) {
+    if (release.lost || job.state == JobState::Completing) {
         state = JobState::Cancelled; // its salloc/srun died, or scancel
         exit = {};
-    } else if (request["step_end"]["oom"].toBool()) {
+    } else if (release.stepEnd && release.stepEnd->oom) {
         state = JobState::OutOfMemory; // srun's own allocation ends with its step: 0:125
     } else if (exit.code != 0 || exit.signal != 0) {
         state = JobState::Failed;

@@ -229,19 +229,19 @@ bool Controller::timingOut(const Job &job)
         && !job.cancelledBy;
 }
 
-Seconds Controller::reportedEnd(const Job &job, const Json &report, Seconds now) const
+Seconds Controller::reportedEnd(const Job &job, const record::JobEnd &report, Seconds now) const
 {
     if (timingOut(job)) {
         return job.endTime; // the limit (timeOut())
     }
-    if (!report["end_time"].isNumber()) {
+    if (!report.endTime) {
         return now;
     }
     if (!m_clock) { // no cluster clock (unit tests): the report's time is the cluster's
-        return report["end_time"].toInt();
+        return static_cast<Seconds>(*report.endTime);
     }
     // A node tells its wall clock; the job cannot have ended before it started or after now.
-    const Seconds end = m_clock->at(report["end_time"].toDouble());
+    const Seconds end = m_clock->at(*report.endTime);
     return std::clamp(end, job.startTime, std::max(job.startTime, now));
 }
 

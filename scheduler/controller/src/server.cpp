@@ -3,6 +3,7 @@
 #include "mc/base/file.h"
 #include "mc/proto/identity.h"
 #include "mc/proto/socket.h"
+#include "mc/record/step_end.h"
 
 #include <algorithm>
 #include <chrono>
@@ -299,11 +300,10 @@ void Server::onClosed(int fd)
     }
     if (auto owned = m_allocations.find(fd); owned != m_allocations.end()) {
         for (std::int64_t id : owned->second) {
-            Json release = Json::object();
-            release.set("op", "alloc_release");
-            release.set("job_id", id);
-            release.set("lost", true);
-            m_controller.handleRequest(release, this->now());
+            record::AllocRelease release;
+            release.job = sched::JobId{static_cast<std::uint32_t>(id)};
+            release.lost = true;
+            m_controller.handleRequest(record::allocReleaseToJson(release), this->now());
         }
         m_allocations.erase(owned);
         scheduleSoon();

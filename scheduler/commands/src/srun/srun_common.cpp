@@ -4,6 +4,7 @@
 #include "mc/proto/client.h"
 #include "mc/proto/socket.h"
 #include "mc/record/job_codec.h"
+#include "mc/record/step_end.h"
 #include "mc/sched/gres.h"
 #include "mc/sched/hostlist.h"
 
@@ -919,12 +920,10 @@ std::optional<record::JobObject> jobEvent(const Json &message, std::int64_t jobI
 
 void release(Link &link, std::int64_t jobId, int exitCode, int exitSignal)
 {
-    Json request = Json::object();
-    request.set("op", "alloc_release");
-    request.set("job_id", jobId);
-    request.set("exit_code", exitCode);
-    request.set("exit_signal", exitSignal);
-    link.call(request);
+    record::AllocRelease request;
+    request.job = sched::JobId{static_cast<std::uint32_t>(jobId)};
+    request.exit = {exitCode, exitSignal};
+    link.call(record::allocReleaseToJson(request));
 }
 
 // Environment -------------------------------------------------------------------------------

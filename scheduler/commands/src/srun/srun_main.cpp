@@ -10,6 +10,7 @@
 #include "mc/proto/socket.h"
 #include "mc/record/job_codec.h"
 #include "mc/record/step.h"
+#include "mc/record/step_end.h"
 #include "mc/sched/hostlist.h"
 #include "mc/sched/job_array.h"
 #include "srun_common.h"
@@ -53,7 +54,7 @@ struct NodeLink {
     int fd = -1;
     std::string buffer;
     bool done = false;
-    Json usage;
+    mc::record::Usage usage; // its latest sample, then its step_done's
 };
 
 // Output of one task with --label: its pipe and the partial line not yet printed.
@@ -236,7 +237,7 @@ private:
     void sayTaskEnds();
     int relay();
     void finish(int exitCode, int exitSignal);
-    Json totalUsage() const;
+    mc::record::Usage totalUsage() const;
     void reportUsage();
 
     ia::Options m_opts;
@@ -981,11 +982,9 @@ int Srun::relay()
                 }
                 std::string kind = (*event)["event"].toString();
                 if (kind == "task_exit") {
-                    int task = static_cast<int>((*event)["task"].toInt());
-                    int code = static_cast<int>((*event)["exit_code"].toInt());
-                    int sig = static_cast<int>((*event)["exit_signal"].toInt());
-                    m_taskState[task] = sig != 0 || code != 0 ? 2 : 1;
-                    noteTaskEnd(n.name, task, code, sig, (*event)["oom"].toBool());
+                    const auto exit = mc::record::taskExitFromJson(*event);
+                    m_taskState[exit.task] = exit.exit.signal != 0 || exit.exit.code != 0 ? 2 : 1;
+                    noteTaskEnd(n.name, exit.task, exit.exit.code, exit.exit.signal, exit.oom);
                 } else if (kind == "aborted") {
                     // scancel of this step: slurmstepd's notice, then srun's own line, at once
                     // (before the tasks' ends), as Slurm's srun says them.
@@ -1000,12 +999,13 @@ int Srun::relay()
                 } else if (kind == "notice") {
                     m_notices.push_back((*event)["text"].toString());
                 } else if (kind == "usage") {
-                    n.usage = (*event)["usage"];
+                    n.usage = mc::record::usageFromJson((*event)["usage"]);
                     reportUsage();
                 } else if (kind == "step_done") {
-                    n.usage = (*event)["usage"];
+                    const auto done = mc::record::stepDoneFromJson(*event);
+                    n.usage = done.usage;
                     n.done = true;
-                    m_outOfMemory = m_outOfMemory || (*event)["oom"].toBool();
+                    m_outOfMemory = m_outOfMemory || done.oom;
                 } else if (kind == "error") {
                     ia::sayError(kProgram, n.name + ": " + (*event)["error"].toString());
                     m_worstCode = std::max(m_worstCode, 1);
@@ -1067,22 +1067,18 @@ int Srun::relay()
     return m_worstCode;
 }
 
-Json Srun::totalUsage() const
+mc::record::Usage Srun::totalUsage() const
 {
-    std::int64_t cpu = 0, maxRss = 0, aveRss = 0;
+    mc::record::Usage total;
     for (const auto &n : m_nodes) {
-        cpu += n.usage["total_cpu_ms"].toInt();
-        maxRss = std::max(maxRss, n.usage["max_rss_kb"].toInt());
-        aveRss += n.usage["ave_rss_kb"].toInt();
+        total.totalCpuMs += n.usage.totalCpuMs;
+        total.maxRssKb = std::max(total.maxRssKb, n.usage.maxRssKb);
+        total.aveRssKb += n.usage.aveRssKb;
     }
     if (!m_nodes.empty()) {
-        aveRss /= static_cast<std::int64_t>(m_nodes.size());
+        total.aveRssKb /= static_cast<std::int64_t>(m_nodes.size());
     }
-    Json usage = Json::object();
-    usage.set("total_cpu_ms", cpu);
-    usage.set("max_rss_kb", maxRss);
-    usage.set("ave_rss_kb", aveRss);
-    return usage;
+    return total;
 }
 
 void Srun::reportUsage()
@@ -1091,34 +1087,25 @@ void Srun::reportUsage()
     request.set("op", "step_usage");
     request.set("job_id", m_jobId);
     request.set("step_id", m_stepId);
-    request.set("usage", totalUsage());
+    request.set("usage", mc::record::usageToJson(totalUsage()));
     m_link.call(request);
 }
 
 void Srun::finish(int exitCode, int exitSignal)
 {
-    Json end = Json::object();
-    end.set("op", "step_end");
-    end.set("job_id", m_jobId);
-    end.set("step_id", m_stepId);
-    end.set("exit_code", exitCode);
-    end.set("exit_signal", exitSignal);
-    end.set("usage", totalUsage());
-    if (m_outOfMemory) {
-        end.set("oom", true);
-    }
+    const mc::sched::JobId job{static_cast<std::uint32_t>(m_jobId)};
+    mc::record::StepEnd end;
+    end.job = job;
+    end.stepId = m_stepId;
+    end.exit = {exitCode, exitSignal};
+    end.usage = totalUsage();
+    end.oom = m_outOfMemory;
     if (!m_ownAllocation) {
-        m_link.call(end);
+        m_link.call(mc::record::stepEndToJson(end));
         return;
     }
     // The step's end rides with the release of srun's own allocation: one round trip.
-    Json release = Json::object();
-    release.set("op", "alloc_release");
-    release.set("job_id", m_jobId);
-    release.set("exit_code", exitCode);
-    release.set("exit_signal", exitSignal);
-    release.set("step_end", std::move(end));
-    m_link.call(release);
+    m_link.call(mc::record::allocReleaseToJson({job, {exitCode, exitSignal}, false, end}));
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "mc/emu/sandbox_host.h"
 #include "mc/proto/connection.h"
 #include "mc/proto/event_loop.h"
+#include "mc/record/job_end.h"
 #include "mc/record/launch_order.h"
 
 #include <map>
@@ -94,7 +95,7 @@ private:
     void stopWhenIdle(SandboxHost *sandbox);
     void stopAllJobs();
     // Sends an end report and keeps it (in memory and in <node>/ended/) until acknowledged.
-    void sendReport(const proto::Json &report);
+    void sendReport(const record::JobEnd &report);
     std::string endedDir() const;
     void appendNotice(const RunningJob &job, const std::string &line);
     void terminate(std::uint32_t jobId, pid_t pid, std::int64_t killWaitMs); // then SIGKILL
@@ -114,7 +115,7 @@ private:
     std::unique_ptr<proto::Connection> m_conn;
     bool m_registered = false;
     std::map<std::uint32_t, RunningJob> m_running;
-    std::map<std::uint32_t, proto::Json> m_unacked;
+    std::map<std::uint32_t, record::JobEnd> m_unacked;
     bool m_sampling = false;
     bool m_rebooting = false; // down after a memory overrun (rebootForMemoryOverrun)
     std::vector<std::unique_ptr<JobLimiter>> m_retired; // cgroups still to remove

@@ -15,8 +15,10 @@
 // Request: {"op":"step_launch", job_id, step_id, user, uid, gid, argv, env, cwd, tasks (global
 // task ids on this node), node_id, ntasks, pty, fds_per_task, mem_mb, cpus, task_env (optional:
 // for each of `tasks`, "NAME=value" strings over env, such as its own CUDA_VISIBLE_DEVICES)}
-// Events:  {"event":"started"} | {"event":"task_exit", task, exit_code, exit_signal}
-//          | {"event":"step_done", usage:{total_cpu_ms, max_rss_kb, ave_rss_kb}}
+// Events:  {"event":"started"} | {"event":"task_exit", task, exit_code, exit_signal[, oom]}
+//          | {"event":"step_done", usage:{total_cpu_ms, max_rss_kb, ave_rss_kb}[, oom]}
+//            (record::TaskExit and record::StepDone, mc/record/step_end.h)
+//          | {"event":"usage", usage} (record::Usage, about once a second)
 //          | {"event":"aborted", text, kill_wait} (scancel of the step: slurmstepd's notice)
 //          | {"event":"error", error}
 // srun -> server after start: {"op":"signal", signal}.

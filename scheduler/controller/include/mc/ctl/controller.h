@@ -20,6 +20,8 @@
 #include "mc/ctl/node_table.h"
 #include "mc/proto/json.h"
 #include "mc/record/job_codec.h"
+#include "mc/record/job_end.h"
+#include "mc/record/step_end.h"
 #include "mc/sched/job.h"
 #include "mc/sched/scheduler.h"
 #include "mc/sched/site_conf.h"
@@ -192,7 +194,9 @@ private:
     };
     proto::Json jobJson(const sched::Job &job, Seconds now) const;
     proto::Json jobJson(const sched::Job &job, Seconds now, const JobView &view) const;
-    void jobEnded(sched::Job &job, const proto::Json &report, Seconds now);
+    // `job` ended as `report` says (a node's job_ended, or the controller's own end of a job
+    // lost with its node); its job id is not read.
+    void jobEnded(sched::Job &job, const record::JobEnd &report, Seconds now);
     void failJobsOn(const std::string &node, sched::JobId spared, bool killHere, Seconds now);
     // `job` is lost with its node: requeued (JobRequeue=1) or NODE_FAIL; with `kill` its batch
     // host is told to kill what runs of it there.
@@ -202,8 +206,8 @@ private:
     // culprit's Comment written (the Inserm site's mechanism).
     void nodeRebooting(NodeInfo &node, sched::JobId culprit, Seconds now);
     void nodeRebooted(NodeInfo &node, Seconds now);
-    void noteMemoryOverrun(
-        NodeInfo &node, sched::JobId culprit, const proto::Json &report, Seconds now);
+    // `limitKb`: the memory limit the culprit went over (0: not known, not said).
+    void noteMemoryOverrun(NodeInfo &node, sched::JobId culprit, std::int64_t limitKb, Seconds now);
     void release(sched::Job &job);
     // Durability (controller_store.cpp). persist() and saveStep() write a record; when the
     // store refuses (a full disk), the record is kept, the cause logged once, and every pass
@@ -218,7 +222,7 @@ private:
     void ackEnd(const std::string &node, std::uint32_t job);
     // Applies a node's end report (nothing else: no pass); false when it was not for an
     // active job of that node (a late or repeated report).
-    bool applyEndReport(const std::string &node, const proto::Json &report, Seconds now);
+    bool applyEndReport(const std::string &node, const record::JobEnd &report, Seconds now);
     void emitJob(const sched::Job &job, Seconds now);
     void emitNode(const NodeInfo &node);
     proto::Json launchOrder(const sched::Job &job) const;
@@ -267,7 +271,7 @@ private:
     // A batch job timeOut() ended, waiting for its node's end report (kept in the store).
     static bool timingOut(const sched::Job &job);
     // When a job ended, on the cluster clock, from its node's report (a wall-clock time).
-    Seconds reportedEnd(const sched::Job &job, const proto::Json &report, Seconds now) const;
+    Seconds reportedEnd(const sched::Job &job, const record::JobEnd &report, Seconds now) const;
     proto::Json configInfo(Seconds now) const;
     proto::Json testOnly(sched::Job job, Seconds now) const;
 
@@ -312,6 +316,7 @@ private:
     proto::Json stepCreate(const proto::Json &request, Seconds now);
     proto::Json stepUsage(const proto::Json &request);
     proto::Json stepEnd(const proto::Json &request, Seconds now);
+    proto::Json stepEnd(const record::StepEnd &end, Seconds now);
     // scancel JOB.STEP: {job ("12" or "12_3"), step_id, signal (SIGKILL: cancel it), user}.
     // Only that step's tasks get the signal, on its nodes; its job goes on.
     proto::Json stepSignal(const proto::Json &request, Seconds now);

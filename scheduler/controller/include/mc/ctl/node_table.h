@@ -10,6 +10,7 @@
 // first); its next step number is above every step it has run.
 
 #include "mc/proto/json.h"
+#include "mc/record/usage.h"
 #include "mc/sched/job.h"
 #include "mc/sched/scheduler.h"
 #include "mc/sched/slurm_conf.h"
@@ -47,7 +48,7 @@ struct RunningStep {
     int ntasks = 1;
     int cpus = 1;
     sched::Seconds start = 0;
-    proto::Json usage; // the latest sample srun passed on (step_usage), for sstat
+    record::Usage usage; // the latest sample srun passed on (step_usage), for sstat
 };
 
 class NodeTable {
@@ -80,8 +81,8 @@ public:
     std::map<std::uint32_t, std::map<int, RunningStep>> &steps() { return m_steps; }
     const std::map<std::uint32_t, std::map<int, RunningStep>> &steps() const { return m_steps; }
     std::map<std::uint32_t, int> &nextStep() { return m_nextStep; }
-    std::map<std::uint32_t, proto::Json> &batchUsage() { return m_batchUsage; }
-    const std::map<std::uint32_t, proto::Json> &batchUsage() const { return m_batchUsage; }
+    std::map<std::uint32_t, record::Usage> &batchUsage() { return m_batchUsage; }
+    const std::map<std::uint32_t, record::Usage> &batchUsage() const { return m_batchUsage; }
     // The running steps that scancel JOB.STEP ended, by job id and step number: their end is
     // recorded CANCELLED whatever their exit.
     std::set<std::pair<std::uint32_t, int>> &cancelledSteps() { return m_cancelledSteps; }
@@ -93,7 +94,7 @@ private:
     Map m_nodes;
     std::map<std::uint32_t, std::map<int, RunningStep>> m_steps;
     std::map<std::uint32_t, int> m_nextStep;
-    std::map<std::uint32_t, proto::Json> m_batchUsage;
+    std::map<std::uint32_t, record::Usage> m_batchUsage;
     std::set<std::pair<std::uint32_t, int>> m_cancelledSteps;
 };
 
