@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <numeric>
 #include <string>
 
 namespace mc::ctl {
@@ -330,7 +331,10 @@ Json Controller::stepCreate(const Json &request, Seconds now)
     step.name = spec.name;
     step.nodes = std::move(stepNodes);
     step.ntasks = ntasks;
-    step.cpus = ntasks * cpusPerTask;
+    // Without --exact or -c, a step holds all of the job's CPUs on its nodes (sacct's AllocCPUS
+    // of `srun -n1` in `salloc -N2 -n4` is 3, node01's share), as in Slurm 22.05.
+    step.cpus
+        = spec.exact ? ntasks * cpusPerTask : std::accumulate(nodeCpus.begin(), nodeCpus.end(), 0);
     step.start = now;
     return started(step, tasksPerNode);
 }

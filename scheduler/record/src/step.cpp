@@ -34,6 +34,9 @@ Json stepCreateRequest(const StepSpec &spec)
         j.set("exclude", proto::stringList(spec.excludeNodes));
     }
     j.set("cpus_per_task", spec.cpusPerTask);
+    if (spec.exact) {
+        j.set("exact", true);
+    }
     j.set("name", spec.name);
     j.set("pty", spec.pty);
     if (spec.interactive) {
@@ -53,6 +56,7 @@ StepSpec stepSpecFromJson(const Json &j)
     spec.nodeList = j["node_list"].toStringList();
     spec.excludeNodes = j["exclude"].toStringList();
     spec.cpusPerTask = static_cast<int>(j["cpus_per_task"].toInt(1));
+    spec.exact = j["exact"].toBool();
     spec.name = j["name"].toString();
     spec.pty = j["pty"].toBool();
     spec.interactive = j["interactive"].toBool();

@@ -248,6 +248,7 @@ void JobCodecTest::everyStepSpecFieldRoundTrips()
     spec.nodeList = {"cn306"};
     spec.excludeNodes = {"cn307", "cn308"};
     spec.cpusPerTask = 309;
+    spec.exact = true;
     spec.name = "step310";
     spec.pty = true;
     spec.interactive = true;

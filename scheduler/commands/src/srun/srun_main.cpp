@@ -601,6 +601,7 @@ int Srun::run(int argc, char **argv)
     stepSpec.nodeList = m_opts.nodeList;
     stepSpec.excludeNodes = m_opts.excludeNodes;
     stepSpec.cpusPerTask = m_opts.cpusPerTask.value_or(1);
+    stepSpec.exact = m_opts.exact || m_opts.cpusPerTask.has_value(); // -c implies --exact
     stepSpec.name = name;
     stepSpec.pty = m_opts.pty;
     stepSpec.interactive = m_opts.interactive;

@@ -36,6 +36,9 @@ struct StepSpec {
     std::vector<std::string> nodeList; // -w, expanded: nodes of the job to run on first
     std::vector<std::string> excludeNodes; // -x, expanded
     int cpusPerTask = 1; // -c
+    // --exact, or -c given: the step holds its tasks' CPUs (ntasks x cpusPerTask). Otherwise,
+    // as in Slurm, it holds all of the job's CPUs on the nodes it runs on.
+    bool exact = false;
     std::string name; // the step's name (the command, or --job-name)
     bool pty = false; // --pty
     // srun --interactive (salloc's shell): the job's one interactive step, one task on its
