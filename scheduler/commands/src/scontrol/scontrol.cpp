@@ -6,6 +6,7 @@
 #include "../shared/text.h"
 #include "mc/cmd/option_parser.h"
 #include "mc/sched/hostlist.h"
+#include "mc/sched/job_array.h"
 #include "scontrol_actions.h"
 #include "scontrol_config.h"
 #include "scontrol_options.h"
@@ -86,6 +87,8 @@ Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string>
 {
     Json request = Json::object();
     request.set("op", "jobs");
+    std::optional<std::int64_t> task; // "12_3": that task of array 12
+    std::int64_t asked = 0;
     if (!ids.empty()) {
         Json list = Json::array();
         for (const auto &id : ids) {
@@ -101,6 +104,10 @@ Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string>
             }
             if (value > 0) {
                 list.push(value);
+            }
+            asked = value;
+            if (suffix && rest[0] == '_') {
+                task = parseLeadingInteger(rest.substr(1));
             }
         }
         if (list.size() > 0) {
@@ -124,6 +131,36 @@ Outcome showJobs(Context &ctx, const Settings &s, const std::vector<std::string>
             return {{}, "slurm_load_jobs error: Invalid job id specified\n", 1};
         }
         return {"No jobs in the system\n", {}, 0};
+    }
+    if (task) {
+        // One task: its own record, or the array's pending record shown as that task (Slurm
+        // names it so with its own ArrayTaskId and output paths).
+        std::optional<record::JobObject> found;
+        for (const record::JobObject &job : jobs) {
+            if (job.arrayJobId != asked) {
+                continue;
+            }
+            if (job.arrayTaskId == *task) {
+                found = job;
+                break;
+            }
+            const std::string pending = job.arrayTaskStr.substr(0, job.arrayTaskStr.find('%'));
+            const auto spec = job.arrayTaskId ? std::nullopt : sched::parseArraySpec(pending);
+            if (spec && std::binary_search(spec->taskIds.begin(), spec->taskIds.end(), *task)) {
+                found = job;
+                found->arrayTaskId = *task;
+                const std::size_t percent = job.arrayTaskStr.find('%');
+                if (percent != std::string::npos) {
+                    found->arrayMaxTasks
+                        = parseLeadingInteger(job.arrayTaskStr.substr(percent + 1));
+                }
+            }
+        }
+        if (!found) {
+            const std::string name = std::to_string(asked) + "_" + std::to_string(*task);
+            return {s.quiet ? "" : "Job " + name + " not found\n", {}, 1};
+        }
+        jobs = {*found};
     }
     std::sort(jobs.begin(), jobs.end(),
         [](const record::JobObject &a, const record::JobObject &b) { return a.jobId < b.jobId; });
@@ -315,6 +352,12 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
 {
     if (words.size() < 2) {
         return {{}, "too few arguments for keyword:show\n", 1};
+    }
+    // One entity name at most, as scontrol's _show_it(), except for the entities that take
+    // their own words (assoc_mgr users=... flags=..., bbstat and dwstat).
+    if (words.size() > 3 && !keyword(words[1], "assoc_mgr") && !keyword(words[1], "bbstat")
+        && !keyword(words[1], "dwstat")) {
+        return {{}, s.quiet ? "" : "too many arguments for keyword:show\n", 1};
     }
     const std::string &entity = words[1];
     const std::vector<std::string> args(words.begin() + 2, words.end());

@@ -93,14 +93,16 @@ std::string stdioPath(const JobObject &job, const std::string &pattern, bool isI
             continue;
         }
         const char c = pattern[++i];
-        if (c == 'j' || c == 'A' || c == 'J') {
+        if (c == 'j' || c == 'J') {
             out += str(job.jobId);
+        } else if (c == 'A') { // the array's id (the job's own out of an array)
+            out += str(job.arrayJobId > 0 ? job.arrayJobId : job.jobId);
         } else if (c == 'x') {
             out += job.name;
         } else if (c == 'u') {
             out += job.user;
-        } else if (c == 'a') {
-            out += "4294967294";
+        } else if (c == 'a') { // NO_VAL - 1 out of an array and for an array's pending tasks
+            out += job.arrayTaskId ? str(*job.arrayTaskId) : std::string("4294967294");
         } else if (c == '%') {
             out += '%';
         } else {
@@ -170,14 +172,22 @@ Record jobRecord(const JobObject &job, std::int64_t now, int detail)
     Record r;
     std::string array;
     if (const std::int64_t arrayJob = job.arrayJobId; arrayJob > 0) {
+        // The tasks, and the array's %N limit when it has one (on its pending record and on
+        // each task alike).
         array = "ArrayJobId=" + str(arrayJob) + " ArrayTaskId=";
+        const std::string &tasks = job.arrayTaskStr;
+        const std::size_t percent = tasks.find('%');
+        std::int64_t throttle = job.arrayMaxTasks.value_or(0);
         if (job.arrayTaskId) {
             array += str(*job.arrayTaskId) + " ";
         } else {
-            const std::string &tasks = job.arrayTaskStr;
-            const std::size_t percent = tasks.find('%');
-            array += tasks + " ArrayTaskThrottle="
-                + (percent == std::string::npos ? "0" : tasks.substr(percent + 1)) + " ";
+            array += tasks + " ";
+            if (percent != std::string::npos) {
+                throttle = parseLeadingInteger(tasks.substr(percent + 1));
+            }
+        }
+        if (throttle > 0) {
+            array += "ArrayTaskThrottle=" + str(throttle) + " ";
         }
     }
     r.push_back("JobId=" + str(job.jobId) + " " + array + "JobName=" + job.name);
