@@ -397,6 +397,12 @@ Json Controller::configInfo(Seconds now) const
 
 Json Controller::testOnly(Job job, Seconds now) const
 {
+    // A job that submits (EnforcePartLimits=NO) but could never start there: Slurm's will-run
+    // test says so, where a submission would wait.
+    const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
+    if (part && sched::shapeOf(job.spec, m_config).nodes > static_cast<int>(part->nodes.size())) {
+        return failure("Requested node configuration is not available");
+    }
     sched::SchedulerInput input = schedulerInput(now);
     const sched::JobLookup lookup = makeLookup();
     input.lookup = &lookup;

@@ -518,6 +518,12 @@ void ControllerOpsTest::testOnlyOfAJobThatFitsStartsNow()
     QCOMPARE(r["reason"].toString(), std::string("None")); // it waits for nothing
     QCOMPARE(r["state"].toString(), std::string("PENDING")); // the tested copy, never started
     QVERIFY(job(2).isNull());
+    // More nodes than the partition has: a submission would wait, the test says no.
+    const Json wide
+        = call(submitRequest("bob", 1, fields({{"test_only", true}, {"nodes", 3}})), 101);
+    QVERIFY(!wide["ok"].toBool());
+    QCOMPARE(
+        wide["error"].toString(), std::string("Requested node configuration is not available"));
 }
 
 void ControllerOpsTest::prioritiesAndSharesShowTheFactorsAndDecayedUsage()
