@@ -156,7 +156,8 @@ void GpusTest::twoJobsNeverHoldTheSameGpuAndTheCommandsShowWhich()
         states.out.contains(ids[2] + QStringLiteral(" PD (Resources)")), qPrintable(states.out));
 
     const ShellResult detail = m_cluster->shell(QStringLiteral(
-        "scontrol show job -d %1 %2 | grep -E 'GRES|TresPerNode|TRES='; sinfo -h -n gpu01 -O "
+        "for j in %1 %2; do scontrol show job -d $j; done | grep -E 'GRES|TresPerNode|TRES='; "
+        "sinfo -h -n gpu01 -O "
         "GresUsed; scontrol show node gpu01 | grep -E 'Gres=|AllocTRES'; "
         "sacct -X -n -j %1 -o AllocTRES%50")
                                                     .arg(ids[0], ids[1]));

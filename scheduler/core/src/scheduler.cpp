@@ -139,7 +139,6 @@ JobShape shapeOf(const JobSpec &spec, const ClusterConfig &config, int widest)
         const int perNode = widest >= perTask ? widest / perTask : 0; // tasks one node holds
         if (shape.nodes == 1 && perNode > 0 && tasks > perNode) {
             shape.nodes = ceilDiv(tasks, perNode);
-            tasksPerNode = ceilDiv(tasks, shape.nodes); // -n2 -c3 on 4-CPU nodes: 1 each
         }
         if (shape.nodes > 1 && tasks > shape.nodes) {
             const std::vector<int> counts = fillTaskCounts(tasks, shape.nodes, perNode);

@@ -133,28 +133,6 @@ private slots:
         QCOMPARE(waitOf(plan, 3)->reason, Reason::Resources);
     }
 
-    void tasksWiderThanHalfANodeTakeOneNodeEach()
-    {
-        const ClusterConfig c = cluster("NodeName=cn[01-04] CPUs=4 RealMemory=8000\n"
-                                        "PartitionName=cpu Nodes=cn[01-04] Default=YES\n");
-        JobSpec spec;
-        spec.ntasks = 2;
-        spec.cpusPerTask = 3; // -n2 -c3: two 3-CPU tasks, one per 4-CPU node, as Slurm
-        JobShape shape = shapeOf(spec, c);
-        QCOMPARE(shape.nodes, 2);
-        QCOMPARE(shape.cpusPerNode, 3);
-        QVERIFY(shape.cpusOnNode.empty());
-        spec.ntasks = 5; // -n5 -c3: five nodes' worth, more than the partition has
-        shape = shapeOf(spec, c);
-        QCOMPARE(shape.nodes, 5);
-        QCOMPARE(shape.cpusPerNode, 3);
-        spec.ntasks = 3;
-        spec.cpusPerTask = 2; // -n3 -c2: 2 tasks fit a node, so 2 + 1
-        shape = shapeOf(spec, c);
-        QCOMPARE(shape.nodes, 2);
-        QCOMPARE(shape.cpusOnNode, (std::vector<int>{4, 2}));
-    }
-
     void gpuOptionsResolveToGpusPerNode()
     {
         const ClusterConfig c = cluster("NodeName=g[01-03] CPUs=8 RealMemory=16000 Gres=gpu:2\n"
