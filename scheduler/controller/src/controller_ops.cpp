@@ -399,8 +399,9 @@ Json Controller::testOnly(Job job, Seconds now) const
 {
     // A job that submits (EnforcePartLimits=NO) but could never start there: Slurm's will-run
     // test says so, where a submission would wait.
+    const sched::JobShape shape = sched::shapeOf(job.spec, m_config);
     const sched::PartitionConfig *part = m_config.partition(job.spec.partition);
-    if (part && sched::shapeOf(job.spec, m_config).nodes > static_cast<int>(part->nodes.size())) {
+    if (part && shape.nodes > static_cast<int>(part->nodes.size())) {
         return failure("Requested node configuration is not available");
     }
     sched::SchedulerInput input = schedulerInput(now);
@@ -414,7 +415,6 @@ Json Controller::testOnly(Job job, Seconds now) const
     // The reply is the tested copy, a pending job, as the job object writes it: its CPUs, and
     // when and where it would start (now, on the nodes it would get; or its planned start, nodes
     // and the reason it waits).
-    const sched::JobShape shape = sched::shapeOf(job.spec, m_config);
     job.allocCpus = shape.cpusOnNode.empty()
         ? shape.cpusPerNode * shape.nodes
         : std::accumulate(shape.cpusOnNode.begin(), shape.cpusOnNode.end(), 0);

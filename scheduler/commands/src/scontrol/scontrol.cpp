@@ -353,13 +353,13 @@ Outcome show(Context &ctx, const Settings &s, const std::vector<std::string> &wo
     if (words.size() < 2) {
         return {{}, "too few arguments for keyword:show\n", 1};
     }
+    const std::string &entity = words[1];
     // One entity name at most, as scontrol's _show_it(), except for the entities that take
     // their own words (assoc_mgr users=... flags=..., bbstat and dwstat).
-    if (words.size() > 3 && !keyword(words[1], "assoc_mgr") && !keyword(words[1], "bbstat")
-        && !keyword(words[1], "dwstat")) {
+    if (words.size() > 3 && !keyword(entity, "assoc_mgr") && !keyword(entity, "bbstat")
+        && !keyword(entity, "dwstat")) {
         return {{}, s.quiet ? "" : "too many arguments for keyword:show\n", 1};
     }
-    const std::string &entity = words[1];
     const std::vector<std::string> args(words.begin() + 2, words.end());
     if (keyword(entity, "jobs", 1) || keyword(entity, "jobid")) {
         return showJobs(ctx, s, args);
